@@ -1,0 +1,142 @@
+// The case-file format as TypeScript types. `schemas/case.schema.json` is the source
+// of truth; the loader's ajv guard is what turns `unknown` into `Case`.
+import type { CheckLevel, ExpectedVerdict, Outcome, ProtocolVersion } from '../types.js';
+
+export const CASE_LAYERS = ['transport', 'protocol', 'application', 'stream', 'interaction', 'session'] as const;
+export type CaseLayer = (typeof CASE_LAYERS)[number];
+
+export const CASE_ORIGINS = ['article', 'spec', 'extra'] as const;
+export type CaseOrigin = (typeof CASE_ORIGINS)[number];
+
+export interface SpecRef {
+  ref: string;
+  url?: string;
+  version?: ProtocolVersion;
+}
+
+export interface ToolSpec {
+  name: string;
+  description?: string;
+  inputSchema?: Record<string, unknown>;
+  outputSchema?: Record<string, unknown>;
+  annotations?: {
+    title?: string;
+    readOnlyHint?: boolean;
+    destructiveHint?: boolean;
+    idempotentHint?: boolean;
+    openWorldHint?: boolean;
+  };
+  arguments?: Record<string, unknown>;
+}
+
+export interface ServerSpec {
+  sessionId?: boolean;
+  initializeVersion?: string;
+  get?: '405' | 'resume';
+}
+
+export type IdMode = 'echo' | 'omit' | 'null' | 'as-string' | 'as-number' | 'as-float' | { literal: unknown };
+
+export interface SseEvent {
+  comment?: string;
+  event?: string;
+  id?: string;
+  retry?: number;
+  data?: unknown;
+  dataRaw?: string;
+  multiline?: boolean;
+  response?: boolean;
+  delayMs?: number;
+}
+
+export interface SseBody {
+  events: SseEvent[];
+  end?: 'close' | 'reset' | 'hang';
+  lineEnding?: 'lf' | 'crlf' | 'cr';
+}
+
+export type BodySpec = { json: unknown } | { raw: string } | { base64: string } | { sse: SseBody };
+
+export interface ResponseSpec {
+  status?: number;
+  headers?: Record<string, string>;
+  contentType?: string | null;
+  id?: IdMode;
+  body?: BodySpec;
+  bom?: boolean;
+  contentEncoding?: 'gzip';
+  delayMs?: number;
+  start?: 'normal' | 'hang' | 'reset';
+}
+
+export type VersionValidity = Partial<Record<ProtocolVersion, boolean>>;
+
+export interface ExchangeSpec {
+  note?: string;
+  request?: { id?: string | number; followUp?: boolean };
+  response: ResponseSpec;
+  expect: ExpectedVerdict;
+  expectByVersion?: Partial<Record<ProtocolVersion, ExpectedVerdict>>;
+  schemaValid?: VersionValidity;
+}
+
+export const WIRE_RULES = ['tool-call-posts', 'retry-after', 'mrtr-follow-up', 'reissue-new-id', 'no-request-after-final'] as const;
+export type WireRuleName = (typeof WIRE_RULES)[number];
+
+export interface WireRule {
+  rule: WireRuleName;
+  level: CheckLevel;
+  min?: number;
+  max?: number;
+  versions?: ProtocolVersion[];
+  why?: string;
+}
+
+export interface ClientExpectation {
+  calls?: number;
+  outcome?: ExpectedVerdict;
+  outcomeByVersion?: Partial<Record<ProtocolVersion, ExpectedVerdict>>;
+  outcomeLevel?: CheckLevel;
+  wire?: WireRule[];
+}
+
+export interface Case {
+  $schema?: string;
+  id: string;
+  title: string;
+  layer: CaseLayer;
+  origin: CaseOrigin;
+  description: string;
+  expectation?: string;
+  policy?: string;
+  spec: SpecRef[];
+  versions: ProtocolVersion[];
+  tool?: ToolSpec;
+  server?: ServerSpec;
+  counts?: 'tools/call' | 'every-post';
+  afterScript?: 'repeat-last' | 'baseline';
+  exchanges: ExchangeSpec[];
+  client?: ClientExpectation;
+}
+
+/** A case as loaded: the parsed file plus where it came from. */
+export interface LoadedCase {
+  case: Case;
+  file: string;
+  /** Path relative to the cases root, with forward slashes. */
+  relativeFile: string;
+  sha256: string;
+}
+
+export const DEFAULT_TOOL: Required<Pick<ToolSpec, 'name' | 'inputSchema' | 'arguments'>> = {
+  name: 'synthetic_tool',
+  inputSchema: { type: 'object', properties: { input: { type: 'string' } } },
+  arguments: { input: 'synthetic' },
+};
+
+/** The verdict a case expects for one exchange under one version. */
+export function getExpectedVerdict(exchange: ExchangeSpec, version: ProtocolVersion): ExpectedVerdict {
+  return exchange.expectByVersion?.[version] ?? exchange.expect;
+}
+
+export type { Outcome };

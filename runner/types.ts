@@ -1,0 +1,286 @@
+// The pipeline contract: the values that cross module boundaries.
+// Private shapes stay in the module that owns them.
+
+export const PROTOCOL_VERSIONS = ['2025-11-25', '2026-07-28'] as const;
+export type ProtocolVersion = (typeof PROTOCOL_VERSIONS)[number];
+
+/**
+ * The outcome taxonomy (DESIGN §2). The first eight are the published vocabulary;
+ * STREAM_INCOMPLETE and NO_RESPONSE are this project's additions (README § Outcomes).
+ */
+export const OUTCOMES = [
+  'TOOL_SUCCESS',
+  'TOOL_ERROR',
+  'HTTP_ERROR',
+  'JSONRPC_ERROR',
+  'INPUT_REQUIRED',
+  'MALFORMED_JSON',
+  'INVALID_ENVELOPE',
+  'INVALID_TOOL_RESULT',
+  'STREAM_INCOMPLETE',
+  'NO_RESPONSE',
+] as const;
+export type Outcome = (typeof OUTCOMES)[number];
+
+export const VERDICT_LAYERS = ['transport', 'protocol', 'application', 'interaction'] as const;
+export type VerdictLayer = (typeof VERDICT_LAYERS)[number];
+
+/** The layer each outcome belongs to; a verdict's `layer` must agree with it. */
+export const OUTCOME_LAYER: Record<Outcome, VerdictLayer> = {
+  TOOL_SUCCESS: 'application',
+  TOOL_ERROR: 'application',
+  HTTP_ERROR: 'transport',
+  JSONRPC_ERROR: 'protocol',
+  INPUT_REQUIRED: 'interaction',
+  MALFORMED_JSON: 'protocol',
+  INVALID_ENVELOPE: 'protocol',
+  INVALID_TOOL_RESULT: 'protocol',
+  STREAM_INCOMPLETE: 'transport',
+  NO_RESPONSE: 'transport',
+};
+
+/** How a caller may recover: may it replay the same call? */
+export const REPLAY_ADVICE = [
+  'no',
+  'if_idempotent',
+  'after_fixing_arguments',
+  'follow_up',
+  'reissue_if_idempotent',
+] as const;
+export type ReplayAdvice = (typeof REPLAY_ADVICE)[number];
+
+export interface Recovery {
+  /** A final result for this request exists (success or tool error). */
+  hasFinalResult: boolean;
+  replay: ReplayAdvice;
+}
+
+/** What a target concluded about one exchange. */
+export interface Verdict {
+  outcome: Outcome;
+  layer: VerdictLayer;
+  /** HTTP status, for HTTP_ERROR. */
+  status?: number;
+  /** JSON-RPC error code, for JSONRPC_ERROR. */
+  code?: number;
+  /** Free text: why the target concluded this. */
+  detail?: string;
+  recovery?: Recovery;
+}
+
+/** The JSON-RPC request the response answers (as sent on the wire). */
+export interface ToolCallRequest {
+  jsonrpc: '2.0';
+  id: string | number;
+  method: 'tools/call';
+  params: { name: string; arguments?: Record<string, unknown>; _meta?: Record<string, unknown>; [k: string]: unknown };
+}
+
+export type TransportErrorKind = 'timeout' | 'reset' | 'refused' | 'closed';
+
+/**
+ * What a classifier target receives for one exchange. A superset of the published
+ * `{ status, body, expectedId }` shape, so classifiers written for it plug in unchanged.
+ */
+export interface ClassifierInput {
+  /** HTTP status; 0 when no status line arrived. */
+  status: number;
+  /** Response headers, names lower-cased. */
+  headers: Record<string, string>;
+  contentType: string | undefined;
+  /** The raw response body text (decoded as UTF-8; for SSE, the whole stream as received). */
+  body: string;
+  expectedId: string | number;
+  protocolVersion: ProtocolVersion;
+  request: ToolCallRequest;
+  /** Set when the transport failed (no status, or the body was cut short). */
+  transportError?: { kind: TransportErrorKind; message: string };
+}
+
+export type Classifier = (input: ClassifierInput) => unknown;
+
+/** One HTTP exchange as seen by the mock server, in arrival order. */
+export interface RecordedExchange {
+  seq: number;
+  /** Milliseconds since the server started. */
+  at: number;
+  request: RecordedRequest;
+  response: RecordedResponse | undefined;
+}
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body: string;
+  /** The parsed JSON-RPC message, when the body was a JSON object. */
+  rpc?: { method?: string; id?: unknown; params?: unknown; isNotification: boolean; isResponse: boolean };
+  /** Index of the script step this request consumed, if it consumed one. */
+  scriptStep?: number;
+}
+
+export interface RecordedResponse {
+  status: number | undefined;
+  headers: Record<string, string>;
+  /** Bytes written after the headers, as UTF-8 text. */
+  body: string;
+  /** For SSE: each event as written. */
+  events?: { at: number; text: string }[];
+  /** How the response ended on the socket. */
+  ending: 'complete' | 'reset' | 'hang' | 'client_closed';
+  /** Milliseconds since the server started, when the response was finished. */
+  endedAt?: number;
+}
+
+export interface Recording {
+  url: string;
+  exchanges: RecordedExchange[];
+}
+
+/** Schema check of one message against one pinned version. */
+export interface SchemaResult {
+  version: ProtocolVersion;
+  /** The definition the message was checked against, e.g. `CallToolResult`. */
+  definition: string;
+  valid: boolean;
+  errors: string[];
+  /** Who sent the message: the mock server (from the case script) or the target. */
+  sender: 'server' | 'target';
+  exchange: number;
+}
+
+export const CHECK_LEVELS = ['MUST', 'SHOULD', 'POLICY', 'INFO'] as const;
+export type CheckLevel = (typeof CHECK_LEVELS)[number];
+
+/** One judged expectation. The id is stable whether it passes or fails. */
+export interface Check {
+  id: string;
+  level: CheckLevel;
+  passed: boolean;
+  expected: unknown;
+  actual: unknown;
+  message: string;
+  /** Index of the exchange the check is about, when it is about one. */
+  exchange?: number;
+}
+
+export const CELL_STATUSES = ['pass', 'fail', 'non_strict', 'skip', 'error', 'xfail', 'xpass'] as const;
+export type CellStatus = (typeof CELL_STATUSES)[number];
+
+/** One case × protocol version × target. */
+export interface Cell {
+  case: string;
+  target: string;
+  protocolVersion: ProtocolVersion;
+  status: CellStatus;
+  /** Why the cell is skip or error, or which baseline entry made it xfail. */
+  reason?: string;
+  checks: Check[];
+  /** What the case expects, one entry per exchange. */
+  expected: ExpectedVerdict[];
+  /** What the target concluded, one entry per exchange; null where it reported nothing. */
+  actual: (Verdict | null)[];
+  schema: SchemaResult[];
+  recording?: Recording;
+  targetRun?: TargetRunInfo;
+  durationMs: number;
+  repro: string;
+}
+
+export interface ExpectedVerdict {
+  outcome: Outcome;
+  status?: number;
+  code?: number;
+}
+
+export interface TargetRunInfo {
+  exitCode?: number | null;
+  signal?: string | null;
+  timedOut: boolean;
+  stdout?: string;
+  stderr?: string;
+  durationMs: number;
+}
+
+export interface TargetInfo {
+  name: string;
+  kind: string;
+  version?: string;
+  /** The file or package the target was loaded from, for receipts. */
+  source?: string;
+}
+
+export interface CaseSummary {
+  id: string;
+  title: string;
+  layer: string;
+  origin: string;
+  file: string;
+  sha256: string;
+  versions: ProtocolVersion[];
+}
+
+export interface RunResult {
+  format: 'mcp-error-matrix/results@1';
+  tool: { name: string; version: string };
+  startedAt: string;
+  finishedAt: string;
+  complete: boolean;
+  mode: 'http' | 'direct';
+  node: string;
+  platform: string;
+  schemas: SchemaInfo[] | null;
+  cases: CaseSummary[];
+  targets: TargetInfo[];
+  cells: Cell[];
+  summary: RunSummary;
+}
+
+export interface SchemaInfo {
+  version: ProtocolVersion;
+  source: string;
+  sha256: string;
+  matchesPin: boolean;
+}
+
+export type RunSummary = Record<CellStatus, number> & { total: number };
+
+/** Everything a target needs to run one cell. */
+export interface TargetContext {
+  /** The case, already validated. */
+  case: import('./cases/case-types.js').Case;
+  protocolVersion: ProtocolVersion;
+  mode: 'http' | 'direct';
+  /** The mock server's MCP endpoint, when the target uses one (see Target.usesServer). */
+  serverUrl?: string;
+  /** Per-cell time budget in milliseconds. */
+  timeoutMs: number;
+  /** Aborted when the run is interrupted. */
+  signal: AbortSignal;
+}
+
+/** What a target did for one cell, before judging. Errors are data here, never thrown. */
+export interface TargetOutcome {
+  /** The target's conclusion per exchange (classifiers) or per explicit call (clients); null = not reported. */
+  verdicts: (Verdict | null)[];
+  /** The raw conclusion, when it could not be read as a verdict. */
+  invalidVerdicts?: { index: number; value: unknown; problem: string }[];
+  /** Process facts, for targets that run a process. */
+  run?: TargetRunInfo;
+  /** The harness or the target broke: the cell is `error`, not judged. */
+  error?: string;
+  /** The target cannot run this cell (e.g. protocol version unsupported): the cell is `skip`. */
+  skip?: string;
+}
+
+/** One kind of target: an in-process classifier, a client process, a built-in adapter. */
+export interface Target {
+  readonly info: TargetInfo;
+  /** Whether this target talks to the mock server in the given mode. */
+  usesServer(mode: 'http' | 'direct'): boolean;
+  /** A reason to skip the version, or undefined when the target speaks it. */
+  skipReason?(version: ProtocolVersion): string | undefined;
+  run(context: TargetContext): Promise<TargetOutcome>;
+  /** Release long-lived resources (worker processes, caches). */
+  close?(): Promise<void>;
+}
