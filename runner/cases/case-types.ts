@@ -33,6 +33,7 @@ export interface ServerSpec {
   sessionId?: boolean;
   initializeVersion?: string;
   get?: '405' | 'resume';
+  expireSessionAfterCalls?: number;
 }
 
 export type IdMode = 'echo' | 'omit' | 'null' | 'as-string' | 'as-number' | 'as-float' | { literal: unknown };
@@ -47,6 +48,7 @@ export interface SseEvent {
   multiline?: boolean;
   response?: boolean;
   delayMs?: number;
+  awaitReply?: boolean;
 }
 
 export interface SseBody {
