@@ -1,0 +1,43 @@
+// Errors in the user's input (case files, flags, baselines, configuration). Each carries a
+// stable code, and its message names the file, field or flag, what was expected, what was
+// found, and how to fix it. Only runner/cli.ts turns them into exit codes.
+
+export class RunnerError extends Error {
+  readonly code: string;
+  readonly exitCode = 2 as const;
+
+  constructor(code: string, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+    this.code = code;
+  }
+}
+
+/** A case file could not be read, parsed or validated. */
+export class CaseFileError extends RunnerError {
+  constructor(
+    readonly file: string,
+    readonly problems: string[],
+  ) {
+    super('MEM_CASE_FILE', `${file}: ${problems.length === 1 ? problems[0] : `\n  - ${problems.join('\n  - ')}`}`);
+  }
+}
+
+/** A command-line flag or argument is wrong. */
+export class UsageError extends RunnerError {
+  constructor(message: string) {
+    super('MEM_USAGE', message);
+  }
+}
+
+/** A --target spec could not be resolved. */
+export class TargetSpecError extends RunnerError {
+  constructor(spec: string, problem: string) {
+    super('MEM_TARGET', `--target ${spec}: ${problem}`);
+  }
+}
+
+/** Whether an error is one of ours (an input error with an exit code), not a harness bug. */
+export function isRunnerError(error: unknown): error is RunnerError {
+  return error instanceof RunnerError;
+}
