@@ -1,0 +1,47 @@
+// Rules of the case format that JSON Schema cannot express: identity against the file
+// system and references between fields.
+import type { CaseProblem } from './case-errors.js';
+import type { Case } from './case-types.js';
+
+interface Location {
+  /** The file name without .json. */
+  fileId: string;
+  /** The folder directly under the cases root, if the file is in one. */
+  folder: string | undefined;
+}
+
+/** Checks one schema-valid case; returns its problems (file names are filled in by the caller). */
+export function checkCaseRules(item: Case, location: Location): Omit<CaseProblem, 'file'>[] {
+  const problems: Omit<CaseProblem, 'file'>[] = [];
+  if (item.id !== location.fileId) {
+    problems.push({ pointer: '/id', message: `id "${item.id}" must equal the file name "${location.fileId}"; rename the file or change the id` });
+  }
+  if (location.folder !== undefined && item.layer !== location.folder) {
+    problems.push({ pointer: '/layer', message: `layer "${item.layer}" must equal the folder "${location.folder}"; move the file to cases/${item.layer}/ or change the layer` });
+  }
+  item.exchanges.forEach((exchange, index) => {
+    for (const version of Object.keys(exchange.expectByVersion ?? {})) {
+      if (!item.versions.includes(version as Case['versions'][number])) {
+        problems.push({ pointer: `/exchanges/${index}/expectByVersion/${version}`, message: `version ${version} is not in /versions (${item.versions.join(', ')}); add it there or remove this entry` });
+      }
+    }
+    if (exchange.request?.followUp && index === 0) {
+      problems.push({ pointer: `/exchanges/0/request/followUp`, message: 'the first exchange cannot be a follow-up: there is no earlier result to follow' });
+    }
+    const body = exchange.response.body;
+    if (body && 'sse' in body) {
+      const responses = body.sse.events.filter((event) => event.response).length;
+      if (responses > 1) problems.push({ pointer: `/exchanges/${index}/response/body/sse/events`, message: `${responses} events are marked "response": true; at most one event carries the response` });
+    }
+  });
+  const calls = item.client?.calls;
+  if (calls !== undefined && calls > item.exchanges.length) {
+    problems.push({ pointer: '/client/calls', message: `${calls} calls but only ${item.exchanges.length} scripted exchanges; script one exchange per call at least` });
+  }
+  for (const version of Object.keys(item.client?.outcomeByVersion ?? {})) {
+    if (!item.versions.includes(version as Case['versions'][number])) {
+      problems.push({ pointer: `/client/outcomeByVersion/${version}`, message: `version ${version} is not in /versions; add it there or remove this entry` });
+    }
+  }
+  return problems;
+}

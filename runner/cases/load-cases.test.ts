@@ -1,0 +1,74 @@
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { packagePath } from '../package-paths.js';
+import { CaseTableError } from './case-errors.js';
+import { loadCases } from './load-cases.js';
+
+const baseline = JSON.parse(readFileSync(packagePath('cases/application/baseline.json'), 'utf8')) as Record<string, unknown>;
+
+function writeTable(files: Record<string, string | object>): string {
+  const root = mkdtempSync(join(tmpdir(), 'mem-cases-'));
+  for (const [path, content] of Object.entries(files)) {
+    mkdirSync(join(root, path, '..'), { recursive: true });
+    writeFileSync(join(root, path), typeof content === 'string' ? content : JSON.stringify(content, null, 2));
+  }
+  return root;
+}
+
+async function problemsOf(files: Record<string, string | object>): Promise<string> {
+  const root = writeTable(files);
+  try {
+    await loadCases({ sources: [root], cwd: root });
+  } catch (error) {
+    expect(error).toBeInstanceOf(CaseTableError);
+    expect((error as CaseTableError).exitCode).toBe(2);
+    return (error as Error).message;
+  }
+  throw new Error('expected the table to be refused');
+}
+
+describe('loadCases', () => {
+  test('loads the shipped table, sorted by id, with file digests', async () => {
+    const cases = await loadCases();
+    expect(cases.length).toBeGreaterThanOrEqual(11);
+    expect(cases.map((c) => c.case.id)).toEqual([...cases.map((c) => c.case.id)].sort((a, b) => a.localeCompare(b)));
+    for (const item of cases) expect(item.sha256).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  test.each([
+    ['bad JSON', { 'application/baseline.json': '{ "id": "baseline", ' }, /application\/baseline\.json: is not valid JSON/],
+    ['an unknown field', { 'application/baseline.json': { ...baseline, titel: 'x' } }, /application\/baseline\.json at \/titel: unknown field "titel" \(did you mean "title"\?\)/],
+    ['a wrong type', { 'application/baseline.json': { ...baseline, versions: '2025-11-25' } }, /at \/versions: expected array, found string "2025-11-25"/],
+    ['a missing field', { 'application/baseline.json': { ...baseline, title: undefined } }, /at \/title: missing required field "title"/],
+    ['a bad enum value', { 'application/baseline.json': { ...baseline, origin: 'artcle' } }, /at \/origin: expected one of "article", "spec", "extra", found string "artcle" \(did you mean "article"\?\)/],
+    ['an id that differs from the file name', { 'application/other.json': baseline }, /application\/other\.json at \/id: id "baseline" must equal the file name "other"/],
+    ['a layer that differs from the folder', { 'transport/baseline.json': baseline }, /transport\/baseline\.json at \/layer: layer "application" must equal the folder "transport"/],
+    ['a nested wrong type', { 'application/baseline.json': { ...baseline, exchanges: [{ response: { status: '200' }, expect: { outcome: 'TOOL_SUCCESS' } }] } }, /at \/exchanges\/0\/response\/status: expected integer, found string "200"/],
+    ['an expectation for a version the case does not cover', { 'application/baseline.json': { ...baseline, versions: ['2025-11-25'], exchanges: [{ response: {}, expect: { outcome: 'TOOL_SUCCESS' }, expectByVersion: { '2026-07-28': { outcome: 'TOOL_ERROR' } } }] } }, /at \/exchanges\/0\/expectByVersion\/2026-07-28: version 2026-07-28 is not in \/versions/],
+  ])('refuses %s, naming the file and the JSON pointer', async (_name, files, message) => {
+    expect(await problemsOf(files)).toMatch(message);
+  });
+
+  test('refuses duplicate ids across case roots and names both files', async () => {
+    const first = writeTable({ 'application/baseline.json': baseline });
+    const second = writeTable({ 'application/baseline.json': baseline });
+    const loading = loadCases({ sources: [first, second], cwd: first });
+    await expect(loading).rejects.toThrow(CaseTableError);
+    await expect(loading).rejects.toThrow(/at \/id: duplicate id "baseline", already used by application\/baseline\.json/);
+  });
+
+  test('reports every broken file at once, not only the first', async () => {
+    const message = await problemsOf({
+      'application/baseline.json': { ...baseline, title: 1 },
+      'application/other.json': '[',
+    });
+    expect(message).toMatch(/2 problems/);
+  });
+
+  test('refuses a source that matches no files', async () => {
+    const root = writeTable({});
+    await expect(loadCases({ sources: [join(root, 'nothing-*.json')], cwd: root })).rejects.toThrow(/no case files/);
+  });
+});
