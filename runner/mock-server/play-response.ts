@@ -1,0 +1,96 @@
+// Writes a rendered response to the socket with its delays, stalls and resets, recording it.
+import type { ServerResponse } from 'node:http';
+import { setTimeout as delay } from 'node:timers/promises';
+import type { RecordedResponse } from '../types.js';
+import { getContentLength } from './framing.js';
+import type { RenderedResponse } from './render-response.js';
+import type { ReplyWaiter } from './reply-waiter.js';
+
+/** How long a stream waits for the client's reply to an `awaitReply` server request. */
+export const AWAIT_REPLY_TIMEOUT_MS = 5000;
+
+// Linux may drop received-but-unread bytes when a RST arrives, so a mid-stream reset waits
+// this long after the last write for the client to read what was sent.
+const RESET_SETTLE_MS = 30;
+
+export interface PlayContext {
+  /** Aborted by close(): every wait ends at once. */
+  signal: AbortSignal;
+  waiter: ReplyWaiter;
+  now(): number;
+}
+
+/** Plays the response; resolves when the server is done with it (also when it hangs). */
+export async function playResponse(res: ServerResponse, rendered: RenderedResponse, recorded: RecordedResponse, context: PlayContext): Promise<void> {
+  let serverDone = false;
+  const finish = (ending: RecordedResponse['ending']): void => {
+    serverDone = true;
+    recorded.ending = ending;
+    if (ending !== 'hang') recorded.endedAt = context.now();
+  };
+  res.on('close', () => {
+    if (!serverDone || recorded.ending === 'hang') {
+      recorded.ending = 'client_closed';
+      recorded.endedAt = context.now();
+      serverDone = true;
+    }
+  });
+  const clientGone = (): boolean => res.destroyed || (serverDone && recorded.ending === 'client_closed');
+  if (!(await sleep(rendered.delayMs, context.signal)) || clientGone()) return;
+  if (rendered.start === 'hang') return finish('hang');
+  if (rendered.start === 'reset') {
+    finish('reset');
+    return void res.socket?.resetAndDestroy();
+  }
+  writeHead(res, rendered, recorded);
+  for (const chunk of rendered.chunks) {
+    if (!(await sleep(chunk.delayMs, context.signal)) || clientGone()) return;
+    await write(res, chunk.bytes);
+    recorded.body += chunk.bytes.toString('utf8');
+    if (chunk.isEvent) (recorded.events ??= []).push({ at: context.now(), text: chunk.bytes.toString('utf8') });
+    if ('awaitReplyId' in chunk) await context.waiter.wait(chunk.awaitReplyId, AWAIT_REPLY_TIMEOUT_MS);
+  }
+  if (clientGone() || context.signal.aborted) return;
+  if (rendered.end === 'hang') return finish('hang');
+  if (rendered.end === 'reset') {
+    await sleep(RESET_SETTLE_MS, context.signal);
+    finish('reset');
+    return void res.socket?.resetAndDestroy();
+  }
+  finish('complete');
+  res.end();
+}
+
+function writeHead(res: ServerResponse, rendered: RenderedResponse, recorded: RecordedResponse): void {
+  const headers: [string, string][] = [...rendered.headers];
+  const contentLength = getContentLength(rendered);
+  if (contentLength !== undefined) headers.push(['Content-Length', String(contentLength)]);
+  res.sendDate = false;
+  res.writeHead(rendered.status, headers.flat());
+  // Streams show their status line at once, even before the first (possibly delayed) event.
+  res.flushHeaders();
+  recorded.status = rendered.status;
+  for (const [name, value] of headers) {
+    const key = name.toLowerCase();
+    recorded.headers[key] = key in recorded.headers ? `${recorded.headers[key]}, ${value}` : value;
+  }
+}
+
+function write(res: ServerResponse, bytes: Buffer): Promise<void> {
+  return new Promise((resolve) => {
+    if (res.destroyed) return resolve();
+    res.write(bytes, () => resolve());
+  });
+}
+
+/** Waits, or returns false at once when the server is closing. */
+async function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
+  if (signal.aborted) return false;
+  if (ms <= 0) return true;
+  try {
+    await delay(ms, undefined, { signal });
+    return true;
+  } catch {
+    return false;
+  }
+}

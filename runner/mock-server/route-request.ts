@@ -1,0 +1,163 @@
+// Decides what the mock server answers to one request: a script step or a built-in reply.
+import { randomUUID } from 'node:crypto';
+import type { Case, ResponseSpec, SseEvent } from '../cases/case-types.js';
+import type { ProtocolVersion, RecordedRequest } from '../types.js';
+import * as replies from './mcp-replies.js';
+
+export const MCP_PATH = '/mcp';
+
+/** The mutable per-server state the router owns. */
+export interface RouterState {
+  nextStep: number;
+  /** 2025-11-25 session ids → tools/call requests seen in that session. */
+  sessions: Map<string, number>;
+  /** Scripted SSE streams already played, for GET resumption (2025-11-25). */
+  streams: PlayedStream[];
+}
+
+export interface PlayedStream {
+  spec: ResponseSpec;
+  events: SseEvent[];
+  requestId: unknown;
+  idPresent: boolean;
+}
+
+export interface RouteDecision {
+  spec: ResponseSpec;
+  requestId: unknown;
+  idPresent: boolean;
+  /** The script step this request consumed. */
+  scriptStep?: number;
+}
+
+/** Creates empty router state for one server. */
+export function createRouterState(): RouterState {
+  return { nextStep: 0, sessions: new Map(), streams: [] };
+}
+
+/** Routes one parsed request; `parsed` is the JSON body (undefined when absent or not JSON). */
+export function routeRequest(
+  state: RouterState,
+  testCase: Case,
+  version: ProtocolVersion,
+  request: RecordedRequest,
+  parsed: { ok: true; value: unknown } | { ok: false },
+): RouteDecision {
+  const rpc = request.rpc;
+  const requestId = rpc?.id;
+  const idPresent = rpc !== undefined && rpc.id !== undefined && !rpc.isNotification;
+  const reply = (spec: ResponseSpec): RouteDecision => ({ spec, requestId, idPresent });
+  if (request.path.split('?')[0] !== MCP_PATH) return reply(replies.createEmptyReply(404));
+  if (request.method === 'POST' && testCase.counts === 'every-post') return consumeStep(state, testCase, requestId, idPresent);
+  if (request.method === 'GET' || request.method === 'DELETE') return routeGetOrDelete(state, testCase, version, request);
+  if (request.method !== 'POST') return reply(replies.createEmptyReply(405, { Allow: 'GET, POST, DELETE' }));
+  if (!parsed.ok) return reply(replies.createErrorReply(400, -32700, 'Parse error', false));
+  if (rpc === undefined) return reply(replies.createErrorReply(400, -32600, 'Invalid Request: one JSON-RPC message per POST', false));
+  if (version === '2025-11-25' && rpc.method !== 'initialize') {
+    const refusal = checkSession(state, testCase, request);
+    if (refusal) return reply(refusal);
+  }
+  // Notifications and client responses are accepted with 202 and no body (T25/SH26 § Sending Messages).
+  if (rpc.isNotification || rpc.isResponse) return reply(replies.createEmptyReply(202));
+  switch (rpc.method) {
+    case 'tools/call':
+      return consumeStep(state, testCase, requestId, idPresent);
+    case 'tools/list':
+      return reply(replies.createResultReply(replies.createToolsListResult(testCase, version)));
+  }
+  return version === '2025-11-25' ? routeLegacyMethod(state, testCase, rpc.method, reply) : routeModernMethod(rpc, reply);
+}
+
+function routeLegacyMethod(
+  state: RouterState,
+  testCase: Case,
+  method: string | undefined,
+  reply: (spec: ResponseSpec) => RouteDecision,
+): RouteDecision {
+  if (method === 'initialize') {
+    const headers: Record<string, string> = {};
+    if (testCase.server?.sessionId !== false) {
+      const sessionId = randomUUID();
+      state.sessions.set(sessionId, 0);
+      headers['MCP-Session-Id'] = sessionId;
+    }
+    return reply(replies.createResultReply(replies.createInitializeResult(testCase, '2025-11-25'), headers));
+  }
+  if (method === 'ping') return reply(replies.createResultReply({}));
+  return reply(replies.createErrorReply(200, -32601, 'Method not found'));
+}
+
+function routeModernMethod(rpc: NonNullable<RecordedRequest['rpc']>, reply: (spec: ResponseSpec) => RouteDecision): RouteDecision {
+  if (rpc.method === 'server/discover') return reply(replies.createResultReply(replies.createDiscoverResult()));
+  if (rpc.method === 'initialize') {
+    // A 2026-only server answers an initialization-era client with UnsupportedProtocolVersion (V26).
+    const params = rpc.params as { protocolVersion?: unknown } | undefined;
+    const data = { supported: ['2026-07-28'], requested: String(params?.protocolVersion ?? '') };
+    return reply({ status: 400, body: { json: { jsonrpc: '2.0', error: { code: -32022, message: 'Unsupported protocol version', data } } } });
+  }
+  // 2026: an unimplemented method is 404 + -32601 (SH26 § Protocol Version Header).
+  return reply(replies.createErrorReply(404, -32601, 'Method not found'));
+}
+
+// 2025-11-25 § Session Management: no id → 400, unknown or expired id → 404.
+function checkSession(state: RouterState, testCase: Case, request: RecordedRequest): ResponseSpec | undefined {
+  if (testCase.server?.sessionId === false) return undefined;
+  const sessionId = request.headers['mcp-session-id'];
+  if (sessionId === undefined) return replies.createErrorReply(400, -32600, 'Bad Request: missing MCP-Session-Id', false);
+  const calls = state.sessions.get(sessionId);
+  if (calls === undefined) return replies.createErrorReply(404, -32600, 'Session not found', false);
+  const limit = testCase.server?.expireSessionAfterCalls;
+  if (request.rpc?.method === 'tools/call' && limit !== undefined) {
+    if (calls >= limit) {
+      state.sessions.delete(sessionId);
+      return replies.createErrorReply(404, -32600, 'Session expired', false);
+    }
+    state.sessions.set(sessionId, calls + 1);
+    if (calls + 1 >= limit) state.sessions.delete(sessionId);
+  }
+  return undefined;
+}
+
+function routeGetOrDelete(state: RouterState, testCase: Case, version: ProtocolVersion, request: RecordedRequest): RouteDecision {
+  const reply = (spec: ResponseSpec): RouteDecision => ({ spec, requestId: undefined, idPresent: false });
+  if (version === '2026-07-28') return reply(replies.createEmptyReply(405, { Allow: 'POST' }));
+  const refusal = checkSession(state, testCase, request);
+  if (refusal) return reply(refusal);
+  if (request.method === 'DELETE') {
+    // A session can be ended by the client; without sessions there is nothing to delete.
+    if (testCase.server?.sessionId === false) return reply(replies.createEmptyReply(405, { Allow: 'GET, POST' }));
+    state.sessions.delete(request.headers['mcp-session-id'] ?? '');
+    return reply(replies.createEmptyReply(200));
+  }
+  if (testCase.server?.get !== 'resume') return reply(replies.createEmptyReply(405, { Allow: 'POST, DELETE' }));
+  return resumeStream(state, request.headers['last-event-id']);
+}
+
+// T25 § Resumability and Redelivery: replay the events after Last-Event-ID of the stream that sent it.
+function resumeStream(state: RouterState, lastEventId: string | undefined): RouteDecision {
+  for (const stream of [...state.streams].reverse()) {
+    const index = stream.events.findIndex((event) => event.id !== undefined && event.id === lastEventId);
+    if (index < 0) continue;
+    const sse = stream.spec.body && 'sse' in stream.spec.body ? stream.spec.body.sse : undefined;
+    const spec: ResponseSpec = {
+      ...(stream.spec.id !== undefined ? { id: stream.spec.id } : {}),
+      body: { sse: { events: stream.events.slice(index + 1), end: 'close', ...(sse?.lineEnding ? { lineEnding: sse.lineEnding } : {}) } },
+    };
+    return { spec, requestId: stream.requestId, idPresent: stream.idPresent };
+  }
+  // No matching stream: a standalone stream that stays open and quiet (closed by the client or close()).
+  return { spec: { body: { sse: { events: [], end: 'hang' } } }, requestId: undefined, idPresent: false };
+}
+
+function consumeStep(state: RouterState, testCase: Case, requestId: unknown, idPresent: boolean): RouteDecision {
+  const exchanges = testCase.exchanges;
+  const index = state.nextStep++;
+  let step = index;
+  if (index >= exchanges.length) {
+    if (testCase.afterScript === 'baseline') return { spec: replies.createBaselineReply(), requestId, idPresent };
+    step = exchanges.length - 1;
+  }
+  const spec = exchanges[step]!.response;
+  if (spec.body && 'sse' in spec.body) state.streams.push({ spec, events: spec.body.sse.events, requestId, idPresent });
+  return { spec, requestId, idPresent, scriptStep: step };
+}
