@@ -1,0 +1,82 @@
+// One CallToolResult content block against the ContentBlock union, which is identical in
+// 2025-11-25 and 2026-07-28 (ST25/ST26 ContentBlock; WIRE-FACTS §6, S5). Hand-written, not ajv:
+// the schemas are checked elsewhere, and this is the reading a client is expected to apply.
+import { isPlainObject } from './json-value.js';
+
+type FieldKind = 'string' | 'integer' | 'array' | 'object';
+
+// Required and optional fields per block type (SJ25/SJ26 TextContent, ImageContent,
+// AudioContent, ResourceLink, EmbeddedResource). Extra keys are allowed: no block sets
+// additionalProperties false. `format` (uri, byte) is not asserted, as in the schemas' default use.
+const BLOCK_FIELDS: Record<string, { required: Record<string, FieldKind>; optional: Record<string, FieldKind> }> = {
+  text: { required: { text: 'string' }, optional: {} },
+  image: { required: { data: 'string', mimeType: 'string' }, optional: {} },
+  audio: { required: { data: 'string', mimeType: 'string' }, optional: {} },
+  resource_link: {
+    required: { uri: 'string', name: 'string' },
+    optional: { title: 'string', description: 'string', mimeType: 'string', size: 'integer', icons: 'array' },
+  },
+  resource: { required: { resource: 'object' }, optional: {} },
+};
+
+/** A problem with one content block, or undefined when it is a valid ContentBlock. */
+export function checkContentBlock(block: unknown): string | undefined {
+  if (!isPlainObject(block)) return 'content block is not an object';
+  const type = block['type'];
+  const fields = typeof type === 'string' ? BLOCK_FIELDS[type] : undefined;
+  // tool_use/tool_result exist only for sampling and are not ContentBlocks (S2).
+  if (fields === undefined) return `unknown content block type ${JSON.stringify(type)}`;
+  for (const [name, kind] of Object.entries(fields.required)) {
+    if (!(name in block)) return `${type} block lacks "${name}"`;
+    if (!hasKind(block[name], kind)) return `${type} block "${name}" is not ${kind === 'integer' ? 'an' : 'a'} ${kind}`;
+  }
+  for (const [name, kind] of Object.entries(fields.optional)) {
+    if (name in block && !hasKind(block[name], kind)) return `${type} block "${name}" is not a ${kind}`;
+  }
+  if (type === 'resource') {
+    const problem = checkResourceContents(block['resource']);
+    if (problem !== undefined) return problem;
+  }
+  if ('_meta' in block && !isPlainObject(block['_meta'])) return `${type} block "_meta" is not an object`;
+  if ('annotations' in block) return checkAnnotations(block['annotations']);
+  return undefined;
+}
+
+// EmbeddedResource.resource: TextResourceContents {uri, text} or BlobResourceContents {uri, blob}.
+function checkResourceContents(resource: unknown): string | undefined {
+  if (!isPlainObject(resource)) return 'resource block "resource" is not an object';
+  if (typeof resource['uri'] !== 'string') return 'resource block contents lack a string "uri"';
+  if (typeof resource['text'] !== 'string' && typeof resource['blob'] !== 'string') {
+    return 'resource block contents have neither a string "text" nor a string "blob"';
+  }
+  return undefined;
+}
+
+// Annotations: audience ⊆ {user, assistant}, priority a number in [0, 1], lastModified a string.
+function checkAnnotations(annotations: unknown): string | undefined {
+  if (!isPlainObject(annotations)) return 'annotations is not an object';
+  const { audience, priority, lastModified } = annotations;
+  if (audience !== undefined) {
+    if (!Array.isArray(audience) || !audience.every((role) => role === 'user' || role === 'assistant')) {
+      return 'annotations.audience is not a list of "user"/"assistant"';
+    }
+  }
+  if (priority !== undefined && (typeof priority !== 'number' || priority < 0 || priority > 1)) {
+    return 'annotations.priority is not a number in [0, 1]';
+  }
+  if (lastModified !== undefined && typeof lastModified !== 'string') return 'annotations.lastModified is not a string';
+  return undefined;
+}
+
+function hasKind(value: unknown, kind: FieldKind): boolean {
+  switch (kind) {
+    case 'string':
+      return typeof value === 'string';
+    case 'integer':
+      return Number.isInteger(value);
+    case 'array':
+      return Array.isArray(value);
+    case 'object':
+      return isPlainObject(value);
+  }
+}

@@ -1,0 +1,46 @@
+// The JSON-RPC 2.0 envelope of the message that should answer this request
+// (B25/B26 § Messages, § Responses; WIRE-FACTS §3, S4).
+import type { Verdict } from '../types.js';
+import { classifyToolResult } from './check-tool-result.js';
+import { isPlainObject } from './json-value.js';
+import type { ClassifyContext } from './rules.js';
+import { createVerdict } from './verdict.js';
+
+/** Classifies a parsed JSON message that should be the response to this request. */
+export function classifyResponseMessage(message: unknown, context: ClassifyContext): Verdict {
+  // One message per POST, no batching (T25 § Sending Messages to the Server, item 3; SH26
+  // § Sending Messages, item 4): an array is not a JSONRPCMessage (S4), even if it holds our answer.
+  if (Array.isArray(message)) return invalid('a JSON array (batch) instead of a single response');
+  if (!isPlainObject(message)) return invalid('the body is not a JSON object');
+  if (message['jsonrpc'] !== '2.0') return invalid('jsonrpc is not "2.0"');
+  if ('method' in message) return invalid('a request or notification instead of a response');
+  const hasResult = 'result' in message;
+  const hasError = 'error' in message;
+  // JSON-RPC 2.0 § 5: exactly one of result and error. The MCP schema does not catch both (S4),
+  // and the published case result-and-error expects INVALID_ENVELOPE.
+  if (hasResult && hasError) return invalid('both result and error');
+  if (!hasResult && !hasError) return invalid('neither result nor error');
+  // `"id": null` is schema-invalid in MCP (S4). An error without id is schema-valid, but only
+  // allowed when the request id could not be read (B25/B26 § Error Responses); ours was
+  // readable, so either way this message does not answer our request.
+  const id = message['id'];
+  if (id === undefined || id === null) return invalid(`the response has ${id === null ? 'a null' : 'no'} id`);
+  if (!context.rules.matchesId(id, context.input.expectedId)) {
+    return invalid(`response id ${JSON.stringify(id)} does not match request id ${JSON.stringify(context.input.expectedId)}`);
+  }
+  if (hasError) return classifyErrorObject(message['error']);
+  return classifyToolResult(message['result'], context);
+}
+
+// ST25/ST26 Error: `code` an integer (MUST), `message` a string; `data` optional, any type (S4).
+function classifyErrorObject(error: unknown): Verdict {
+  if (!isPlainObject(error)) return invalid('error is not an object');
+  const { code, message } = error;
+  if (!Number.isInteger(code)) return invalid('error.code is not an integer');
+  if (typeof message !== 'string') return invalid('error.message is not a string');
+  return createVerdict('JSONRPC_ERROR', `JSON-RPC error ${String(code)}: ${message}`, { code: code as number });
+}
+
+function invalid(detail: string): Verdict {
+  return createVerdict('INVALID_ENVELOPE', detail);
+}

@@ -1,0 +1,83 @@
+// The `result` member of a tools/call response: a CallToolResult, or under 2026-07-28 an
+// InputRequiredResult, told apart by `resultType` first (WIRE-FACTS §8.4: the 2026 union is
+// looser than its prose, so dispatch on resultType before checking the shape).
+import type { Verdict } from '../types.js';
+import { isPlainObject } from './json-value.js';
+import type { ClassifyContext } from './rules.js';
+import { createVerdict } from './verdict.js';
+
+// MR26 § InputRequiredResult: the kinds of input a server may ask for (S3: `ping` is not one).
+const INPUT_REQUEST_METHODS = new Set(['elicitation/create', 'sampling/createMessage', 'roots/list']);
+// SJ26 ElicitRequest and CreateMessageRequest require params; ListRootsRequest does not.
+const METHODS_WITH_PARAMS = new Set(['elicitation/create', 'sampling/createMessage']);
+
+/** Classifies the result of a response whose envelope is valid and whose id matches. */
+export function classifyToolResult(result: unknown, context: ClassifyContext): Verdict {
+  // MCP's Result is an object (ST25/ST26 Result). JSON-RPC itself allows any value, so a
+  // non-object result is a bad result inside a good envelope, not a bad envelope.
+  if (!isPlainObject(result)) return invalid('the result is not an object');
+  if (context.input.protocolVersion === '2025-11-25') {
+    // 2025-11-25 has no resultType: Result is open-ended, so the key is an ignored extra (WIRE-FACTS
+    // case 42), and an input_required result is judged as what it is there: a CallToolResult
+    // without content (WIRE-FACTS case 53).
+    return classifyCompleteResult(result, context);
+  }
+  const resultType = 'resultType' in result ? result['resultType'] : context.rules.resultTypeWhenAbsent;
+  if (resultType === 'complete') return classifyCompleteResult(result, context);
+  if (resultType === 'input_required') return classifyInputRequired(result);
+  if (resultType === undefined) return invalid('the result has no resultType');
+  // B26 § ResultType: unrecognised values MUST be treated as invalid (the schema accepts any string, S2).
+  return invalid(`unknown resultType ${JSON.stringify(resultType)}`);
+}
+
+// ST25/ST26 CallToolResult: content required (ContentBlock[], may be empty), isError optional boolean
+// (absent = false), structuredContent an object in 2025-11-25 and any JSON value in 2026-07-28 (S2).
+function classifyCompleteResult(result: Record<string, unknown>, context: ClassifyContext): Verdict {
+  const { content, isError } = result;
+  if (!Array.isArray(content)) {
+    return invalid(content === undefined ? 'the result has no content' : 'content is not an array');
+  }
+  for (const [index, block] of content.entries()) {
+    const problem = context.rules.checkContentBlock(block);
+    if (problem !== undefined) return invalid(`content[${index}]: ${problem}`);
+  }
+  if (isError !== undefined && typeof isError !== 'boolean') return invalid('isError is not a boolean');
+  if (
+    context.input.protocolVersion === '2025-11-25' &&
+    'structuredContent' in result &&
+    !isPlainObject(result['structuredContent'])
+  ) {
+    return invalid('structuredContent is not an object (required in 2025-11-25)');
+  }
+  if ('_meta' in result && !isPlainObject(result['_meta'])) return invalid('_meta is not an object');
+  // ST25/ST26 CallToolResult.isError: "If not set, this is assumed to be false".
+  if (isError === true) return createVerdict('TOOL_ERROR', 'a complete result with isError true');
+  return createVerdict('TOOL_SUCCESS', 'a complete result');
+}
+
+// MR26 § InputRequiredResult: at least one of inputRequests (a map of input requests) and
+// requestState (a string) MUST be present; the schema enforces neither (S3, WIRE-FACTS case 47).
+function classifyInputRequired(result: Record<string, unknown>): Verdict {
+  const { inputRequests, requestState } = result;
+  if (inputRequests === undefined && requestState === undefined) {
+    return invalid('input_required without inputRequests or requestState');
+  }
+  if (requestState !== undefined && typeof requestState !== 'string') return invalid('requestState is not a string');
+  if (inputRequests !== undefined) {
+    if (!isPlainObject(inputRequests)) return invalid('inputRequests is not an object');
+    for (const [key, request] of Object.entries(inputRequests)) {
+      const method = isPlainObject(request) ? request['method'] : undefined;
+      if (typeof method !== 'string' || !INPUT_REQUEST_METHODS.has(method)) {
+        return invalid(`inputRequests.${key} is not an elicitation, sampling or roots request`);
+      }
+      if (METHODS_WITH_PARAMS.has(method) && !isPlainObject((request as Record<string, unknown>)['params'])) {
+        return invalid(`inputRequests.${key} (${method}) has no params object`);
+      }
+    }
+  }
+  return createVerdict('INPUT_REQUIRED', 'the server needs more input before it can finish');
+}
+
+function invalid(detail: string): Verdict {
+  return createVerdict('INVALID_TOOL_RESULT', detail);
+}

@@ -1,0 +1,81 @@
+// The reference classifier: the project's own reading of one tools/call exchange. Pure,
+// deterministic, never throws. Every boundary rule is written once, here or in the module
+// named beside it, with its spec reference (aliases from WIRE-FACTS.md); OUTCOMES.md lists them.
+import type { ClassifierInput, Verdict } from '../types.js';
+import { classifyResponseMessage } from './check-envelope.js';
+import { classifySseBody } from './classify-sse.js';
+import { parseJsonText } from './json-value.js';
+import { REFERENCE_RULES, type ClassifierRules, type ClassifyContext } from './rules.js';
+import { createVerdict } from './verdict.js';
+
+// RFC 9110 §15.3.3 (202) and §15.3.5 (204): statuses that announce there is nothing to read.
+const NO_CONTENT_STATUSES = new Set([202, 204]);
+
+/** Builds a classifier from the reference with some rules replaced (fixtures use this). */
+export function createClassifier(overrides: Partial<ClassifierRules> = {}): (input: ClassifierInput) => Verdict {
+  const rules: ClassifierRules = { ...REFERENCE_RULES, ...overrides };
+  return (input) => {
+    try {
+      return classifyExchange({ input, rules });
+    } catch (error) {
+      // Unreachable by design; the guard keeps the "never throws" promise if a check has a bug.
+      return createVerdict('INVALID_ENVELOPE', `classifier bug: ${(error as Error).message}`);
+    }
+  };
+}
+
+/** The reference classifier (DESIGN §2, README § Outcomes). */
+export const classifyReference: (input: ClassifierInput) => Verdict = createClassifier();
+
+function classifyExchange(context: ClassifyContext): Verdict {
+  const { input } = context;
+  // No status line: timeout, refused, or reset before the status (README § Outcomes, NO_RESPONSE).
+  if (!Number.isInteger(input.status) || input.status <= 0) {
+    const why = input.transportError ? `${input.transportError.kind}: ${input.transportError.message}` : 'no status line';
+    return createVerdict('NO_RESPONSE', why);
+  }
+  // A non-2xx status wins over any body (published cases http-500-success-body, http-503-then-200;
+  // DESIGN §2). Neither version ties statuses to bodies (WIRE-FACTS §8.1): this is the table's policy.
+  if (input.status < 200 || input.status > 299) {
+    return createVerdict('HTTP_ERROR', `HTTP status ${input.status}`, { status: input.status });
+  }
+  // A request must be answered with JSON or SSE (T25 § Sending Messages to the Server, item 5;
+  // SH26 § Sending Messages, item 6); 202 is for notifications and responses only (item 4). A
+  // body-less 202/204 is an acknowledgement, not a malformed body: nothing answers the request
+  // (WIRE-FACTS case 4).
+  if (NO_CONTENT_STATUSES.has(input.status) && input.body === '') {
+    return createVerdict('INVALID_ENVELOPE', `HTTP ${input.status} without a body: no JSON-RPC response to the request`);
+  }
+  const mediaType = readMediaType(input.contentType ?? input.headers['content-type']);
+  if (mediaType === 'text/event-stream') return classifySseBody(context);
+  // RFC 9110 §8.3: without a Content-Type the recipient MAY examine the data; the published
+  // `{ status, body, expectedId }` shape has none, so an absent type is read as JSON.
+  if (mediaType === undefined || mediaType === 'application/json' || mediaType.endsWith('+json')) {
+    return classifyJsonBody(context);
+  }
+  // Any other type (text/html, text/plain, …) breaks the same MUST: whatever the bytes are,
+  // they were not sent as a JSON-RPC response (WIRE-FACTS case 5).
+  return createVerdict('INVALID_ENVELOPE', `Content-Type ${mediaType} is neither application/json nor text/event-stream`);
+}
+
+function classifyJsonBody(context: ClassifyContext): Verdict {
+  const parsed = parseJsonText(context.input.body);
+  if (!parsed.ok) {
+    // A body cut short by the transport is an incomplete response, not a peer's malformed JSON
+    // (B26 § Error Codes: local failures must not look like peer errors).
+    if (context.input.transportError) {
+      return createVerdict('STREAM_INCOMPLETE', `the body was cut short (${context.input.transportError.kind})`);
+    }
+    // An empty 200 body is "not JSON" too (WIRE-FACTS case 5).
+    return createVerdict('MALFORMED_JSON', parsed.problem);
+  }
+  return classifyResponseMessage(parsed.value, context);
+}
+
+// The media type without parameters, lower-cased (RFC 9110 §8.3.1: type and subtype are
+// case-insensitive). Content-Encoding is never consulted: the harness decodes it first.
+function readMediaType(header: string | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  const mediaType = header.split(';', 1)[0]?.trim().toLowerCase();
+  return mediaType === '' ? undefined : mediaType;
+}
