@@ -1,0 +1,205 @@
+// The HTML matrix's view model: everything the template shows, already ordered, counted,
+// sanitized and redacted. Cell details travel separately as JSON (see html-details.ts).
+import { CASE_LAYERS } from '../runner/cases/case-types.js';
+import type { Cell, CellStatus, ProtocolVersion, RunResult } from '../runner/types.js';
+import { CELL_STATUSES, PROTOCOL_VERSIONS } from '../runner/types.js';
+import { computeCaseTableDigest, indexCases } from './case-info.js';
+import type { Comparison } from './compare-types.js';
+import { formatCellKey } from './compare-types.js';
+import { sanitizeText } from './redact.js';
+
+export interface StatusStyle {
+  /** The word shown in every cell: colour is never the only signal. */
+  word: string;
+  description: string;
+  /** Counts against a target when ordering targets. */
+  isFailure: boolean;
+}
+
+// Exhaustive: a new CellStatus fails to compile until it has a word, a colour class and a definition.
+export const STATUS_STYLE: Record<CellStatus, StatusStyle> = {
+  pass: { word: 'PASS', description: 'Every check passed.', isFailure: false },
+  fail: { word: 'FAIL', description: 'A MUST check failed: the target violates the specification.', isFailure: true },
+  non_strict: { word: 'NON-STRICT', description: 'Every MUST check passed, but a SHOULD or POLICY check failed.', isFailure: false },
+  skip: { word: 'SKIP', description: 'Not run: the target does not support this case or protocol version.', isFailure: false },
+  error: { word: 'ERROR', description: 'Not measured: the harness or the target broke (crash, timeout, unreadable verdict).', isFailure: true },
+  xfail: { word: 'XFAIL', description: 'Failed as the baseline of known failures expects; does not fail the run.', isFailure: false },
+  xpass: { word: 'XPASS', description: 'Passed although the baseline lists it as a known failure: the baseline entry is stale and fails the run.', isFailure: true },
+};
+
+export type CompareMark = 'regression' | 'fix' | 'added';
+const MARK_SYMBOL: Record<CompareMark, string> = { regression: '▼', fix: '▲', added: '+' };
+
+export interface MatrixCell {
+  /** Index into the details JSON; -1 when no cell exists (case not run for this column). */
+  index: number;
+  hasDetails: boolean;
+  /** Position of the cell's target in the ordered target list (for the target filter). */
+  targetIndex: number;
+  status: CellStatus | 'none';
+  word: string;
+  tooltip: string;
+  mark?: CompareMark;
+  markSymbol?: string;
+}
+
+export interface MatrixColumn {
+  target: string;
+  targetIndex: number;
+  version: ProtocolVersion;
+}
+
+export interface MatrixRow {
+  caseId: string;
+  title: string;
+  layer: string;
+  /** Lower-cased text the search box matches against. */
+  search: string;
+  cells: MatrixCell[];
+}
+
+export interface TargetBar {
+  /** The target name exactly as in the result, for lookups; never shown. */
+  rawName: string;
+  name: string;
+  index: number;
+  version: string;
+  kind: string;
+  failures: number;
+  total: number;
+  segments: { status: CellStatus; word: string; count: number; percent: string }[];
+}
+
+export interface MatrixViewModel {
+  toolName: string;
+  toolVersion: string;
+  startedAt: string;
+  finishedAt: string;
+  mode: string;
+  node: string;
+  platform: string;
+  complete: boolean;
+  caseTableDigest: string;
+  total: number;
+  counts: { status: CellStatus; word: string; count: number }[];
+  legend: { status: CellStatus; word: string; description: string }[];
+  targets: TargetBar[];
+  columns: MatrixColumn[];
+  groups: { layer: string; count: number; rows: MatrixRow[] }[];
+  layers: string[];
+  comparison?: { label: string; regressions: number; fixes: number; added: number; removed: number; removedCells: string[] };
+  /** Cells in the order their details are embedded, so `MatrixCell.index` points into it. */
+  cellOrder: Cell[];
+}
+
+function orderLayers(layers: Iterable<string>): string[] {
+  const known: readonly string[] = CASE_LAYERS;
+  return [...new Set(layers)].sort((a, b) => {
+    const ia = known.indexOf(a);
+    const ib = known.indexOf(b);
+    return (ia < 0 ? known.length : ia) - (ib < 0 ? known.length : ib) || a.localeCompare(b);
+  });
+}
+
+function buildTargets(result: RunResult): TargetBar[] {
+  const info = new Map(result.targets.map((t) => [t.name, t]));
+  const names = [...new Set([...result.targets.map((t) => t.name), ...result.cells.map((c) => c.target)])];
+  const bars = names.map((name, position) => {
+    const cells = result.cells.filter((c) => c.target === name);
+    const segments = CELL_STATUSES.map((status) => {
+      const count = cells.filter((c) => c.status === status).length;
+      return { status, word: STATUS_STYLE[status].word, count, percent: cells.length ? ((100 * count) / cells.length).toFixed(2) : '0' };
+    }).filter((s) => s.count > 0);
+    const failures = cells.filter((c) => STATUS_STYLE[c.status].isFailure).length;
+    const t = info.get(name);
+    return { rawName: name, name: sanitizeText(name), index: position, version: sanitizeText(t?.version ?? ''), kind: t?.kind ?? '', failures, total: cells.length, segments };
+  });
+  // Fewest failures first; ties keep the command-line order.
+  return bars.sort((a, b) => a.failures - b.failures || a.index - b.index).map((bar, index) => ({ ...bar, index }));
+}
+
+function buildMarks(comparison: Comparison | undefined): Map<string, CompareMark> {
+  const marks = new Map<string, CompareMark>();
+  if (!comparison) return marks;
+  for (const c of comparison.added) marks.set(formatCellKey(c), 'added');
+  for (const c of comparison.fixes) marks.set(formatCellKey(c), 'fix');
+  for (const c of comparison.regressions) marks.set(formatCellKey(c), 'regression');
+  return marks;
+}
+
+/** Build the matrix view model from a run (pure; all untrusted text sanitized). */
+export function buildMatrixViewModel(result: RunResult, comparison?: Comparison): MatrixViewModel {
+  const targets = buildTargets(result);
+  const sortedRaw = targets.map((bar) => bar.rawName);
+  const versions = PROTOCOL_VERSIONS.filter((v) => result.cells.some((c) => c.protocolVersion === v));
+  const columns: MatrixColumn[] = sortedRaw.flatMap((target, targetIndex) => versions.map((version) => ({ target: sanitizeText(target), targetIndex, version })));
+
+  const byKey = new Map<string, number>();
+  result.cells.forEach((cell, i) => byKey.set(formatCellKey(cell), i));
+  const marks = buildMarks(comparison);
+  const cases = indexCases(result);
+  const caseIds = [...new Set([...result.cases.map((c) => c.id), ...result.cells.map((c) => c.case)])];
+
+  const rows: MatrixRow[] = caseIds.map((caseId) => {
+    const info = cases.get(caseId);
+    const title = sanitizeText(info?.title ?? caseId);
+    const cells = sortedRaw.flatMap((target, targetIndex) =>
+      versions.map((version): MatrixCell => {
+        const key = formatCellKey({ case: caseId, target, protocolVersion: version });
+        const index = byKey.get(key);
+        const cell = index === undefined ? undefined : result.cells[index];
+        if (!cell || index === undefined) return { index: -1, hasDetails: false, targetIndex, status: 'none', word: '—', tooltip: 'not run for this version' };
+        const mark = marks.get(key);
+        const style = STATUS_STYLE[cell.status];
+        return {
+          index,
+          hasDetails: true,
+          targetIndex,
+          status: cell.status,
+          word: style.word,
+          tooltip: `${sanitizeText(target)} · ${version}: ${style.word}${mark ? ` (${mark})` : ''}`,
+          ...(mark ? { mark, markSymbol: MARK_SYMBOL[mark] } : {}),
+        };
+      }),
+    );
+    const layer = sanitizeText(info?.layer ?? 'other');
+    return { caseId: sanitizeText(caseId), title, layer, search: `${caseId} ${title}`.toLowerCase(), cells };
+  });
+  const layers = orderLayers(rows.map((r) => r.layer));
+  const groups = layers.map((layer) => {
+    const inLayer = rows.filter((r) => r.layer === layer);
+    return { layer, count: inLayer.length, rows: inLayer };
+  });
+
+  return {
+    toolName: sanitizeText(result.tool.name),
+    toolVersion: sanitizeText(result.tool.version),
+    startedAt: result.startedAt,
+    finishedAt: result.finishedAt,
+    mode: result.mode,
+    node: result.node,
+    platform: result.platform,
+    complete: result.complete,
+    caseTableDigest: computeCaseTableDigest(result.cases),
+    total: result.summary.total,
+    counts: CELL_STATUSES.map((status) => ({ status, word: STATUS_STYLE[status].word, count: result.summary[status] })),
+    legend: CELL_STATUSES.map((status) => ({ status, word: STATUS_STYLE[status].word, description: STATUS_STYLE[status].description })),
+    targets,
+    columns,
+    groups,
+    layers,
+    ...(comparison
+      ? {
+          comparison: {
+            label: sanitizeText(comparison.baselineLabel ?? 'the previous run'),
+            regressions: comparison.regressions.length,
+            fixes: comparison.fixes.length,
+            added: comparison.added.length,
+            removed: comparison.removed.length,
+            removedCells: comparison.removed.slice(0, 200).map((c) => sanitizeText(`${c.case} · ${c.target} · ${c.protocolVersion} (was ${c.before ?? '?'})`)),
+          },
+        }
+      : {}),
+    cellOrder: result.cells,
+  };
+}

@@ -1,0 +1,80 @@
+// The self-contained HTML matrix: handlebars renders the view model; per-cell details travel
+// as escaped JSON and are built on click. No external resource is referenced, and a CSP with
+// the inline script's hash blocks any script that escaping might ever let through.
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import Handlebars from 'handlebars';
+import type { RunResult } from '../runner/types.js';
+import type { Comparison } from './compare-types.js';
+import { buildDetails, serializeJsonForScript } from './html-details.js';
+import { buildMatrixViewModel } from './html-view-model.js';
+
+export interface HtmlOptions {
+  /** Marks regressions, fixes and added cells, and lists removed ones. */
+  comparison?: Comparison;
+  /**
+   * Characters kept per request/response body and per SSE event in the transcript.
+   * @default 16384
+   */
+  maxBodyChars?: number;
+  /**
+   * Characters kept from the end of the target's stderr and stdout.
+   * @default 8192
+   */
+  maxOutputChars?: number;
+}
+
+interface Compiled {
+  template: Handlebars.TemplateDelegate;
+  css: string;
+  js: string;
+  scriptHash: string;
+}
+
+let compiled: Compiled | undefined;
+
+// From source the templates sit beside this file; from dist/reports/ they are in the
+// package's reports/templates/ (package.json "files" ships that folder, not a copy in dist).
+function readTemplateFile(name: string): string {
+  const candidates = [new URL(`./templates/${name}`, import.meta.url), new URL(`../../reports/templates/${name}`, import.meta.url)];
+  const found = candidates.find((url) => existsSync(fileURLToPath(url)));
+  if (!found) throw new Error(`HTML report template ${name} not found (looked in ${candidates.map((u) => fileURLToPath(u)).join(', ')})`);
+  return readFileSync(found, 'utf8');
+}
+
+// Compile once per process: a run may render several reports, and tests render many.
+function getCompiled(): Compiled {
+  if (compiled) return compiled;
+  const hbs = Handlebars.create();
+  hbs.registerHelper('jsonScript', (value: unknown) => new hbs.SafeString(serializeJsonForScript(value)));
+  const js = readTemplateFile('matrix.client.js');
+  compiled = {
+    template: hbs.compile(readTemplateFile('matrix.hbs'), { strict: false, preventIndent: true }),
+    css: readTemplateFile('matrix.css'),
+    js,
+    scriptHash: `sha256-${createHash('sha256').update(js).digest('base64')}`,
+  };
+  return compiled;
+}
+
+/** Render a run as one self-contained HTML file (a pure function of the result). */
+export function render(result: RunResult, options: HtmlOptions = {}): string {
+  const { template, css, js, scriptHash } = getCompiled();
+  const view = buildMatrixViewModel(result, options.comparison);
+  const details = buildDetails(result, view.cellOrder, {
+    maxBodyChars: options.maxBodyChars ?? 16_384,
+    maxOutputChars: options.maxOutputChars ?? 8192,
+  });
+  const versionCount = view.targets.length ? view.columns.length / view.targets.length : 0;
+  return template({
+    ...view,
+    cellOrder: undefined,
+    versionCount,
+    columnSpan: view.columns.length + 1,
+    details,
+    inlineCss: css,
+    inlineJs: js,
+    scriptHash,
+  });
+}

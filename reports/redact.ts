@@ -1,0 +1,80 @@
+// Text hygiene shared by every report format: what a target printed or a server sent is
+// untrusted, may carry terminal escapes, and may carry secrets the user never meant to publish.
+
+/** Header names whose values are always replaced, compared lower-cased. */
+export const SECRET_HEADERS: ReadonlySet<string> = new Set([
+  'authorization',
+  'proxy-authorization',
+  'cookie',
+  'set-cookie',
+]);
+
+export const REDACTED = '[REDACTED]';
+
+// CSI (ESC [ … final), OSC (ESC ] … BEL or ESC \), and any other two-byte ESC sequence; the
+// 8-bit CSI (U+009B) too, because some terminals honour it.
+const ANSI = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|\u001b[@-_]?|\u009b[0-?]*[ -/]*[@-~]/g;
+// C0 controls except tab/newline/carriage return, DEL, C1 controls, lone surrogates and the
+// two non-characters XML 1.0 forbids (U+FFFE, U+FFFF).
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/** Remove ANSI escape sequences and characters that are invalid in XML 1.0 or unprintable. */
+export function stripControl(text: string): string {
+  return text.replace(ANSI, '').replace(CONTROL, '');
+}
+
+// Token-like values. Each pattern keeps its label (group 1) and drops the secret.
+const TOKEN_PATTERNS: RegExp[] = [
+  // A header line inside free text (stderr, a raw request dump).
+  /((?:^|[\s"'{,])(?:proxy-)?(?:authorization|cookie|set-cookie)\s*[:=]\s*)[^\r\n]+/gim,
+  /(\b(?:bearer|basic|token)\s+)[A-Za-z0-9._~+/=-]{6,}/gi,
+  // key=value and "key": "value" for secret-sounding keys.
+  /(\b[\w-]*(?:token|secret|password|passwd|api[_-]?key|apikey|session[_-]?id|sid)["']?\s*[=:]\s*["']?)[^\s"'&;,}]{4,}/gi,
+  // JSON Web Tokens.
+  /()\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}(?:\.[A-Za-z0-9_-]*)?/g,
+  // Long hex secrets (digests we print ourselves never go through here).
+  /()\b[0-9a-fA-F]{32,}\b/g,
+  // Long base64/base64url runs with mixed character classes.
+  /()(?<![A-Za-z0-9+/_-])(?=[A-Za-z0-9+/_-]*[0-9])(?=[A-Za-z0-9+/_-]*[A-Z])(?=[A-Za-z0-9+/_-]*[a-z])[A-Za-z0-9+/_-]{32,}={0,2}/g,
+];
+
+/** Replace token-like substrings (Bearer …, token=…, JWTs, long hex/base64 secrets) in free text. */
+export function redactText(text: string): string {
+  let out = text;
+  for (const pattern of TOKEN_PATTERNS) out = out.replace(pattern, (_match, label: string) => `${label}${REDACTED}`);
+  return out;
+}
+
+/** Strip control characters, then redact: the treatment for any wire or target text. */
+export function sanitizeText(text: string): string {
+  return redactText(stripControl(text));
+}
+
+/** A header value as it may be shown: secret headers replaced whole, others sanitized. */
+export function sanitizeHeaderValue(name: string, value: string): string {
+  return SECRET_HEADERS.has(name.toLowerCase()) ? REDACTED : sanitizeText(value);
+}
+
+/** A header map as it may be shown, in the original order. */
+export function sanitizeHeaders(headers: Record<string, string>): [string, string][] {
+  return Object.entries(headers).map(([name, value]) => [stripControl(name), sanitizeHeaderValue(name, String(value))]);
+}
+
+/** Any value (check expected/actual, verdicts) as sanitized one-line-friendly text. */
+export function sanitizeValue(value: unknown): string {
+  if (value === undefined) return '';
+  if (typeof value === 'string') return sanitizeText(value);
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? String(value);
+  } catch {
+    text = String(value);
+  }
+  return sanitizeText(text);
+}
+
+/** Collapse whitespace runs (newlines included) so the text fits on one line, then cap it. */
+export function toOneLine(text: string, max = 300): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}

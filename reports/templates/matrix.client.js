@@ -1,0 +1,227 @@
+// The HTML matrix's behaviour: filters and the per-cell details panel. Data arrives as JSON
+// and reaches the page only through textContent and attribute setters, never innerHTML.
+(function () {
+  'use strict';
+  var data = JSON.parse(document.getElementById('cell-data').textContent);
+  var table = document.getElementById('matrix');
+  var panel = document.getElementById('details');
+  var body = document.getElementById('details-body');
+  var rows = Array.prototype.slice.call(table.querySelectorAll('tbody tr[data-q]'));
+  var groups = Array.prototype.slice.call(table.querySelectorAll('tbody'));
+  var fLayer = document.getElementById('f-layer');
+  var fStatus = document.getElementById('f-status');
+  var fTarget = document.getElementById('f-target');
+  var fText = document.getElementById('f-text');
+  var count = document.getElementById('f-count');
+
+  function el(tag, text, cls) {
+    var node = document.createElement(tag);
+    if (text !== undefined && text !== null) node.textContent = String(text);
+    if (cls) node.className = cls;
+    return node;
+  }
+  function add(parent, child) { parent.appendChild(child); return child; }
+
+  function applyFilters() {
+    var layer = fLayer.value, status = fStatus.value, target = fTarget.value;
+    var text = fText.value.trim().toLowerCase();
+    var shown = 0;
+    var targetCells = table.querySelectorAll('th[class*="t"], td');
+    for (var k = 0; k < targetCells.length; k++) {
+      var cell = targetCells[k];
+      var m = /(?:^| )t(\d+)(?: |$)/.exec(cell.className);
+      if (m) cell.classList.toggle('hide', target !== '' && m[1] !== target);
+    }
+    rows.forEach(function (row) {
+      var visible = (!layer || row.getAttribute('data-layer') === layer) && (!text || row.getAttribute('data-q').indexOf(text) >= 0);
+      if (visible && status) {
+        var any = false;
+        var tds = row.querySelectorAll('td');
+        for (var i = 0; i < tds.length; i++) {
+          var td = tds[i];
+          var match = td.getAttribute('data-s') === status && !td.classList.contains('hide');
+          td.classList.toggle('dim', !match);
+          if (match) any = true;
+        }
+        visible = any;
+      } else {
+        row.querySelectorAll('td.dim').forEach(function (td) { td.classList.remove('dim'); });
+      }
+      row.classList.toggle('hide', !visible);
+      if (visible) shown++;
+    });
+    groups.forEach(function (g) {
+      g.classList.toggle('hide', !g.querySelector('tr[data-q]:not(.hide)'));
+    });
+    count.textContent = shown + ' of ' + rows.length + ' cases';
+  }
+
+  function section(title) {
+    add(body, el('h3', title));
+  }
+  function pre(text) { return el('pre', text === '' ? '(empty)' : text); }
+  function headerList(headers) {
+    return pre(headers.map(function (h) { return h[0] + ': ' + h[1]; }).join('\n'));
+  }
+
+  function showDetails(index) {
+    var cell = data.cells[index];
+    if (!cell) return;
+    var info = data.cases[cell.c] || { title: cell.c, description: '', expectation: '', spec: [] };
+    body.textContent = '';
+    add(body, el('h2', info.title));
+    var meta = add(body, el('p'));
+    add(meta, el('code', cell.c));
+    add(meta, document.createTextNode(' · ' + cell.t + ' · ' + cell.v + ' · ' + cell.ms + ' ms '));
+    add(meta, el('span', cell.s.replace('_', '-').toUpperCase(), 'cellword s-' + cell.s));
+    if (cell.reason) add(body, el('p', 'Reason: ' + cell.reason));
+    if (info.description) add(body, el('p', info.description));
+    if (info.expectation) add(body, el('p', 'Expectation: ' + info.expectation));
+    if (info.spec && info.spec.length) {
+      var specs = add(body, el('ul'));
+      info.spec.forEach(function (s) {
+        var li = add(specs, el('li'));
+        if (s.url) {
+          var a = add(li, el('a', s.ref));
+          a.setAttribute('href', s.url);
+          a.setAttribute('rel', 'noopener noreferrer');
+          a.setAttribute('target', '_blank');
+        } else {
+          li.textContent = s.ref;
+        }
+        if (s.version) add(li, document.createTextNode(' (' + s.version + ')'));
+      });
+    }
+
+    section('Expected vs actual');
+    var outcomes = add(body, el('table'));
+    var head = add(outcomes, el('tr'));
+    ['Exchange', 'Expected', 'Actual'].forEach(function (h) { add(head, el('th', h)); });
+    for (var i = 0; i < cell.exchanges; i++) {
+      var tr = add(outcomes, el('tr'));
+      add(tr, el('td', '#' + (i + 1)));
+      add(tr, el('td', cell.expected[i] === undefined ? '—' : cell.expected[i]));
+      add(tr, el('td', cell.actual[i] === undefined ? '—' : cell.actual[i]));
+    }
+
+    section('Checks (' + cell.checks.length + ')');
+    if (cell.checks.length) {
+      var checks = add(body, el('table'));
+      var ch = add(checks, el('tr'));
+      ['Result', 'Level', 'Check', 'Message', 'Expected', 'Actual'].forEach(function (h) { add(ch, el('th', h)); });
+      cell.checks.forEach(function (c) {
+        var r = add(checks, el('tr'));
+        add(r, el('td', c.passed ? 'passed' : 'FAILED', c.passed ? 'ok' : 'bad'));
+        add(r, el('td', c.level));
+        add(r, el('td', c.id + (c.exchange !== undefined ? ' (#' + (c.exchange + 1) + ')' : '')));
+        add(r, el('td', c.message));
+        add(r, el('td', c.expected));
+        add(r, el('td', c.actual));
+      });
+    }
+
+    section('Schema results');
+    if (cell.schema.length) {
+      var schema = add(body, el('table'));
+      var sh = add(schema, el('tr'));
+      ['Version', 'Definition', 'Sender', 'Exchange', 'Valid', 'Errors'].forEach(function (h) { add(sh, el('th', h)); });
+      cell.schema.forEach(function (s) {
+        var r = add(schema, el('tr'));
+        add(r, el('td', s.version));
+        add(r, el('td', s.definition));
+        add(r, el('td', s.sender));
+        add(r, el('td', '#' + (s.exchange + 1)));
+        add(r, el('td', s.valid ? 'valid' : 'INVALID', s.valid ? 'ok' : 'bad'));
+        add(r, el('td', s.errors.join('\n')));
+      });
+    } else {
+      add(body, el('p', 'No schema checks.'));
+    }
+
+    section('Wire transcript' + (cell.url ? ' — ' + cell.url : ''));
+    if (cell.transcript.length) {
+      var list = add(body, el('ol', null, 'transcript'));
+      cell.transcript.forEach(function (x) {
+        var li = add(list, el('li'));
+        add(li, el('strong', '→ +' + x.at + ' ms ' + x.request.method + ' ' + x.request.path + (x.request.rpc ? ' (' + x.request.rpc + ')' : '') + (x.request.step !== undefined ? ' [script step ' + x.request.step + ']' : '')));
+        add(li, headerList(x.request.headers));
+        add(li, pre(x.request.body));
+        if (!x.response) { add(li, el('p', '← no response')); return; }
+        var res = x.response;
+        add(li, el('strong', '← ' + (res.status === null ? 'no status' : res.status) + ' · ending: ' + res.ending + (res.endedAt !== undefined ? ' at +' + res.endedAt + ' ms' : '')));
+        add(li, headerList(res.headers));
+        if (res.events) {
+          var events = add(li, el('ol'));
+          res.events.forEach(function (e) {
+            var ev = add(events, el('li'));
+            add(ev, el('span', 'SSE event at +' + e.at + ' ms', 'muted'));
+            add(ev, pre(e.text));
+          });
+        } else {
+          add(li, pre(res.body));
+        }
+      });
+    } else {
+      add(body, el('p', 'No recording (the target did not use the mock server, or the cell was not run).'));
+    }
+
+    if (cell.run) {
+      section('Target process');
+      add(body, el('p', 'exit code ' + cell.run.exitCode + (cell.run.signal ? ', signal ' + cell.run.signal : '') + (cell.run.timedOut ? ', TIMED OUT' : '') + ', ' + cell.run.ms + ' ms'));
+      if (cell.run.stderr) { add(body, el('h4', 'stderr (excerpt)')); add(body, pre(cell.run.stderr)); }
+      if (cell.run.stdout) { add(body, el('h4', 'stdout (excerpt)')); add(body, pre(cell.run.stdout)); }
+    }
+
+    section('Reproduce');
+    var repro = add(body, el('pre', cell.repro));
+    var copy = add(body, el('button', 'Copy command'));
+    copy.type = 'button';
+    copy.addEventListener('click', function () {
+      function fallback() {
+        var range = document.createRange();
+        range.selectNodeContents(repro);
+        var sel = window.getSelection();
+        sel.removeAllRanges();
+        sel.addRange(range);
+        try { document.execCommand('copy'); copy.textContent = 'Copied'; } catch (e) { copy.textContent = 'Selected: press Ctrl+C'; }
+      }
+      if (navigator.clipboard && navigator.clipboard.writeText) {
+        navigator.clipboard.writeText(cell.repro).then(function () { copy.textContent = 'Copied'; }, fallback);
+      } else {
+        fallback();
+      }
+    });
+
+    panel.hidden = false;
+    panel.focus();
+  }
+
+  var selected = null;
+  function open(td) {
+    var index = Number(td.getAttribute('data-i'));
+    if (!(index >= 0)) return;
+    if (selected) selected.classList.remove('selected');
+    selected = td;
+    td.classList.add('selected');
+    showDetails(index);
+  }
+  table.addEventListener('click', function (event) {
+    var td = event.target.closest && event.target.closest('td[data-i]');
+    if (td) open(td);
+  });
+  table.addEventListener('keydown', function (event) {
+    if (event.key !== 'Enter' && event.key !== ' ') return;
+    var td = event.target.closest && event.target.closest('td[data-i]');
+    if (td) { event.preventDefault(); open(td); }
+  });
+  function close() {
+    panel.hidden = true;
+    if (selected) { selected.classList.remove('selected'); selected.focus(); }
+  }
+  document.getElementById('details-close').addEventListener('click', close);
+  document.addEventListener('keydown', function (event) { if (event.key === 'Escape' && !panel.hidden) close(); });
+  [fLayer, fStatus, fTarget].forEach(function (f) { f.addEventListener('change', applyFilters); });
+  fText.addEventListener('input', applyFilters);
+  document.getElementById('filters').addEventListener('submit', function (event) { event.preventDefault(); });
+  applyFilters();
+})();
