@@ -1,0 +1,75 @@
+// Byte-level helpers for schema files: where the cache lives, hashing, verified reads and
+// atomic writes. Nothing here decides the resolution order (see load-schemas.ts).
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { dirname, isAbsolute, join } from 'node:path';
+import type { ProtocolVersion } from '../types.js';
+import type { SchemaPin } from './pins.js';
+import { SchemaLoadError, SchemaMismatchError } from './schema-errors.js';
+
+/** The cache folder: `$XDG_CACHE_HOME/mcp-error-matrix/schemas`, else `~/.cache/mcp-error-matrix/schemas`. */
+export function getSchemaCacheDir(env: NodeJS.ProcessEnv = process.env): string {
+  // XDG Base Directory spec: a relative XDG_CACHE_HOME is invalid and must be ignored.
+  const xdg = env.XDG_CACHE_HOME;
+  const root = xdg && isAbsolute(xdg) ? xdg : join(env.HOME || homedir(), '.cache');
+  return join(root, 'mcp-error-matrix', 'schemas');
+}
+
+/** Where a version's schema sits inside a `--schemas DIR` / `MCP_SCHEMAS_DIR` folder. */
+export function getSchemaPathInDir(dir: string, version: ProtocolVersion): string {
+  return join(dir, version, 'schema.json');
+}
+
+/** Where a pinned schema sits in the cache: keyed by commit, so a new pin never reuses old bytes. */
+export function getCachedSchemaPath(cacheDir: string, pin: SchemaPin): string {
+  return join(cacheDir, pin.commit, pin.version, 'schema.json');
+}
+
+/** Hex SHA-256 of some bytes. */
+export function hashBytes(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+/** Throws SchemaMismatchError unless the bytes are the pinned ones; `file` names them in the message. */
+export function assertPinned(file: string, bytes: Uint8Array, pin: SchemaPin): string {
+  const actual = hashBytes(bytes);
+  if (actual !== pin.sha256) throw new SchemaMismatchError(file, pin.sha256, actual);
+  return actual;
+}
+
+/** Parses verified schema bytes; the pinned files are JSON objects. */
+export function parseSchemaBytes(file: string, bytes: Uint8Array): unknown {
+  try {
+    return JSON.parse(Buffer.from(bytes).toString('utf8')) as unknown;
+  } catch (error) {
+    throw new SchemaLoadError('MEM_SCHEMA_UNREADABLE', `${file}: not valid JSON (${(error as Error).message})`, { cause: error });
+  }
+}
+
+/** Reads a file, or returns undefined when it does not exist. Other I/O errors are input errors. */
+export async function readIfExists(file: string): Promise<Buffer | undefined> {
+  try {
+    return await readFile(file);
+  } catch (error) {
+    if (isErrnoCode(error, 'ENOENT') || isErrnoCode(error, 'ENOTDIR')) return undefined;
+    throw new SchemaLoadError('MEM_SCHEMA_UNREADABLE', `${file}: cannot read (${(error as Error).message})`, { cause: error });
+  }
+}
+
+/** Writes bytes so that readers see the old file or the whole new one, never a partial file. */
+export async function writeFileAtomic(file: string, bytes: Uint8Array): Promise<void> {
+  await mkdir(dirname(file), { recursive: true });
+  const temp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+  try {
+    await writeFile(temp, bytes, { flag: 'wx' });
+    await rename(temp, file);
+  } catch (error) {
+    await unlink(temp).catch(() => undefined);
+    throw error;
+  }
+}
+
+function isErrnoCode(error: unknown, code: string): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === code;
+}
