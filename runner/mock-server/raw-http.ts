@@ -1,0 +1,89 @@
+// Test support: raw HTTP/1.1 over node:net, so tests see the exact bytes the server wrote.
+import { connect } from 'node:net';
+
+export interface RawRequest {
+  method?: string;
+  path?: string;
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+export interface RawChunk {
+  at: number;
+  bytes: Buffer;
+}
+
+export interface RawResponse {
+  /** Every byte received, in order. */
+  bytes: Buffer;
+  chunks: RawChunk[];
+  /** How the socket ended: a clean FIN, a RST, or still open when the wait ran out. */
+  ending: 'end' | 'reset' | 'open';
+  statusLine: string;
+  /** Header lines exactly as written, in order. */
+  headerLines: string[];
+  /** The body bytes after the head, de-chunked when Transfer-Encoding is chunked. */
+  body: Buffer;
+  /** Milliseconds from sending the request to the first byte. */
+  firstByteMs: number | undefined;
+}
+
+/** Sends one request on a fresh connection and collects bytes until the socket ends or `maxMs` passes. */
+export function sendRaw(url: string, request: RawRequest, maxMs = 1000): Promise<RawResponse> {
+  const { hostname, port, pathname } = new URL(url);
+  const body = request.body ?? '';
+  const headers: Record<string, string> = {
+    Host: `${hostname}:${port}`,
+    Connection: 'close',
+    ...(request.method === 'GET' || request.method === 'DELETE' ? {} : { 'Content-Type': 'application/json' }),
+    ...(body === '' ? {} : { 'Content-Length': String(Buffer.byteLength(body)) }),
+    ...request.headers,
+  };
+  const head = `${request.method ?? 'POST'} ${request.path ?? pathname} HTTP/1.1\r\n${Object.entries(headers)
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('')}\r\n`;
+  return new Promise((resolve) => {
+    const started = performance.now();
+    const chunks: RawChunk[] = [];
+    const socket = connect(Number(port), hostname);
+    let done = false;
+    const settle = (ending: RawResponse['ending']): void => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(parseRaw(chunks, ending));
+    };
+    const timer = setTimeout(() => settle('open'), maxMs);
+    socket.on('data', (bytes: Buffer) => chunks.push({ at: performance.now() - started, bytes }));
+    socket.on('end', () => settle('end'));
+    socket.on('error', (error: NodeJS.ErrnoException) => settle(error.code === 'ECONNRESET' ? 'reset' : 'end'));
+    socket.on('close', () => settle('end'));
+    socket.write(head + body);
+  });
+}
+
+function parseRaw(chunks: RawChunk[], ending: RawResponse['ending']): RawResponse {
+  const bytes = Buffer.concat(chunks.map((chunk) => chunk.bytes));
+  const split = bytes.indexOf('\r\n\r\n');
+  const headText = split < 0 ? bytes.toString('latin1') : bytes.subarray(0, split).toString('latin1');
+  const [statusLine = '', ...headerLines] = headText === '' ? [] : headText.split('\r\n');
+  let body: Buffer = split < 0 ? Buffer.alloc(0) : bytes.subarray(split + 4);
+  if (headerLines.some((line) => /^transfer-encoding:\s*chunked$/i.test(line))) body = dechunk(body);
+  return { bytes, chunks, ending, statusLine, headerLines, body, firstByteMs: chunks[0]?.at };
+}
+
+/** Decodes chunked framing, tolerating a stream cut short. */
+export function dechunk(raw: Buffer): Buffer {
+  const parts: Buffer[] = [];
+  let offset = 0;
+  while (offset < raw.length) {
+    const lineEnd = raw.indexOf('\r\n', offset);
+    if (lineEnd < 0) break;
+    const size = parseInt(raw.subarray(offset, lineEnd).toString('latin1'), 16);
+    if (!Number.isFinite(size) || size === 0) break;
+    parts.push(raw.subarray(lineEnd + 2, lineEnd + 2 + size));
+    offset = lineEnd + 2 + size + 2;
+  }
+  return Buffer.concat(parts);
+}
