@@ -1,0 +1,95 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Case, ResponseSpec } from '../cases/case-types.js';
+import { startMockServer } from '../mock-server/server.js';
+import { makeCase, SUCCESS_JSON } from '../mock-server/test-cases.js';
+import type { ProtocolVersion } from '../types.js';
+import { buildToolCallRequest } from './build-tool-call-request.js';
+import { openHarnessSession } from './harness-session.js';
+import { renderDirectResponse } from './render-direct-response.js';
+
+const TIMEOUT_MS = 300;
+const casesRoot = join(import.meta.dirname, '../../cases');
+
+function loadCaseFiles(): Case[] {
+  return readdirSync(casesRoot, { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.json'))
+    .sort()
+    .map((file) => JSON.parse(readFileSync(join(casesRoot, file), 'utf8')) as Case);
+}
+
+/** Runs every exchange of the case over HTTP and in direct mode, and returns both lists. */
+async function runBothModes(testCase: Case, protocolVersion: ProtocolVersion) {
+  const server = await startMockServer({ case: testCase, protocolVersion });
+  const session = await openHarnessSession({ url: server.url, protocolVersion, timeoutMs: TIMEOUT_MS });
+  try {
+    const http = [];
+    const direct = [];
+    let previousResult: unknown;
+    for (let exchangeIndex = 0; exchangeIndex < testCase.exchanges.length; exchangeIndex++) {
+      const request = buildToolCallRequest({ case: testCase, protocolVersion, exchangeIndex, previousResult });
+      const response = await session.call(request);
+      http.push(response);
+      direct.push(renderDirectResponse(testCase.exchanges[exchangeIndex]!, { requestId: request.id, timeoutMs: TIMEOUT_MS }));
+      previousResult = tryParse(response.body);
+    }
+    return { http, direct };
+  } finally {
+    await session.close();
+    await server.close();
+  }
+}
+
+function tryParse(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+const progress = { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 1, progress: 1 } };
+const synthetic: [string, ResponseSpec][] = [
+  ['sse with comment, multi-line data and CRLF', { body: { sse: { lineEnding: 'crlf', events: [{ comment: 'hi' }, { data: progress }, { response: true, multiline: true, data: SUCCESS_JSON }] } } }],
+  ['sse with CR line endings and raw data', { body: { sse: { lineEnding: 'cr', events: [{ id: 'e0', dataRaw: '' }, { dataRaw: 'a\nb' }] } } }],
+  ['sse with delays', { body: { sse: { events: [{ data: progress, delayMs: 20 }, { response: true, data: SUCCESS_JSON, delayMs: 20 }] } } }],
+  ['gzip json', { contentEncoding: 'gzip', body: { json: SUCCESS_JSON } }],
+  ['gzip sse', { contentEncoding: 'gzip', body: { sse: { events: [{ response: true, data: SUCCESS_JSON }] } } }],
+  ['bom json', { bom: true, body: { json: SUCCESS_JSON } }],
+  ['bom and gzip', { bom: true, contentEncoding: 'gzip', body: { json: SUCCESS_JSON } }],
+  ['hang before status', { start: 'hang' }],
+  ['delay beyond the timeout', { delayMs: 600, body: { json: SUCCESS_JSON } }],
+  ['reset before status', { start: 'reset' }],
+  ['reset mid-stream', { body: { sse: { end: 'reset', events: [{ data: progress }] } } }],
+  ['stream that hangs after an event', { body: { sse: { end: 'hang', events: [{ data: progress }] } } }],
+  ['stream event past the timeout', { body: { sse: { events: [{ data: progress }, { response: true, data: SUCCESS_JSON, delayMs: 600 }] } } }],
+  ['id as-float', { id: 'as-float', body: { json: SUCCESS_JSON } }],
+  ['id as-string', { id: 'as-string', body: { json: SUCCESS_JSON } }],
+  ['id omitted', { id: 'omit', body: { json: SUCCESS_JSON } }],
+  ['id null', { id: 'null', body: { json: SUCCESS_JSON } }],
+  ['202 without body', { status: 202 }],
+  ['204 with a body', { status: 204, body: { raw: 'ignored' } }],
+  ['429 with Retry-After and no content type', { status: 429, contentType: null, headers: { 'Retry-After': '1' }, body: { json: {} } }],
+  ['base64 bytes that are not UTF-8', { contentType: 'application/json', body: { base64: Buffer.from([0x7b, 0xff, 0xfe, 0x7d]).toString('base64') } }],
+  ['repeated header', { headers: { 'X-Extra': 'a', 'x-extra': 'b' }, body: { raw: 'x' } }],
+];
+
+describe('direct mode equals http mode', () => {
+  for (const testCase of loadCaseFiles()) {
+    for (const version of testCase.versions) {
+      it(`case ${testCase.id} under ${version}`, async () => {
+        const { http, direct } = await runBothModes(testCase, version);
+        expect(direct).toEqual(http);
+      });
+    }
+  }
+
+  it.each(synthetic)('%s', async (_name, response) => {
+    const testCase = makeCase([response]);
+    for (const version of ['2025-11-25', '2026-07-28'] as const) {
+      const { http, direct } = await runBothModes(testCase, version);
+      expect(direct).toEqual(http);
+    }
+  });
+});

@@ -1,0 +1,56 @@
+// The response to one harness call as a classifier sees it, and the decoding both modes share.
+import { constants, gunzipSync } from 'node:zlib';
+import type { TransportErrorKind } from '../types.js';
+
+/** One exchange's response: what arrived, and how the transport failed if it did. */
+export interface ExchangeResponse {
+  /** 0 when no status line arrived. */
+  status: number;
+  /** Names lower-cased; hop-by-hop framing headers left out (they differ per connection, not per response). */
+  headers: Record<string, string>;
+  contentType: string | undefined;
+  /** The body as UTF-8 text, gzip decoded; a BOM stays as U+FEFF. */
+  body: string;
+  transportError?: { kind: TransportErrorKind; message: string };
+}
+
+// Connection-level headers Node adds or undici consumes; a classifier gains nothing from them.
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'date']);
+
+/** Lower-cases names, joins repeated headers with ", " and drops hop-by-hop headers. */
+export function normalizeResponseHeaders(headers: Iterable<[string, string | string[] | undefined]>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [rawName, value] of headers) {
+    const name = rawName.toLowerCase();
+    if (value === undefined || HOP_BY_HOP.has(name)) continue;
+    const text = Array.isArray(value) ? value.join(', ') : value;
+    out[name] = name in out ? `${out[name]}, ${text}` : text;
+  }
+  return out;
+}
+
+/** Decodes body bytes as any HTTP client would: gunzip when gzip-encoded (also a truncated stream), then UTF-8. */
+export function decodeBody(bytes: Buffer, contentEncoding: string | undefined): string {
+  let decoded = bytes;
+  if (contentEncoding?.trim().toLowerCase() === 'gzip' && bytes.length > 0) {
+    try {
+      // Z_SYNC_FLUSH lets a body cut short by a reset or timeout decode as far as it got.
+      decoded = gunzipSync(bytes, { finishFlush: constants.Z_SYNC_FLUSH });
+    } catch {
+      decoded = bytes;
+    }
+  }
+  // Buffer#toString keeps a leading BOM as U+FEFF; TextDecoder would strip it.
+  return decoded.toString('utf8');
+}
+
+/** The transport error both modes report, with fixed messages so the two modes compare equal. */
+export function createTransportError(kind: TransportErrorKind, timeoutMs: number): NonNullable<ExchangeResponse['transportError']> {
+  const messages: Record<TransportErrorKind, string> = {
+    timeout: `no complete response within ${timeoutMs} ms`,
+    reset: 'connection reset by the server',
+    refused: 'connection refused',
+    closed: 'connection closed before the response was complete',
+  };
+  return { kind, message: messages[kind] };
+}

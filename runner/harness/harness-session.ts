@@ -1,0 +1,132 @@
+// The well-behaved MCP client around the call being classified: lifecycle, headers, replies.
+import { createParser } from 'eventsource-parser';
+import { Pool } from 'undici';
+import type { ToolSpec } from '../cases/case-types.js';
+import type { ProtocolVersion, ToolCallRequest } from '../types.js';
+import { answerInputRequest, HARNESS_CLIENT_CAPABILITIES, HARNESS_CLIENT_INFO } from './build-tool-call-request.js';
+import type { ExchangeResponse } from './exchange-response.js';
+import { postMessage } from './post-message.js';
+import { buildModernHeaders } from './request-headers.js';
+
+export interface HarnessSessionOptions {
+  url: string;
+  protocolVersion: ProtocolVersion;
+  /** Budget for each POST. */
+  timeoutMs: number;
+  signal?: AbortSignal;
+  /** The called tool, for 2026 `Mcp-Param-*` headers (x-mcp-header); optional. */
+  tool?: ToolSpec;
+}
+
+export interface HarnessSession {
+  /** 2025-11-25: the session id the server issued, if any. */
+  readonly sessionId: string | undefined;
+  /** 2025-11-25: the initialize and notifications/initialized responses, for diagnostics. */
+  readonly setup: ExchangeResponse[];
+  call(request: ToolCallRequest): Promise<ExchangeResponse>;
+  close(): Promise<void>;
+}
+
+const ACCEPT = 'application/json, text/event-stream';
+
+/** Opens a session: 2025-11-25 initializes (keeping the session id); 2026-07-28 is stateless. */
+export async function openHarnessSession(options: HarnessSessionOptions): Promise<HarnessSession> {
+  const url = new URL(options.url);
+  const pool = new Pool(url.origin);
+  const path = url.pathname + url.search;
+  const setup: ExchangeResponse[] = [];
+  let sessionId: string | undefined;
+  let negotiatedVersion: string = options.protocolVersion;
+  const post = (body: unknown, headers: Record<string, string>, onChunk?: (bytes: Buffer, type: string | undefined) => void) =>
+    postMessage({
+      dispatcher: pool,
+      path,
+      headers: { accept: ACCEPT, 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+      timeoutMs: options.timeoutMs,
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(onChunk ? { onChunk } : {}),
+    });
+  const legacyHeaders = (): Record<string, string> => ({
+    'mcp-protocol-version': negotiatedVersion,
+    ...(sessionId !== undefined ? { 'mcp-session-id': sessionId } : {}),
+  });
+
+  if (options.protocolVersion === '2025-11-25') {
+    const init = await post(
+      {
+        jsonrpc: '2.0',
+        id: 'harness-initialize',
+        method: 'initialize',
+        params: { protocolVersion: options.protocolVersion, capabilities: HARNESS_CLIENT_CAPABILITIES, clientInfo: HARNESS_CLIENT_INFO },
+      },
+      {},
+    );
+    setup.push(init);
+    sessionId = init.headers['mcp-session-id'];
+    // L25 § Version Negotiation: use the version the server answered with.
+    negotiatedVersion = readInitializeVersion(init) ?? options.protocolVersion;
+    setup.push(await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, legacyHeaders()));
+  }
+
+  return {
+    get sessionId() {
+      return sessionId;
+    },
+    setup,
+    async call(request) {
+      if (options.protocolVersion === '2026-07-28') return post(request, buildModernHeaders(request, options.tool));
+      // T25 § Sending Messages, item 6: answer server requests arriving on the call's stream.
+      const replies: Promise<unknown>[] = [];
+      const onChunk = createServerRequestAnswerer((reply) => replies.push(post(reply, legacyHeaders())));
+      const response = await post(request, legacyHeaders(), onChunk);
+      await Promise.all(replies);
+      return response;
+    },
+    close: () => pool.destroy(),
+  };
+}
+
+function readInitializeVersion(response: ExchangeResponse): string | undefined {
+  for (const candidate of extractJsonMessages(response)) {
+    const result = (candidate as { result?: { protocolVersion?: unknown } }).result;
+    if (typeof result?.protocolVersion === 'string') return result.protocolVersion;
+  }
+  return undefined;
+}
+
+// The initialize answer may come as JSON or as an event stream; try both readings.
+function extractJsonMessages(response: ExchangeResponse): unknown[] {
+  const texts = response.contentType?.includes('text/event-stream')
+    ? response.body.split(/\r\n|\r|\n/).filter((line) => line.startsWith('data:')).map((line) => line.slice(5))
+    : [response.body];
+  return texts.flatMap((text) => {
+    try {
+      return [JSON.parse(text) as unknown];
+    } catch {
+      return [];
+    }
+  });
+}
+
+function createServerRequestAnswerer(send: (reply: unknown) => void): (bytes: Buffer, contentType: string | undefined) => void {
+  const decoder = new TextDecoder();
+  const parser = createParser({
+    onEvent(event) {
+      let message: unknown;
+      try {
+        message = JSON.parse(event.data);
+      } catch {
+        return;
+      }
+      if (typeof message !== 'object' || message === null) return;
+      const { id, method } = message as { id?: unknown; method?: unknown };
+      if (id === undefined || typeof method !== 'string') return;
+      const result = answerInputRequest(message);
+      send(result ? { jsonrpc: '2.0', id, result } : { jsonrpc: '2.0', id, error: { code: -32601, message: 'Method not found' } });
+    },
+  });
+  return (bytes, contentType) => {
+    if (contentType?.includes('text/event-stream')) parser.feed(decoder.decode(bytes, { stream: true }));
+  };
+}
