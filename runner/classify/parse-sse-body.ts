@@ -17,7 +17,12 @@ export function parseSseBody(body: string): SseEvent[] {
     onEvent: ({ event, id, data }) => events.push({ event, id, data }),
     // Unknown fields and bad retry values are ignored, as WHATWG says; they never end the stream.
   });
-  parser.feed(body);
+  // WHATWG decodes the stream with "UTF-8 decode", which drops one leading BOM; the package
+  // only drops its byte form, so the decoded U+FEFF is dropped here.
+  parser.feed(body.charCodeAt(0) === 0xfeff ? body.slice(1) : body);
+  // A CR at the very end is a complete line end once the stream is over; the package waits to
+  // see whether an LF follows, so the LF it waits for is supplied (CR LF is one line end).
+  if (body.endsWith('\r')) parser.feed('\n');
   // No reset({ consume: true }): WHATWG "pending data must be discarded" at the end of the
   // stream, so a final event without its blank line is lost, as it is in a browser.
   return events;
