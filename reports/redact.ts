@@ -34,20 +34,39 @@ const TOKEN_PATTERNS: RegExp[] = [
   /()\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}(?:\.[A-Za-z0-9_-]*)?/g,
   // Long hex secrets (digests we print ourselves never go through here).
   /()\b[0-9a-fA-F]{32,}\b/g,
-  // Long base64/base64url runs with mixed character classes.
-  /()(?<![A-Za-z0-9+/_-])(?=[A-Za-z0-9+/_-]*[0-9])(?=[A-Za-z0-9+/_-]*[A-Z])(?=[A-Za-z0-9+/_-]*[a-z])[A-Za-z0-9+/_-]{32,}={0,2}/g,
 ];
+
+// Long base64/base64url runs; redacted only when they mix digits, upper and lower case
+// (checked in code: lookaheads at every position made this quadratic on long bodies).
+const BASE64_RUN = /(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{32,}={0,2}/g;
+
+function looksLikeSecret(run: string): boolean {
+  return /[0-9]/.test(run) && /[A-Z]/.test(run) && /[a-z]/.test(run);
+}
 
 /** Replace token-like substrings (Bearer …, token=…, JWTs, long hex/base64 secrets) in free text. */
 export function redactText(text: string): string {
+  // Nothing shorter than this can hold a secret worth hiding; most header values and ids are short.
+  if (text.length < 8) return text;
   let out = text;
   for (const pattern of TOKEN_PATTERNS) out = out.replace(pattern, (_match, label: string) => `${label}${REDACTED}`);
-  return out;
+  return out.replace(BASE64_RUN, (run) => (looksLikeSecret(run) ? REDACTED : run));
 }
+
+// Reports sanitize the same short strings (headers, ids, messages) thousands of times.
+const cache = new Map<string, string>();
+const CACHE_LIMIT = 20_000;
 
 /** Strip control characters, then redact: the treatment for any wire or target text. */
 export function sanitizeText(text: string): string {
-  return redactText(stripControl(text));
+  if (text.length > 2048) return redactText(stripControl(text));
+  let clean = cache.get(text);
+  if (clean === undefined) {
+    if (cache.size >= CACHE_LIMIT) cache.clear();
+    clean = redactText(stripControl(text));
+    cache.set(text, clean);
+  }
+  return clean;
 }
 
 /** A header value as it may be shown: secret headers replaced whole, others sanitized. */

@@ -203,3 +203,41 @@ export function makeSyntheticRunResult(size: { cases: number; targets: number; v
       }
   return makeRunResult({ cases, targets, cells });
 }
+
+/** Markup, CDATA terminators, ANSI and control characters, as planted by hostile tests. */
+export const HOSTILE = '<script>alert(1)</script> ]]> \u001b[31mred\u001b[0m \u001b]0;title\u0007 bell\u0007 nul\u0000 esc\u001b vt\u000b | `tick` [link](http://evil.example) **bold**\nsecond line';
+
+/** Secrets planted by redaction tests; none may appear in any output. */
+export const SECRETS = {
+  bearer: 'sk-live-4f9aQz7Yb2Xc8Wd1Ve6Uf3Tg0',
+  cookie: 'sessCOOKIEzz81qv',
+  stderrToken: 'tokSTDERRk2j3h4g5',
+  hex: '0123456789abcdef0123456789abcdef01234567',
+} as const;
+
+/** A run whose wire content, headers, target output and check messages carry HOSTILE and SECRETS. */
+export function makeHostileRunResult(): RunResult {
+  const recording = makeRecording({
+    body: `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":${JSON.stringify(HOSTILE)}}]}}`,
+    headers: { 'content-type': 'application/json', 'set-cookie': `sid=${SECRETS.cookie}; HttpOnly`, 'x-evil': HOSTILE },
+  });
+  const exchange = recording.exchanges[0]!;
+  exchange.request.headers = { ...exchange.request.headers, authorization: `Bearer ${SECRETS.bearer}`, cookie: `session=${SECRETS.cookie}`, 'x-trace': SECRETS.hex };
+  exchange.request.body = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":${JSON.stringify(HOSTILE)}}}}`;
+  const sseRecording = makeRecording({ sse: [`event: message\ndata: ${HOSTILE.replace(/\n/g, ' ')}\n\n`, 'data: {"jsonrpc":"2.0","id":1,"result":{"content":[]}}\n\n'] });
+  const stderr = `${HOSTILE}\nAuthorization: Bearer ${SECRETS.bearer}\nfetch failed: https://api.example/?token=${SECRETS.stderrToken}\nCookie: session=${SECRETS.cookie}\n`;
+  const hostileCheck = makeCheck({ passed: false, message: HOSTILE, expected: HOSTILE, actual: { outcome: 'TOOL_SUCCESS', detail: HOSTILE } });
+  const cells: Cell[] = [
+    makeCell({ case: 'baseline', target: 'evil', status: 'fail', checks: [hostileCheck], recording, targetRun: { exitCode: 0, timedOut: false, stderr, stdout: HOSTILE, durationMs: 10 } }),
+    makeCell({ case: 'baseline', target: 'evil', protocolVersion: V2, status: 'error', reason: HOSTILE, recording: sseRecording, targetRun: { exitCode: 1, timedOut: false, stderr, durationMs: 10 } }),
+    makeCell({ case: 'http-503-then-200', target: 'evil', status: 'non_strict', protocolVersion: V2, checks: [{ ...hostileCheck, level: 'SHOULD' }] }),
+    makeCell({ case: 'content-not-array', target: 'evil', status: 'xfail', reason: HOSTILE, checks: [hostileCheck] }),
+    makeCell({ case: 'content-not-array', target: 'evil', protocolVersion: V2, status: 'skip', reason: HOSTILE }),
+    makeCell({ case: 'http-503-then-200', target: 'evil', status: 'xpass', reason: HOSTILE, repro: `npx mcp-error-matrix run --case x ${HOSTILE}` }),
+  ];
+  return makeRunResult({
+    cases: [makeCase({ title: `Baseline ${HOSTILE}`, description: HOSTILE }), makeCase({ id: 'content-not-array', sha256: 'b'.repeat(64) }), makeCase({ id: 'http-503-then-200', layer: 'transport', sha256: 'c'.repeat(64) })],
+    targets: [{ name: 'evil', kind: 'command', version: HOSTILE }],
+    cells,
+  });
+}

@@ -1,0 +1,89 @@
+// Hostile content planted in wire bodies, headers, target output, check messages, case texts
+// and target names must come out escaped or stripped, and secrets redacted, in every format.
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { describe, expect, it } from 'vitest';
+import { HOSTILE, SECRETS, makeHostileRunResult } from '../test/make-run-result.js';
+import { render as renderHtml } from './html.js';
+import { render as renderJUnit } from './junit.js';
+import { render as renderMarkdown } from './markdown.js';
+
+const result = makeHostileRunResult();
+const outputs = {
+  junit: renderJUnit(result),
+  markdown: renderMarkdown(result),
+  html: renderHtml(result),
+};
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
+
+describe.each(Object.entries(outputs))('%s output', (_format, output) => {
+  it('contains no raw <script>alert payload', () => {
+    expect(output).not.toContain('<script>alert(1)');
+    expect(output).not.toContain('alert(1)</script>');
+  });
+
+  it('contains no ANSI escape or control character', () => {
+    expect(output).not.toMatch(CONTROL);
+  });
+
+  it.each(Object.entries(SECRETS))('never contains the planted %s secret', (_name, secret) => {
+    expect(output).not.toContain(secret);
+  });
+});
+
+describe('JUnit under hostile input', () => {
+  it('is valid XML 1.0 for a strict validator', () => {
+    expect(XMLValidator.validate(outputs.junit, { allowBooleanAttributes: false })).toBe(true);
+  });
+
+  it('keeps the payload as text once parsed, with ]]> intact but inert', () => {
+    const parsed = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(outputs.junit) as {
+      testsuites: { testsuite: { name: string; testcase: { failure?: { message: string } }[] } };
+    };
+    const suite = parsed.testsuites.testsuite;
+    expect(suite.name).toContain('evil');
+    const failure = suite.testcase.find((t) => t.failure)?.failure;
+    expect(failure?.message).toContain('<script>alert(1)</script> ]]>');
+  });
+});
+
+describe('Markdown under hostile input', () => {
+  it('escapes pipes, backticks and markup so every table row keeps its column count', () => {
+    const rows = outputs.markdown.split('\n').filter((l) => l.startsWith('|'));
+    const columns = rows.map((r) => r.split(/(?<!\\)\|/).length);
+    expect(new Set(columns).size).toBe(1);
+    expect(outputs.markdown).toContain('&lt;script&gt;');
+    expect(outputs.markdown).not.toMatch(/(?<!\\)`tick/);
+    expect(outputs.markdown).not.toContain('[link](http://evil.example)');
+  });
+
+  it('keeps each failing cell on one line', () => {
+    const items = outputs.markdown.split('\n').filter((l) => l.startsWith('- '));
+    expect(items.length).toBeGreaterThan(0);
+    for (const item of items) expect(item).not.toContain('second line\n');
+    expect(outputs.markdown).not.toContain(HOSTILE);
+  });
+});
+
+describe('HTML under hostile input', () => {
+  const html = outputs.html;
+
+  it('has exactly two script elements: the JSON data block and the inline script', () => {
+    expect(html.match(/<script\b/gi)).toHaveLength(2);
+    expect(html).toContain('<script type="application/json" id="cell-data">');
+  });
+
+  it('escapes < inside the JSON block so </script> cannot break out, and the data still parses', () => {
+    const block = /<script type="application\/json" id="cell-data">([\s\S]*?)<\/script>/.exec(html)?.[1] ?? '';
+    expect(block).not.toContain('<');
+    expect(block).toContain('\\u003cscript\\u003ealert(1)');
+    const data = JSON.parse(block) as { cells: { transcript: { response?: { headers: [string, string][] } }[] }[] };
+    const headers = data.cells[0]!.transcript[0]!.response!.headers;
+    expect(headers).toContainEqual(['set-cookie', '[REDACTED]']);
+    expect(headers.find(([name]) => name === 'x-evil')?.[1]).toContain('<script>alert(1)</script>');
+  });
+
+  it('escapes the payload in rendered markup (case title, target name)', () => {
+    expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+  });
+});

@@ -1,0 +1,94 @@
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { describe, expect, it } from 'vitest';
+import { CELL_STATUSES } from '../runner/types.js';
+import { makeCell, makeRunResult } from '../test/make-run-result.js';
+import { escapeXml, render } from './junit.js';
+
+// Durations are the only volatile fields in JUnit output.
+function maskTimes(xml: string): string {
+  return xml.replace(/time="[\d.]+"/g, 'time="MASKED"');
+}
+
+interface ParsedCase {
+  name: string;
+  classname: string;
+  failure?: { message: string; type: string };
+  error?: { message: string };
+  skipped?: { message: string } | string;
+  'system-out': string;
+}
+interface ParsedSuite {
+  name: string;
+  tests: string;
+  failures: string;
+  errors: string;
+  skipped: string;
+  testcase: ParsedCase[];
+}
+
+function parse(xml: string): { testsuites: { testsuite: ParsedSuite[] } } {
+  return new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', htmlEntities: true, isArray: (name) => name === 'testsuite' || name === 'testcase' }).parse(xml);
+}
+
+describe('JUnit report', () => {
+  const result = makeRunResult();
+  const xml = render(result);
+
+  it('matches the golden file with durations masked', async () => {
+    await expect(maskTimes(xml)).toMatchFileSnapshot('./__golden__/junit.xml');
+  });
+
+  it('is valid XML under a strict validator', () => {
+    expect(XMLValidator.validate(xml)).toBe(true);
+  });
+
+  it('has one flat testsuite per target with counts that agree with the cells', () => {
+    const suites = parse(xml).testsuites.testsuite;
+    expect(suites.map((s) => s.name)).toEqual(['reference', 'naive']);
+    const naive = suites[1]!;
+    expect(naive).toMatchObject({ tests: '5', failures: '1', errors: '1', skipped: '2' });
+    expect(naive.testcase.every((t) => !('testsuite' in t))).toBe(true);
+    expect(xml.match(/<testsuite /g)).toHaveLength(2);
+  });
+
+  it('names each testcase "<case> [<version>]" with the target as classname', () => {
+    const first = parse(xml).testsuites.testsuite[0]!.testcase[0]!;
+    expect(first).toMatchObject({ name: 'baseline [2025-11-25]', classname: 'reference' });
+  });
+
+  it.each([
+    ['fail', 'failure'],
+    ['xpass', 'failure'],
+    ['error', 'error'],
+    ['skip', 'skipped'],
+    ['xfail', 'skipped'],
+    ['pass', undefined],
+    ['non_strict', undefined],
+  ] as const)('maps %s to %s', (status, element) => {
+    const one = render(makeRunResult({ cells: [makeCell({ status })] }));
+    const testcase = parse(one).testsuites.testsuite[0]!.testcase[0]!;
+    for (const tag of ['failure', 'error', 'skipped'] as const) expect(tag in testcase).toBe(tag === element);
+    expect(testcase['system-out']).toContain('repro: npx mcp-error-matrix run --case baseline');
+  });
+
+  it('covers every status in the mapping table', () => {
+    for (const status of CELL_STATUSES) expect(() => render(makeRunResult({ cells: [makeCell({ status })] }))).not.toThrow();
+  });
+
+  it('lists each failing check on its own line in the failure message', () => {
+    const cell = makeCell({ status: 'fail' });
+    cell.checks.push({ ...cell.checks[0]!, id: 'second', message: 'second failure' });
+    const testcase = parse(render(makeRunResult({ cells: [cell] }))).testsuites.testsuite[0]!.testcase[0]!;
+    expect(testcase.failure!.message.split('\n')).toHaveLength(2);
+    expect(testcase.failure!.message).toContain('[MUST] second (exchange 1): second failure');
+  });
+
+  it('notes non_strict cells in system-out', () => {
+    const testcase = parse(render(makeRunResult({ cells: [makeCell({ status: 'non_strict' })] }))).testsuites.testsuite[0]!.testcase[0]!;
+    expect(testcase['system-out']).toContain('non_strict: only SHOULD/POLICY checks failed');
+  });
+
+  it('escapes the five XML specials and strips characters XML 1.0 forbids', () => {
+    expect(escapeXml(`<a href="x">'&'</a>\u0000\u001b[1m\ufffe`)).toBe('&lt;a href=&quot;x&quot;&gt;&apos;&amp;&apos;&lt;/a&gt;');
+  });
+});

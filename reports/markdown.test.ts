@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { makeCell, makeRunResult } from '../test/make-run-result.js';
+import type { Comparison } from './compare-types.js';
+import { escapeMarkdown, render } from './markdown.js';
+
+const comparison: Comparison = {
+  baselineLabel: 'report-main/results.json',
+  regressions: [{ case: 'content-not-array', target: 'naive', protocolVersion: '2025-11-25', before: 'xfail', after: 'fail' }],
+  fixes: [{ case: 'baseline', target: 'naive', protocolVersion: '2025-11-25', before: 'fail', after: 'pass' }],
+  added: [{ case: 'http-503-then-200', target: 'reference', protocolVersion: '2025-11-25', after: 'non_strict' }],
+  removed: [{ case: 'old-case', target: 'reference', protocolVersion: '2026-07-28', before: 'pass' }],
+};
+
+describe('Markdown summary', () => {
+  it('matches the golden file (no volatile fields beyond the fixed start time)', async () => {
+    const md = render(makeRunResult(), { comparison }).replace(/Started \S+/, 'Started <masked>');
+    await expect(md).toMatchFileSnapshot('./__golden__/summary.md');
+  });
+
+  it('has a counts table with one row per target', () => {
+    const md = render(makeRunResult());
+    expect(md).toContain('| reference | 0.1.0 | 3 | 0 | 1 | 0 | 0 | 0 | 1 | 5 |');
+    expect(md).toMatch(/^\| naive \|/m);
+  });
+
+  it('caps the failing list and says how many were omitted', () => {
+    const cells = Array.from({ length: 30 }, (_, i) => makeCell({ case: `case-${i}`, status: 'fail' }));
+    const md = render(makeRunResult({ cells }), { maxFailures: 10 });
+    expect(md.split('\n').filter((l) => l.startsWith('- **case-'))).toHaveLength(10);
+    expect(md).toContain('… 20 more failing cells omitted');
+  });
+
+  it('shows regressions, fixes, added and removed cells when comparing', () => {
+    const md = render(makeRunResult(), { comparison });
+    expect(md).toContain('1 regressions · 1 fixes · 1 added · 1 removed');
+    expect(md).toContain('### Regressions (1)');
+    expect(md).toContain('xfail → fail');
+    expect(md).toContain('### Removed (1)');
+  });
+
+  it('omits the comparison section without a comparison', () => {
+    expect(render(makeRunResult())).not.toContain('Comparison');
+  });
+
+  it('warns when the run is incomplete', () => {
+    expect(render(makeRunResult({ complete: false }))).toContain('**Incomplete run:**');
+  });
+
+  it('stays under the byte cap and ends with a truncation note', () => {
+    const cells = Array.from({ length: 5000 }, (_, i) => makeCell({ case: `case-${i}-${'x'.repeat(200)}`, status: 'fail' }));
+    const md = render(makeRunResult({ cells }), { maxFailures: 10_000, maxBytes: 64 * 1024 });
+    expect(Buffer.byteLength(md)).toBeLessThanOrEqual(64 * 1024);
+    expect(md).toContain('**Truncated:**');
+    const full = render(makeRunResult({ cells }), { maxFailures: 10_000 });
+    expect(Buffer.byteLength(full)).toBeLessThanOrEqual(1024 * 1024);
+  });
+
+  it.each([
+    ['a|b', 'a\\|b'],
+    ['`code`', '\\`code\\`'],
+    ['<b>x</b>', '&lt;b&gt;x&lt;/b&gt;'],
+    ['line1\nline2', 'line1 line2'],
+    ['[x](http://e)', '\\[x\\](http://e)'],
+  ])('escapes %j', (input, expected) => {
+    expect(escapeMarkdown(input)).toBe(expected);
+  });
+});

@@ -1,0 +1,126 @@
+// Receipts: the SHA-256 of every input and output file, computed from the bytes on disk
+// (streamed, never re-serialised), as receipts.json plus a SHA256SUMS that `sha256sum -c` accepts.
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
+
+export const RECEIPTS_FILE = 'receipts.json';
+export const SUMS_FILE = 'SHA256SUMS';
+export const RECEIPTS_FORMAT = 'mcp-error-matrix/receipts@1';
+
+export interface ReceiptInput {
+  /** What the file is: `case`, `schema`, `baseline`, `runner`, `target`, … */
+  kind: string;
+  path: string;
+  /** A human label, e.g. a target's name and resolved package version. */
+  label?: string;
+}
+
+export interface ReceiptsOptions {
+  inputs: ReceiptInput[];
+  /** Output files (absolute, or relative to outDir); they must lie inside outDir. */
+  outputs: string[];
+  outDir: string;
+  /**
+   * Inputs outside outDir are recorded relative to this directory (e.g. the repository root)
+   * so a report can be verified on another machine; absolute when unset.
+   */
+  rootDir?: string;
+}
+
+export interface FileReceipt {
+  /** Relative to the report dir (with `/`), relative to `root`, or absolute. */
+  path: string;
+  /** Where `path` is anchored. */
+  base: 'report' | 'root' | 'absolute';
+  sha256: string;
+  bytes: number;
+}
+
+export interface Receipts {
+  format: typeof RECEIPTS_FORMAT;
+  algorithm: 'sha256';
+  /** The absolute directory `base: "root"` paths were taken relative to, when any. */
+  root?: string;
+  inputs: (FileReceipt & { kind: string; label?: string })[];
+  outputs: FileReceipt[];
+}
+
+export interface ReceiptsResult {
+  receipts: Receipts;
+  /** receipts.json exactly as it must be written (SHA256SUMS covers these bytes). */
+  receiptsJson: string;
+  /** SHA256SUMS text: every file inside the report dir, receipts.json included. */
+  sha256sums: string;
+}
+
+/** SHA-256 of a file's bytes, streamed. */
+export async function hashFile(path: string): Promise<{ sha256: string; bytes: number }> {
+  const hash = createHash('sha256');
+  let bytes = 0;
+  for await (const chunk of createReadStream(path)) {
+    const buffer = chunk as Buffer;
+    bytes += buffer.length;
+    hash.update(buffer);
+  }
+  return { sha256: hash.digest('hex'), bytes };
+}
+
+function toPosix(path: string): string {
+  return sep === '/' ? path : path.split(sep).join('/');
+}
+
+/** A path relative to `dir` when it lies inside it, else undefined. */
+export function relativeInside(dir: string, path: string): string | undefined {
+  const rel = relative(dir, path);
+  return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel) ? toPosix(rel) : undefined;
+}
+
+// sha256sum -c reads names verbatim after two spaces; a newline or backslash in a name would need
+// its escaped form, so such names stay in receipts.json only.
+function isSumsSafe(path: string): boolean {
+  return !/[\n\r\\]/.test(path);
+}
+
+/** Hash every input and output; return receipts.json (object and exact text) and SHA256SUMS. */
+export async function createReceipts(options: ReceiptsOptions): Promise<ReceiptsResult> {
+  const outDir = resolve(options.outDir);
+  const rootDir = options.rootDir === undefined ? undefined : resolve(options.rootDir);
+
+  const locate = (path: string): Pick<FileReceipt, 'path' | 'base'> => {
+    const absolute = resolve(outDir, path);
+    const inReport = relativeInside(outDir, absolute);
+    if (inReport) return { path: inReport, base: 'report' };
+    const inRoot = rootDir === undefined ? undefined : relativeInside(rootDir, absolute);
+    return inRoot ? { path: inRoot, base: 'root' } : { path: absolute, base: 'absolute' };
+  };
+
+  const inputs = await Promise.all(
+    options.inputs.map(async (input) => {
+      const where = locate(resolve(input.path));
+      return { kind: input.kind, ...(input.label === undefined ? {} : { label: input.label }), ...where, ...(await hashFile(resolve(input.path))) };
+    }),
+  );
+  const outputs = await Promise.all(
+    options.outputs.map(async (output) => {
+      const absolute = resolve(outDir, output);
+      const where = locate(absolute);
+      if (where.base !== 'report') throw new Error(`receipts: output ${output} is not inside the report directory ${outDir}`);
+      return { ...where, ...(await hashFile(absolute)) };
+    }),
+  );
+
+  const receipts: Receipts = {
+    format: RECEIPTS_FORMAT,
+    algorithm: 'sha256',
+    ...(inputs.some((i) => i.base === 'root') ? { root: rootDir } : {}),
+    inputs,
+    outputs,
+  };
+  const receiptsJson = `${JSON.stringify(receipts, null, 2)}\n`;
+  const lines = new Map<string, string>();
+  for (const file of [...inputs, ...outputs]) if (file.base === 'report' && isSumsSafe(file.path)) lines.set(file.path, file.sha256);
+  lines.set(RECEIPTS_FILE, createHash('sha256').update(receiptsJson).digest('hex'));
+  const sha256sums = [...lines].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([path, sha]) => `${sha}  ${path}\n`).join('');
+  return { receipts, receiptsJson, sha256sums };
+}
