@@ -215,7 +215,13 @@ export interface CaseSummary {
   title: string;
   layer: string;
   origin: string;
+  description: string;
+  expectation?: string;
+  policy?: string;
+  spec: { ref: string; url?: string; version?: ProtocolVersion }[];
+  /** Path relative to the cases root, with forward slashes. */
   file: string;
+  /** SHA-256 of the case file's bytes. */
   sha256: string;
   versions: ProtocolVersion[];
 }

@@ -1,0 +1,12 @@
+// results.json: the whole result model, versioned (`format`), described by schemas/results.schema.json.
+import type { RunResult } from '../runner/types.js';
+
+export interface JsonOptions {
+  /** Pretty-print with this indentation. @default 2 */
+  indent?: number;
+}
+
+/** Serialises the run result. */
+export function render(result: RunResult, options: JsonOptions = {}): string {
+  return `${JSON.stringify(result, null, options.indent ?? 2)}\n`;
+}

@@ -1,0 +1,50 @@
+// Owns the report folder: every output is written into a fresh sibling folder that then
+// replaces the old one by rename, so a report folder is always complete or untouched.
+import { randomBytes } from 'node:crypto';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
+
+export interface ReportFile {
+  name: string;
+  content: string | Buffer;
+}
+
+/** Writes all files to `outDir`, replacing it as a whole. Returns the absolute paths written. */
+export async function writeReportFolder(outDir: string, files: ReportFile[]): Promise<string[]> {
+  const target = resolve(outDir);
+  const parent = dirname(target);
+  await mkdir(parent, { recursive: true });
+  const suffix = `${process.pid}-${randomBytes(4).toString('hex')}`;
+  const staging = join(parent, `.${basename(target)}.tmp-${suffix}`);
+  const retired = join(parent, `.${basename(target)}.old-${suffix}`);
+  await mkdir(staging, { recursive: true });
+  try {
+    for (const file of files) {
+      const path = join(staging, file.name);
+      await mkdir(dirname(path), { recursive: true });
+      await writeFile(path, file.content);
+    }
+    const hadOld = await rename(target, retired).then(
+      () => true,
+      (error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT') return false;
+        throw error;
+      },
+    );
+    await rename(staging, target);
+    if (hadOld) await rm(retired, { recursive: true, force: true });
+  } catch (error) {
+    await rm(staging, { recursive: true, force: true });
+    throw error;
+  }
+  return files.map((file) => join(target, file.name));
+}
+
+/** Writes one file atomically (temporary file, then rename). */
+export async function writeFileAtomic(path: string, content: string | Buffer): Promise<void> {
+  const target = resolve(path);
+  await mkdir(dirname(target), { recursive: true });
+  const temporary = `${target}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
+  await writeFile(temporary, content);
+  await rename(temporary, target);
+}

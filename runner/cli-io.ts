@@ -1,0 +1,23 @@
+// The process surface the CLI talks to, injectable so tests run the CLI in-process.
+
+export interface CliIo {
+  stdout(text: string): void;
+  stderr(text: string): void;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  /** Whether stderr is an interactive terminal (progress output). */
+  isTTY: boolean;
+  /** Aborted on SIGINT/SIGTERM. */
+  signal?: AbortSignal;
+}
+
+/** The real process. */
+export function createProcessIo(): CliIo {
+  return {
+    stdout: (text) => process.stdout.write(text),
+    stderr: (text) => process.stderr.write(text),
+    cwd: process.cwd(),
+    env: process.env,
+    isTTY: Boolean(process.stderr.isTTY),
+  };
+}

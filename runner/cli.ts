@@ -1,0 +1,55 @@
+// The command line: dispatches to commands and is the only place that turns errors into
+// exit codes (0 ok, 1 unexpected failures, 2 usage or input errors).
+import { createProcessIo, type CliIo } from './cli-io.js';
+import { runListCommand } from './commands/list-command.js';
+import { runRunCommand } from './commands/run-command.js';
+import { isRunnerError } from './errors.js';
+
+type Command = (args: string[], io: CliIo) => Promise<number>;
+
+const COMMANDS: Record<string, { run: Command; summary: string }> = {
+  run: { run: runRunCommand, summary: 'run the case table against targets; print TAP; --out DIR writes the reports' },
+  list: { run: runListCommand, summary: 'list the cases (--layer, --version, --origin filters)' },
+};
+
+const USAGE = `Usage: mcp-error-matrix <command> [options]
+
+Commands:
+${Object.entries(COMMANDS)
+  .map(([name, { summary }]) => `  ${name.padEnd(10)}${summary}`)
+  .join('\n')}
+
+run options:
+  --target SPEC       reference | naive | classifier:<module>[#export]   (repeatable; default: the built-in set)
+  --mode http|direct  real requests over loopback (default) or scripted bytes without sockets
+  --cases DIR|GLOB    case files to load (default: the bundled table)
+  --case ID           only these case ids; globs allowed, e.g. 'http-*' (repeatable)
+  --version V         only this protocol version: 2025-11-25 | 2026-07-28 (repeatable)
+  --out DIR           write the reports into DIR (replaced as a whole)
+  --timeout MS        per-exchange timeout (default 2000)
+  --concurrency N     cells in parallel (default: number of cores)
+  --quiet             no progress or summary on stderr
+`;
+
+/** Runs the CLI with the given arguments; returns the exit code. */
+export async function main(argv: string[], io: CliIo = createProcessIo()): Promise<number> {
+  const [name, ...args] = argv;
+  if (name === undefined || name === 'help' || name === '--help' || name === '-h') {
+    io.stdout(USAGE);
+    return name === undefined ? 2 : 0;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    io.stderr(`mcp-error-matrix: unknown command "${name}"\n\n${USAGE}`);
+    return 2;
+  }
+  try {
+    return await command.run(args, io);
+  } catch (error) {
+    if (isRunnerError(error)) {
+      io.stderr(`mcp-error-matrix ${name}: ${error.message}\n`);
+      return error.exitCode;
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,49 @@
+// `mcp-error-matrix list`: the case table as a text table, with filters.
+import { parseArgs } from 'node:util';
+import type { CliIo } from '../cli-io.js';
+import { CASE_LAYERS, CASE_ORIGINS } from '../cases/case-types.js';
+import { loadCases } from '../cases/load-cases.js';
+import { selectCases } from '../cases/select-cases.js';
+import { UsageError } from '../errors.js';
+import { parseFlags, parseVersion } from '../options.js';
+
+const LIST_FLAGS = {
+  cases: { type: 'string', multiple: true },
+  case: { type: 'string', multiple: true },
+  layer: { type: 'string' },
+  version: { type: 'string' },
+  origin: { type: 'string' },
+  json: { type: 'boolean' },
+} as const;
+
+/** Prints id, layer, origin, versions and title of every selected case. */
+export async function runListCommand(args: string[], io: CliIo): Promise<number> {
+  const { values } = parseFlags('list', () => parseArgs({ args, options: LIST_FLAGS, allowPositionals: false, strict: true }));
+  const layer = checkChoice('--layer', values.layer, CASE_LAYERS);
+  const origin = checkChoice('--origin', values.origin, CASE_ORIGINS);
+  const version = values.version === undefined ? undefined : parseVersion(values.version);
+  const cases = selectCases(await loadCases({ sources: values.cases, cwd: io.cwd }), values.case ?? []).filter(
+    ({ case: item }) => (!layer || item.layer === layer) && (!origin || item.origin === origin) && (!version || item.versions.includes(version)),
+  );
+  if (values.json) {
+    io.stdout(`${JSON.stringify(cases.map(({ case: c }) => ({ id: c.id, layer: c.layer, origin: c.origin, versions: c.versions, title: c.title })), null, 2)}\n`);
+    return 0;
+  }
+  const rows = cases.map(({ case: c }) => [c.id, c.layer, c.origin, c.versions.map((v) => v.slice(2, 4)).join('+'), c.title]);
+  io.stdout(formatTable(['id', 'layer', 'origin', 'versions', 'title'], rows));
+  io.stdout(`${cases.length} case${cases.length === 1 ? '' : 's'}\n`);
+  return 0;
+}
+
+function checkChoice<T extends string>(flag: string, value: string | undefined, choices: readonly T[]): T | undefined {
+  if (value === undefined) return undefined;
+  if ((choices as readonly string[]).includes(value)) return value as T;
+  throw new UsageError(`${flag} ${value}: expected one of ${choices.join(', ')}`);
+}
+
+/** Left-aligned columns separated by two spaces. */
+export function formatTable(header: string[], rows: string[][]): string {
+  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)));
+  const line = (cells: string[]) => cells.map((cell, column) => (column === cells.length - 1 ? cell : cell.padEnd(widths[column]!))).join('  ');
+  return `${[line(header), ...rows.map(line)].join('\n')}\n`;
+}

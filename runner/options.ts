@@ -1,0 +1,90 @@
+// `run` options: parsed from flags once, defaults filled in one place, validated next to
+// the flag they guard. After this, the code trusts the object.
+import { availableParallelism } from 'node:os';
+import { parseArgs } from 'node:util';
+import { UsageError } from './errors.js';
+import { PROTOCOL_VERSIONS, type ProtocolVersion } from './types.js';
+
+export interface RunOptions {
+  /** @default DEFAULT_TARGETS (the built-in targets) */
+  targets: string[];
+  /** @default 'http' */
+  mode: 'http' | 'direct';
+  /** Case directories, files or globs. @default the package's cases/ */
+  cases: string[] | undefined;
+  /** Case id selectors (globs). @default all */
+  caseIds: string[];
+  /** @default both versions */
+  versions: ProtocolVersion[] | undefined;
+  /** Report folder; nothing is written without it. */
+  out: string | undefined;
+  /** Per-exchange timeout in ms. @default 2000 */
+  timeoutMs: number;
+  /** @default number of cores */
+  concurrency: number;
+  /** Schema directory (`--schemas`); `false` with --no-schemas. */
+  schemas: string | false | undefined;
+  quiet: boolean;
+  /** Whether the built-in default target set is in use. */
+  defaultTargets: boolean;
+}
+
+export const RUN_FLAGS = {
+  target: { type: 'string', multiple: true },
+  mode: { type: 'string' },
+  cases: { type: 'string', multiple: true },
+  case: { type: 'string', multiple: true },
+  version: { type: 'string', multiple: true },
+  out: { type: 'string' },
+  timeout: { type: 'string' },
+  concurrency: { type: 'string' },
+  schemas: { type: 'string' },
+  'no-schemas': { type: 'boolean' },
+  quiet: { type: 'boolean', short: 'q' },
+} as const;
+
+/** Parses and validates `run` flags. */
+export function parseRunOptions(args: string[], defaultTargets: string[]): RunOptions {
+  const { values } = parseFlags('run', () => parseArgs({ args, options: RUN_FLAGS, allowPositionals: false, strict: true }));
+  const targets = values.target ?? defaultTargets;
+  return {
+    targets,
+    defaultTargets: values.target === undefined,
+    mode: parseMode(values.mode),
+    cases: values.cases,
+    caseIds: values.case ?? [],
+    versions: values.version?.map(parseVersion),
+    out: values.out,
+    timeoutMs: parsePositiveInteger('--timeout', values.timeout, 2000),
+    concurrency: parsePositiveInteger('--concurrency', values.concurrency, availableParallelism()),
+    schemas: values['no-schemas'] ? false : values.schemas,
+    quiet: values.quiet ?? false,
+  };
+}
+
+/** Runs a flag parser, turning its errors into a UsageError that names the command. */
+export function parseFlags<T>(command: string, parse: () => T): T {
+  try {
+    return parse();
+  } catch (error) {
+    throw new UsageError(`${command}: ${(error as Error).message}; see \`mcp-error-matrix help\``);
+  }
+}
+
+function parseMode(value: string | undefined): 'http' | 'direct' {
+  if (value === undefined || value === 'http' || value === 'direct') return value ?? 'http';
+  throw new UsageError(`--mode ${value}: expected "http" (real requests over loopback) or "direct" (scripted bytes, no sockets)`);
+}
+
+/** Validates a --version value. */
+export function parseVersion(value: string): ProtocolVersion {
+  if ((PROTOCOL_VERSIONS as readonly string[]).includes(value)) return value as ProtocolVersion;
+  throw new UsageError(`--version ${value}: expected one of ${PROTOCOL_VERSIONS.join(', ')}`);
+}
+
+function parsePositiveInteger(flag: string, value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  const number = Number(value);
+  if (!Number.isInteger(number) || number <= 0) throw new UsageError(`${flag} ${value}: expected a positive whole number`);
+  return number;
+}

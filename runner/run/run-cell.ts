@@ -1,0 +1,70 @@
+// Runs one cell (case × version × target): mock server, target, recording, judging.
+import type { LoadedCase } from '../cases/case-types.js';
+import { decideCellStatus } from '../judge/cell-status.js';
+import { getExpectedVerdicts, judgeVerdicts } from '../judge/judge-verdicts.js';
+import { startMockServer } from '../mock-server/server.js';
+import type { Cell, ProtocolVersion, Recording, SchemaResult, Target, TargetOutcome } from '../types.js';
+import { buildReproCommand } from './repro.js';
+
+export interface RunCellOptions {
+  loaded: LoadedCase;
+  protocolVersion: ProtocolVersion;
+  target: Target;
+  mode: 'http' | 'direct';
+  timeoutMs: number;
+  signal: AbortSignal;
+  /** Schema results of the scripted messages for this case and version (same for every target). */
+  schema: SchemaResult[];
+}
+
+/** Runs and judges one cell. Never throws: a broken harness or target becomes an `error` cell. */
+export async function runCell(options: RunCellOptions): Promise<Cell> {
+  const { loaded, protocolVersion, target, mode } = options;
+  const started = performance.now();
+  const expected = getExpectedVerdicts(loaded.case, protocolVersion);
+  let recording: Recording | undefined;
+  let outcome: TargetOutcome;
+  const skip = target.skipReason?.(protocolVersion);
+  if (skip !== undefined) {
+    outcome = { verdicts: [], skip };
+  } else {
+    try {
+      const result = await runTarget(options);
+      outcome = result.outcome;
+      recording = result.recording;
+    } catch (error) {
+      outcome = { verdicts: [], error: `harness error: ${error instanceof Error ? error.message : String(error)}` };
+    }
+  }
+  const judged = outcome.error === undefined && outcome.skip === undefined;
+  const checks = judged ? judgeVerdicts(expected, outcome) : [];
+  const { status, reason } = decideCellStatus(outcome, checks);
+  return {
+    case: loaded.case.id,
+    target: target.info.name,
+    protocolVersion,
+    status,
+    ...(reason === undefined ? {} : { reason }),
+    checks,
+    expected,
+    actual: expected.map((_, index) => outcome.verdicts[index] ?? null),
+    schema: options.schema,
+    ...(recording ? { recording } : {}),
+    ...(outcome.run ? { targetRun: outcome.run } : {}),
+    durationMs: Math.round(performance.now() - started),
+    repro: buildReproCommand({ caseId: loaded.case.id, target: target.info.name, protocolVersion, mode }),
+  };
+}
+
+async function runTarget(options: RunCellOptions): Promise<{ outcome: TargetOutcome; recording?: Recording }> {
+  const { loaded, protocolVersion, target, mode } = options;
+  const context = { case: loaded.case, protocolVersion, mode, timeoutMs: options.timeoutMs, signal: options.signal };
+  if (!target.usesServer(mode)) return { outcome: await target.run(context) };
+  const server = await startMockServer({ case: loaded.case, protocolVersion });
+  try {
+    const outcome = await target.run({ ...context, serverUrl: server.url });
+    return { outcome, recording: server.recording() };
+  } finally {
+    await server.close();
+  }
+}

@@ -1,0 +1,113 @@
+// Runs the matrix: every selected case × version × target, then summarises.
+import { availableParallelism, platform, release } from 'node:os';
+import type { LoadedCase } from '../cases/case-types.js';
+import { getPackageVersion } from '../package-paths.js';
+import { CELL_STATUSES, type Cell, type CaseSummary, type ProtocolVersion, type RunResult, type RunSummary, type SchemaInfo, type SchemaResult, type Target } from '../types.js';
+import { runCell } from './run-cell.js';
+import { runPool } from './run-pool.js';
+
+export interface RunMatrixOptions {
+  cases: LoadedCase[];
+  targets: Target[];
+  /** Only these versions. @default both */
+  versions?: ProtocolVersion[];
+  /** @default 'http' */
+  mode?: 'http' | 'direct';
+  /** Per-exchange time budget. @default 2000 */
+  timeoutMs?: number;
+  /** @default the number of cores */
+  concurrency?: number;
+  signal?: AbortSignal;
+  /** Checks the scripted messages of a case under a version against the pinned schemas; null = schemas off. */
+  checkSchemas?: ((loaded: LoadedCase, version: ProtocolVersion) => SchemaResult[]) | null;
+  schemaInfo?: SchemaInfo[] | null;
+  /** Called after each cell, for progress output. */
+  onCell?: (cell: Cell, done: number, total: number) => void;
+}
+
+interface PlannedCell {
+  loaded: LoadedCase;
+  protocolVersion: ProtocolVersion;
+  target: Target;
+}
+
+/** Plans the cells in a stable order: target, then case id, then version. */
+export function planCells(cases: LoadedCase[], targets: Target[], versions?: ProtocolVersion[]): PlannedCell[] {
+  const planned: PlannedCell[] = [];
+  for (const target of targets) {
+    for (const loaded of cases) {
+      for (const protocolVersion of loaded.case.versions) {
+        if (!versions || versions.includes(protocolVersion)) planned.push({ loaded, protocolVersion, target });
+      }
+    }
+  }
+  return planned;
+}
+
+/** Runs every planned cell and returns the whole result model. */
+export async function runMatrix(options: RunMatrixOptions): Promise<RunResult> {
+  const startedAt = new Date().toISOString();
+  const mode = options.mode ?? 'http';
+  const signal = options.signal ?? new AbortController().signal;
+  const planned = planCells(options.cases, options.targets, options.versions);
+  const schemaCache = new Map<string, SchemaResult[]>();
+  const schemaFor = (loaded: LoadedCase, version: ProtocolVersion): SchemaResult[] => {
+    if (!options.checkSchemas) return [];
+    const key = `${loaded.case.id}@${version}`;
+    let results = schemaCache.get(key);
+    if (!results) schemaCache.set(key, (results = options.checkSchemas(loaded, version)));
+    return results;
+  };
+  let done = 0;
+  const cells = await runPool(planned, options.concurrency ?? availableParallelism(), async (cell) => {
+    const result = await runCell({
+      ...cell,
+      mode,
+      timeoutMs: options.timeoutMs ?? 2000,
+      signal,
+      schema: schemaFor(cell.loaded, cell.protocolVersion),
+    });
+    options.onCell?.(result, ++done, planned.length);
+    return result;
+  });
+  return {
+    format: 'mcp-error-matrix/results@1',
+    tool: { name: 'mcp-error-matrix', version: getPackageVersion() },
+    startedAt,
+    finishedAt: new Date().toISOString(),
+    complete: !signal.aborted,
+    mode,
+    node: process.version,
+    platform: `${platform()} ${release()}`,
+    schemas: options.schemaInfo ?? null,
+    cases: options.cases.map(summariseCase),
+    targets: options.targets.map((target) => target.info),
+    cells,
+    summary: summariseCells(cells),
+  };
+}
+
+/** Counts cells per status. */
+export function summariseCells(cells: Cell[]): RunSummary {
+  const summary = Object.fromEntries(CELL_STATUSES.map((status) => [status, 0])) as RunSummary;
+  summary.total = cells.length;
+  for (const cell of cells) summary[cell.status]++;
+  return summary;
+}
+
+function summariseCase(loaded: LoadedCase): CaseSummary {
+  const item = loaded.case;
+  return {
+    id: item.id,
+    title: item.title,
+    layer: item.layer,
+    origin: item.origin,
+    description: item.description,
+    ...(item.expectation === undefined ? {} : { expectation: item.expectation }),
+    ...(item.policy === undefined ? {} : { policy: item.policy }),
+    spec: item.spec,
+    file: loaded.relativeFile,
+    sha256: loaded.sha256,
+    versions: item.versions,
+  };
+}

@@ -1,0 +1,80 @@
+// An in-process classifier as a target: the harness plays a correct client around each
+// scripted exchange and hands the classifier what came back (over loopback or directly).
+import type { Case, ExchangeSpec } from '../cases/case-types.js';
+import { readVerdict } from '../classify/read-verdict.js';
+import { buildToolCallRequest } from '../harness/build-tool-call-request.js';
+import { renderDirectResponse } from '../harness/render-direct-response.js';
+import type { ExchangeResponse } from '../harness/exchange-response.js';
+import { openHarnessSession } from '../harness/harness-session.js';
+import type { Classifier, ClassifierInput, Target, TargetContext, TargetInfo, TargetOutcome, Verdict } from '../types.js';
+
+/** Wraps a classifier function as a target. */
+export function createClassifierTarget(info: TargetInfo, classify: Classifier): Target {
+  return {
+    info,
+    usesServer: (mode) => mode === 'http',
+    run: (context) => runClassifier(classify, context),
+  };
+}
+
+async function runClassifier(classify: Classifier, context: TargetContext): Promise<TargetOutcome> {
+  const { case: item, protocolVersion } = context;
+  const verdicts: (Verdict | null)[] = [];
+  const invalidVerdicts: NonNullable<TargetOutcome['invalidVerdicts']> = [];
+  const session =
+    context.mode === 'http'
+      ? await openHarnessSession({ url: requireUrl(context), protocolVersion, timeoutMs: context.timeoutMs, signal: context.signal, ...(item.tool ? { tool: item.tool } : {}) })
+      : undefined;
+  try {
+    for (const [index, exchange] of item.exchanges.entries()) {
+      const previousResult = index > 0 ? getScriptedResult(item.exchanges[index - 1]!) : undefined;
+      const request = buildToolCallRequest({ case: item, protocolVersion, exchangeIndex: index, previousResult });
+      const response: ExchangeResponse = session
+        ? await session.call(request)
+        : renderDirectResponse(exchange, { requestId: request.id, timeoutMs: context.timeoutMs });
+      const input: ClassifierInput = { ...response, expectedId: request.id, protocolVersion, request };
+      let raw: unknown;
+      try {
+        raw = await classify(input);
+      } catch (error) {
+        return { verdicts, error: `the classifier threw on exchange ${index + 1}: ${describeError(error)}` };
+      }
+      const read = readVerdict(raw);
+      if ('verdict' in read) verdicts.push(read.verdict);
+      else {
+        verdicts.push(null);
+        invalidVerdicts.push({ index, value: raw, problem: read.problem });
+      }
+    }
+  } finally {
+    await session?.close();
+  }
+  return invalidVerdicts.length > 0 ? { verdicts, invalidVerdicts } : { verdicts };
+}
+
+/** The result the script sent in an exchange, which an MRTR follow-up answers. */
+function getScriptedResult(exchange: ExchangeSpec): unknown {
+  const body = exchange.response.body;
+  if (!body) return undefined;
+  if ('json' in body) return resultOf(body.json);
+  if ('sse' in body) {
+    const event = body.sse.events.find((e) => e.response);
+    return event ? resultOf(event.data) : undefined;
+  }
+  return undefined;
+}
+
+function resultOf(message: unknown): unknown {
+  return message !== null && typeof message === 'object' && 'result' in message ? (message as { result: unknown }).result : undefined;
+}
+
+function requireUrl(context: TargetContext): string {
+  if (!context.serverUrl) throw new Error('classifier target in http mode needs a server URL (harness bug)');
+  return context.serverUrl;
+}
+
+function describeError(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}
+
+export type { Case };

@@ -1,0 +1,52 @@
+// Turns `--target` specs into targets. New kinds register one factory here.
+import { closest } from '../cases/case-errors.js';
+import { classifyNaive } from '../classify/naive.js';
+import { classifyReference } from '../classify/reference.js';
+import { TargetSpecError } from '../errors.js';
+import { getPackageVersion, packagePath } from '../package-paths.js';
+import type { Target } from '../types.js';
+import { createClassifierTarget } from './classifier-target.js';
+import { loadClassifierModule } from './load-classifier-module.js';
+
+export interface ResolveTargetOptions {
+  cwd: string;
+}
+
+type TargetFactory = (spec: string, options: ResolveTargetOptions) => Promise<Target>;
+
+/** Built-in targets, by the name used on the command line. */
+const BUILT_IN_TARGETS: Record<string, TargetFactory> = {
+  reference: async () =>
+    createClassifierTarget(
+      { name: 'reference', kind: 'classifier', version: getPackageVersion(), source: packagePath('runner/classify/reference.ts') },
+      classifyReference,
+    ),
+  naive: async () =>
+    createClassifierTarget(
+      { name: 'naive', kind: 'classifier', version: getPackageVersion(), source: packagePath('runner/classify/naive.ts') },
+      classifyNaive,
+    ),
+};
+
+/** Target kinds written `<kind>:<argument>`. */
+const TARGET_KINDS: Record<string, TargetFactory> = {
+  classifier: async (spec, options) => {
+    const loaded = await loadClassifierModule(spec, options.cwd);
+    return createClassifierTarget({ name: spec, kind: 'classifier', source: loaded.file }, loaded.classify);
+  },
+};
+
+/** The targets the default run uses. */
+export const DEFAULT_TARGETS = ['reference'];
+
+/** Resolves one --target spec, or throws a TargetSpecError naming what would be valid. */
+export async function resolveTarget(spec: string, options: ResolveTargetOptions): Promise<Target> {
+  const builtIn = BUILT_IN_TARGETS[spec];
+  if (builtIn) return builtIn(spec, options);
+  const kind = /^([a-z][a-z0-9-]*):/.exec(spec)?.[1];
+  const factory = kind === undefined ? undefined : TARGET_KINDS[kind];
+  if (factory) return factory(spec, options);
+  const known = [...Object.keys(BUILT_IN_TARGETS), ...Object.keys(TARGET_KINDS).map((k) => `${k}:`)];
+  const guess = closest(spec, Object.keys(BUILT_IN_TARGETS));
+  throw new TargetSpecError(spec, `unknown target${guess ? ` (did you mean "${guess}"?)` : ''}; use one of: ${known.join(', ')}<…>`);
+}

@@ -1,0 +1,66 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { OUTCOMES, type RunResult } from '../runner/types.js';
+import { runCli } from './run-cli.js';
+
+const ELEVEN = [
+  'baseline',
+  'http-503-then-200',
+  'jsonrpc-invalid-params',
+  'tool-is-error',
+  'http-500-success-body',
+  'malformed-json',
+  'result-and-error',
+  'wrong-response-id',
+  'input-required',
+  'legacy-no-result-type',
+  'content-not-array',
+];
+const selectEleven = ELEVEN.flatMap((id) => ['--case', id]);
+
+function readResults(dir: string): RunResult {
+  return JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as RunResult;
+}
+
+describe('the eleven published cases', () => {
+  test.each(['http', 'direct'])('all pass on the reference target (%s mode) and show all eight published outcomes', async (mode) => {
+    const out = mkdtempSync(join(tmpdir(), 'mem-eleven-'));
+    const run = await runCli(['run', '--target', 'reference', '--mode', mode, ...selectEleven, '--out', out, '--quiet']);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).not.toMatch(/^\s*not ok/m);
+    const results = readResults(out);
+    expect(results.format).toBe('mcp-error-matrix/results@1');
+    expect(new Set(results.cells.map((cell) => cell.case))).toEqual(new Set(ELEVEN));
+    expect(results.cells.every((cell) => cell.status === 'pass')).toBe(true);
+    const seen = new Set(results.cells.flatMap((cell) => cell.actual.map((verdict) => verdict?.outcome)));
+    for (const outcome of OUTCOMES.slice(0, 8)) expect(seen).toContain(outcome);
+    expect(readFileSync(join(out, 'results.tap'), 'utf8')).toBe(run.stdout);
+  });
+
+  test('the naive HTTP-status-only control fails exactly the cases a status check cannot see', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'mem-eleven-'));
+    const run = await runCli(['run', '--target', 'naive', ...selectEleven, '--out', out, '--quiet']);
+    expect(run.code).toBe(1);
+    const failing = new Set(readResults(out).cells.filter((cell) => cell.status === 'fail').map((cell) => cell.case));
+    expect([...failing].sort()).toEqual(
+      ['content-not-array', 'input-required', 'jsonrpc-invalid-params', 'malformed-json', 'result-and-error', 'tool-is-error', 'wrong-response-id'].sort(),
+    );
+    expect(run.stdout).toMatch(/not ok \d+ - tool-is-error \[2025-11-25\]\n\s+---\n[\s\S]*?repro: .*--case tool-is-error/);
+  });
+
+  test('a classifier written for the published { status, body, expectedId } shape runs unchanged', async () => {
+    const run = await runCli(['run', '--target', 'classifier:test/fixtures/classifiers/published-shape.ts', ...selectEleven, '--quiet']);
+    expect(run.stdout).not.toMatch(/^\s*not ok/m);
+    expect(run.code).toBe(0);
+  });
+
+  test('a classifier that throws gives error cells, not a crash', async () => {
+    const run = await runCli(['run', '--target', 'classifier:test/fixtures/classifiers/throws.ts', '--case', 'baseline', '--quiet']);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/not ok 1 - baseline \[2025-11-25\] \(error\)/);
+    expect(run.stdout).toMatch(/reason: .*threw/);
+  });
+});
