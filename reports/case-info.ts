@@ -13,6 +13,7 @@ export interface CaseSpecRef {
 export type CaseDetails = CaseSummary & {
   description?: string;
   expectation?: string;
+  policy?: string;
   spec?: CaseSpecRef[];
 };
 

@@ -113,6 +113,7 @@ export function buildDetails(result: RunResult, cells: readonly Cell[], options:
       file: sanitizeText(c.file),
       description: sanitizeText(c.description ?? ''),
       expectation: sanitizeText(c.expectation ?? ''),
+      policy: sanitizeText(c.policy ?? ''),
       // Only http(s) links become anchors; anything else is shown as text.
       spec: (c.spec ?? []).map((s) => ({ ref: sanitizeText(s.ref), url: s.url && /^https?:\/\//i.test(s.url) ? s.url : '', version: s.version ?? '' })),
     };

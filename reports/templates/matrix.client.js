@@ -77,6 +77,7 @@
     if (cell.reason) add(body, el('p', 'Reason: ' + cell.reason));
     if (info.description) add(body, el('p', info.description));
     if (info.expectation) add(body, el('p', 'Expectation: ' + info.expectation));
+    if (info.policy) add(body, el('p', 'Policy: ' + info.policy));
     if (info.spec && info.spec.length) {
       var specs = add(body, el('ul'));
       info.spec.forEach(function (s) {
