@@ -42,7 +42,13 @@ export async function playResponse(res: ServerResponse, rendered: RenderedRespon
     finish('reset');
     return void res.socket?.resetAndDestroy();
   }
-  writeHead(res, rendered, recorded);
+  try {
+    writeHead(res, rendered, recorded);
+  } catch {
+    // Node refuses header values with control characters; the socket is cut instead.
+    finish('reset');
+    return void res.socket?.resetAndDestroy();
+  }
   for (const chunk of rendered.chunks) {
     if (!(await sleep(chunk.delayMs, context.signal)) || clientGone()) return;
     await write(res, chunk.bytes);

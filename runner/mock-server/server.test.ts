@@ -241,3 +241,16 @@ describe('mock server on the wire (2026-07-28)', () => {
     expect(b.recording().exchanges).toHaveLength(1);
   });
 });
+
+describe('mock server robustness', () => {
+  it('cuts the connection instead of crashing when a scripted header is not sendable', async () => {
+    const server = await startMockServer({ case: makeCase([{ headers: { 'X-Bad': 'a\nb' }, body: { raw: 'x' } }]), protocolVersion: '2026-07-28' });
+    try {
+      const raw = await sendRaw(server.url, { body: call() });
+      expect(raw.bytes.length).toBe(0);
+      expect(server.recording().exchanges[0]!.response!.ending).toBe('reset');
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -1,0 +1,69 @@
+// Classifiers wrong on purpose, in one rule each, that the case-table lint needs besides the
+// shared set in test/fixtures/classifiers: without them the table's correct-reading cases
+// (baseline, an absent isError, every content type, status-only failures) would be failed by
+// no fixture at all. Each one is a mistake real clients make.
+import { parseJsonText } from '../runner/classify/json-value.js';
+import { classifyReference, createClassifier } from '../runner/classify/reference.js';
+import { createVerdict } from '../runner/classify/verdict.js';
+import type { ClassifierInput, Verdict } from '../runner/types.js';
+
+/** `await res.json()` before `res.ok`: an error status is read through its body (empty or HTML ⇒ MALFORMED_JSON). */
+export function classifyBodyFirst(input: ClassifierInput): Verdict {
+  if (input.status < 300 && input.status >= 200) return classifyReference(input);
+  if (input.status <= 0) return classifyReference(input);
+  const parsed = parseJsonText(input.body);
+  if (!parsed.ok) return createVerdict('MALFORMED_JSON', `res.json() threw: ${parsed.problem}`);
+  return classifyReference({ ...input, status: 200 });
+}
+
+/** `if (result.isError !== false)`: an absent isError is read as a tool error. */
+export function classifyIsErrorNotFalse(input: ClassifierInput): Verdict {
+  const verdict = classifyReference(input);
+  if (verdict.outcome !== 'TOOL_SUCCESS') return verdict;
+  return readResultMember(input, 'isError') === false ? verdict : createVerdict('TOOL_ERROR', 'isError is not false');
+}
+
+/** A client whose content model only knows text blocks. */
+export const classifyTextBlocksOnly = createClassifier({
+  checkContentBlock: (block) =>
+    typeof block === 'object' && block !== null && (block as { type?: unknown }).type === 'text' && typeof (block as { text?: unknown }).text === 'string'
+      ? undefined
+      : 'not a text block',
+});
+
+/** Closed 2025-11-25 schemas: a result member 2025-11-25 does not define (resultType) makes the result invalid. */
+export function classifyStrict2025Result(input: ClassifierInput): Verdict {
+  const verdict = classifyReference(input);
+  if (input.protocolVersion !== '2025-11-25' || (verdict.outcome !== 'TOOL_SUCCESS' && verdict.outcome !== 'TOOL_ERROR')) return verdict;
+  return readResultMember(input, 'resultType') === undefined ? verdict : createVerdict('INVALID_TOOL_RESULT', 'unknown member resultType');
+}
+
+/** An SDK that reports its own timeout or a dropped connection as JSON-RPC error -32001. */
+export function classifyTimeoutAsPeerError(input: ClassifierInput): Verdict {
+  const verdict = classifyReference(input);
+  return verdict.outcome === 'NO_RESPONSE' ? createVerdict('JSONRPC_ERROR', 'Request timed out', { code: -32001 }) : verdict;
+}
+
+/** The extra fixtures by name, for the lint's "failed by" listing. */
+export const CASE_TABLE_FIXTURES: Record<string, (input: ClassifierInput) => Verdict> = {
+  'body-first': classifyBodyFirst,
+  'is-error-not-false': classifyIsErrorNotFalse,
+  'text-blocks-only': classifyTextBlocksOnly,
+  'strict-2025-result': classifyStrict2025Result,
+  'timeout-as-32001': classifyTimeoutAsPeerError,
+};
+
+// Reads one member of the response's result from a JSON body or from the SSE event the
+// reference took as the answer (the first data line that parses to a message with a result).
+function readResultMember(input: ClassifierInput, name: string): unknown {
+  const texts = /event-stream/i.test(input.contentType ?? '')
+    ? input.body.split(/\r\n|\r|\n/).filter((line) => line.startsWith('data:')).map((line) => line.slice(5))
+    : [input.body];
+  for (const text of texts) {
+    const parsed = parseJsonText(text);
+    if (!parsed.ok || typeof parsed.value !== 'object' || parsed.value === null) continue;
+    const result = (parsed.value as { result?: unknown }).result;
+    if (typeof result === 'object' && result !== null) return (result as Record<string, unknown>)[name];
+  }
+  return undefined;
+}

@@ -1,0 +1,156 @@
+// Lint of the whole case table (issue 3 §4): identity and prose, coverage, the reference
+// passing every cell in both modes, and every case shown failing on some wrong classifier.
+import { readdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { getExpectedVerdict, type LoadedCase } from '../runner/cases/case-types.js';
+import { loadCases } from '../runner/cases/load-cases.js';
+import { classifyReference } from '../runner/classify/reference.js';
+import { runMatrix } from '../runner/run/run-matrix.js';
+import { createClassifierTarget } from '../runner/targets/classifier-target.js';
+import { OUTCOMES, PROTOCOL_VERSIONS, type Cell, type Classifier, type Target } from '../runner/types.js';
+import { CASE_TABLE_FIXTURES } from './case-table-fixtures.js';
+
+const FIXTURES_DIR = resolve(import.meta.dirname, 'fixtures/classifiers');
+// Not "wrong in one rule": throws breaks every cell, published-shape is a compatibility probe.
+const NOT_ONE_RULE_FIXTURES = new Set(['throws', 'published-shape']);
+// Citation aliases of WIRE-FACTS.md; a reference may also cite an RFC.
+const SPEC_ALIAS = /^(T25|B25|L25|TL25|CX25|PG25|EL25|AU25|RS25|TK25|RT25|SM25|ST25|SJ25|SH26|B26|V26|TL26|CX26|PG26|EL26|AU26|RS26|MR26|CL26|PI26|DS26|LG26|TI26|ST26|SJ26|RFC \d+)\b/;
+
+let table: LoadedCase[] = [];
+
+beforeAll(async () => {
+  table = await loadCases();
+});
+
+const reference = (): Target => createClassifierTarget({ name: 'reference', kind: 'classifier' }, classifyReference);
+
+async function loadFixtureTargets(): Promise<Target[]> {
+  const targets: Target[] = [];
+  for (const file of readdirSync(FIXTURES_DIR).filter((name) => name.endsWith('.ts')).sort()) {
+    const name = file.slice(0, -'.ts'.length);
+    if (NOT_ONE_RULE_FIXTURES.has(name)) continue;
+    const module = (await import(resolve(FIXTURES_DIR, file))) as { default: Classifier };
+    targets.push(createClassifierTarget({ name, kind: 'classifier' }, module.default));
+  }
+  for (const [name, classify] of Object.entries(CASE_TABLE_FIXTURES)) {
+    targets.push(createClassifierTarget({ name: `case-table:${name}`, kind: 'classifier' }, classify));
+  }
+  return targets;
+}
+
+function describeFailure(cell: Cell): string {
+  const actual = cell.actual.map((verdict) => verdict?.outcome ?? 'none').join(',');
+  return `${cell.case} [${cell.protocolVersion}] ${cell.status}: expected ${cell.expected.map((e) => e.outcome).join(',')}, got ${actual}${cell.reason ? ` (${cell.reason})` : ''}`;
+}
+
+function differsByVersion(item: LoadedCase): boolean {
+  const { case: c } = item;
+  if (c.versions.length < 2) return false;
+  return c.exchanges.some((exchange) => {
+    const [first, second] = c.versions.map((version) => getExpectedVerdict(exchange, version));
+    return JSON.stringify(first) !== JSON.stringify(second);
+  });
+}
+
+function hasSse(item: LoadedCase): boolean {
+  return item.case.exchanges.some((exchange) => exchange.response.body !== undefined && 'sse' in exchange.response.body);
+}
+
+function isInputCase(item: LoadedCase): boolean {
+  return item.case.layer === 'interaction' || item.case.exchanges.some((exchange) => item.case.versions.some((v) => getExpectedVerdict(exchange, v).outcome === 'INPUT_REQUIRED'));
+}
+
+describe('case table: identity and prose', () => {
+  test('holds at least 70 cases with unique ids', () => {
+    expect(table.length).toBeGreaterThanOrEqual(70);
+    const ids = table.map((item) => item.case.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const item of table) expect(item.relativeFile.endsWith(`/${item.case.id}.json`), item.relativeFile).toBe(true);
+  });
+
+  test('titles are unique and at most 90 characters', () => {
+    const seen = new Map<string, string>();
+    for (const { case: c } of table) {
+      expect(c.title.length, c.id).toBeLessThanOrEqual(90);
+      expect(seen.get(c.title), `${c.id} repeats the title of ${seen.get(c.title)}`).toBeUndefined();
+      seen.set(c.title, c.id);
+    }
+  });
+
+  test('descriptions are present and unique', () => {
+    const seen = new Map<string, string>();
+    for (const { case: c } of table) {
+      expect(c.description.trim().length, c.id).toBeGreaterThanOrEqual(40);
+      expect(seen.get(c.description), `${c.id} repeats the description of ${seen.get(c.description)}`).toBeUndefined();
+      seen.set(c.description, c.id);
+    }
+  });
+
+  test('every case cites the spec with WIRE-FACTS aliases and applies to at least one version', () => {
+    for (const { case: c } of table) {
+      expect(c.spec.length, c.id).toBeGreaterThanOrEqual(1);
+      for (const ref of c.spec) expect(ref.ref, `${c.id}: ${ref.ref}`).toMatch(SPEC_ALIAS);
+      expect(c.versions.length, c.id).toBeGreaterThanOrEqual(1);
+    }
+  });
+
+  test('every JSON-RPC body outside the published eleven states its schema validity per version', () => {
+    for (const { case: c } of table.filter((item) => item.case.origin !== 'article')) {
+      c.exchanges.forEach((exchange, index) => {
+        const body = exchange.response.body;
+        const carriesMessage =
+          body !== undefined && (('json' in body && typeof body.json === 'object') || ('sse' in body && body.sse.events.some((event) => event.response)));
+        if (!carriesMessage) return;
+        for (const version of c.versions) expect(exchange.schemaValid?.[version], `${c.id} exchange ${index + 1} under ${version}`).toBeTypeOf('boolean');
+      });
+    }
+  });
+});
+
+describe('case table: coverage', () => {
+  test('at least 15 SSE cases, 6 MRTR/input cases and 10 cases whose verdict differs by version', () => {
+    const sse = table.filter(hasSse).map((item) => item.case.id);
+    const input = table.filter(isInputCase).map((item) => item.case.id);
+    const byVersion = table.filter(differsByVersion).map((item) => item.case.id);
+    console.info(`SSE: ${sse.length}, MRTR/input: ${input.length}, version-differing: ${byVersion.length} (${byVersion.join(', ')})`);
+    expect(sse.length).toBeGreaterThanOrEqual(15);
+    expect(input.length).toBeGreaterThanOrEqual(6);
+    expect(byVersion.length).toBeGreaterThanOrEqual(10);
+  });
+
+  test('all ten outcomes are expected somewhere, and every layer folder is used', () => {
+    const expected = new Set(table.flatMap(({ case: c }) => c.exchanges.flatMap((exchange) => c.versions.map((v) => getExpectedVerdict(exchange, v).outcome))));
+    expect([...expected].sort()).toEqual([...OUTCOMES].sort());
+    const layers = new Set(table.map((item) => item.case.layer));
+    for (const layer of ['transport', 'protocol', 'application', 'stream', 'interaction', 'session']) expect(layers).toContain(layer);
+  });
+});
+
+describe('case table: reference and fixtures', () => {
+  test.each(['direct', 'http'] as const)('every case passes on the reference classifier in %s mode, both versions', async (mode) => {
+    const result = await runMatrix({ cases: table, targets: [reference()], mode, concurrency: 8, timeoutMs: 2000 });
+    const cellCount = table.reduce((total, item) => total + item.case.versions.length, 0);
+    expect(result.cells.length).toBe(cellCount);
+    expect(new Set(result.cells.map((cell) => cell.protocolVersion))).toEqual(new Set(PROTOCOL_VERSIONS));
+    expect(result.cells.filter((cell) => cell.status !== 'pass').map(describeFailure)).toEqual([]);
+  }, 30_000);
+
+  test('every case is failed by at least one wrong-in-one-rule fixture (direct mode)', async () => {
+    const targets = await loadFixtureTargets();
+    const result = await runMatrix({ cases: table, targets, mode: 'direct', concurrency: 8, timeoutMs: 2000 });
+    const failedBy = new Map(table.map((item) => [item.case.id, new Set<string>()]));
+    for (const cell of result.cells) if (cell.status === 'fail') failedBy.get(cell.case)?.add(cell.target);
+    console.info([...failedBy].map(([id, names]) => `${id}: ${[...names].sort().join(', ') || 'NONE'}`).join('\n'));
+    expect([...failedBy].filter(([, names]) => names.size === 0).map(([id]) => id)).toEqual([]);
+    // No fixture breaks the harness: a wrong verdict is a fail, never an error cell.
+    expect(result.cells.filter((cell) => cell.status === 'error').map(describeFailure)).toEqual([]);
+  }, 30_000);
+
+  test('the naive HTTP-status-only fixture fails at least 30 cells', async () => {
+    const module = (await import(resolve(FIXTURES_DIR, 'status-only.ts'))) as { default: Classifier };
+    const naive = createClassifierTarget({ name: 'status-only', kind: 'classifier' }, module.default);
+    const result = await runMatrix({ cases: table, targets: [naive], mode: 'direct', concurrency: 8 });
+    expect(result.cells.filter((cell) => cell.status === 'fail').length).toBeGreaterThanOrEqual(30);
+  });
+});
