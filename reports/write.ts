@@ -9,8 +9,15 @@ export interface ReportFile {
   content: string | Buffer;
 }
 
-/** Writes all files to `outDir`, replacing it as a whole. Returns the absolute paths written. */
-export async function writeReportFolder(outDir: string, files: ReportFile[]): Promise<string[]> {
+/**
+ * Writes all files to `outDir`, replacing it as a whole. `finalize` runs on the staging folder
+ * once the files are on disk (receipts hash those bytes) and may add more files.
+ */
+export async function writeReportFolder(
+  outDir: string,
+  files: ReportFile[],
+  finalize?: (stagingDir: string) => Promise<ReportFile[]>,
+): Promise<string[]> {
   const target = resolve(outDir);
   const parent = dirname(target);
   await mkdir(parent, { recursive: true });
@@ -19,11 +26,17 @@ export async function writeReportFolder(outDir: string, files: ReportFile[]): Pr
   const retired = join(parent, `.${basename(target)}.old-${suffix}`);
   await mkdir(staging, { recursive: true });
   try {
-    for (const file of files) {
-      const path = join(staging, file.name);
-      await mkdir(dirname(path), { recursive: true });
-      await writeFile(path, file.content);
-    }
+    const writeAll = async (batch: ReportFile[]) => {
+      for (const file of batch) {
+        const path = join(staging, file.name);
+        await mkdir(dirname(path), { recursive: true });
+        await writeFile(path, file.content);
+      }
+    };
+    await writeAll(files);
+    const extra = finalize ? await finalize(staging) : [];
+    await writeAll(extra);
+    files = [...files, ...extra];
     const hadOld = await rename(target, retired).then(
       () => true,
       (error: NodeJS.ErrnoException) => {

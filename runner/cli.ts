@@ -3,13 +3,18 @@
 import { createProcessIo, type CliIo } from './cli-io.js';
 import { runListCommand } from './commands/list-command.js';
 import { runRunCommand } from './commands/run-command.js';
+import { runVerifyCommand } from './commands/verify-command.js';
 import { isRunnerError } from './errors.js';
+import { runSchemasCommand, runValidateCommand } from './schema-check/index.js';
 
 type Command = (args: string[], io: CliIo) => Promise<number>;
 
 const COMMANDS: Record<string, { run: Command; summary: string }> = {
   run: { run: runRunCommand, summary: 'run the case table against targets; print TAP; --out DIR writes the reports' },
   list: { run: runListCommand, summary: 'list the cases (--layer, --version, --origin filters)' },
+  schemas: { run: runSchemasCommand, summary: 'show where each pinned schema was found; `schemas fetch [--from DIR]` fills the cache' },
+  validate: { run: runValidateCommand, summary: 'validate a JSON-RPC message file: validate <file.json|-> [--version V] [--def NAME]' },
+  verify: { run: runVerifyCommand, summary: 'recompute the SHA-256 receipts of a report folder: verify <dir>' },
 };
 
 const USAGE = `Usage: mcp-error-matrix <command> [options]
@@ -28,7 +33,12 @@ run options:
   --out DIR           write the reports into DIR (replaced as a whole)
   --timeout MS        per-exchange timeout (default 2000)
   --concurrency N     cells in parallel (default: number of cores)
+  --schemas DIR       the pinned official schemas (DIR/<version>/schema.json); else MCP_SCHEMAS_DIR,
+                      the user cache, or a one-time download
+  --no-schemas        skip schema checks (the reports say so)
   --quiet             no progress or summary on stderr
+
+Exit codes: 0 nothing unexpected, 1 unexpected failures (fail, error, stale baseline), 2 usage or input error.
 `;
 
 /** Runs the CLI with the given arguments; returns the exit code. */

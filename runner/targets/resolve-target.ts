@@ -3,7 +3,9 @@ import { closest } from '../cases/case-errors.js';
 import { classifyNaive } from '../classify/naive.js';
 import { classifyReference } from '../classify/reference.js';
 import { TargetSpecError } from '../errors.js';
-import { getPackageVersion, packagePath } from '../package-paths.js';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { getPackageVersion } from '../package-paths.js';
 import type { Target } from '../types.js';
 import { createClassifierTarget } from './classifier-target.js';
 import { loadClassifierModule } from './load-classifier-module.js';
@@ -18,12 +20,12 @@ type TargetFactory = (spec: string, options: ResolveTargetOptions) => Promise<Ta
 const BUILT_IN_TARGETS: Record<string, TargetFactory> = {
   reference: async () =>
     createClassifierTarget(
-      { name: 'reference', kind: 'classifier', version: getPackageVersion(), source: packagePath('runner/classify/reference.ts') },
+      { name: 'reference', kind: 'classifier', version: getPackageVersion(), source: getModuleFile('../classify/reference.js') },
       classifyReference,
     ),
   naive: async () =>
     createClassifierTarget(
-      { name: 'naive', kind: 'classifier', version: getPackageVersion(), source: packagePath('runner/classify/naive.ts') },
+      { name: 'naive', kind: 'classifier', version: getPackageVersion(), source: getModuleFile('../classify/naive.js') },
       classifyNaive,
     ),
 };
@@ -49,4 +51,10 @@ export async function resolveTarget(spec: string, options: ResolveTargetOptions)
   const known = [...Object.keys(BUILT_IN_TARGETS), ...Object.keys(TARGET_KINDS).map((k) => `${k}:`)];
   const guess = closest(spec, Object.keys(BUILT_IN_TARGETS));
   throw new TargetSpecError(spec, `unknown target${guess ? ` (did you mean "${guess}"?)` : ''}; use one of: ${known.join(', ')}<…>`);
+}
+
+/** The file a built-in module was loaded from: compiled .js, or the .ts source under vitest. */
+function getModuleFile(relativeJs: string): string {
+  const js = fileURLToPath(new URL(relativeJs, import.meta.url));
+  return existsSync(js) ? js : js.replace(/\.js$/, '.ts');
 }
