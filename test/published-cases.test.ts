@@ -64,3 +64,13 @@ describe('the eleven published cases', () => {
     expect(run.stdout).toMatch(/reason: .*threw/);
   });
 });
+
+describe('a classifier that never returns', () => {
+  test('gives an error cell within the cell budget instead of hanging the run', async () => {
+    const started = Date.now();
+    const run = await runCli(['run', '--target', 'classifier:test/fixtures/classifiers/never-returns.ts', '--case', 'baseline', '--version', '2026-07-28', '--timeout', '200', '--mode', 'direct', '--quiet']);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/not ok 1 - baseline \[2026-07-28\] \(error\)[\s\S]*did not finish within 2600 ms/);
+    expect(Date.now() - started).toBeLessThan(8000);
+  });
+});

@@ -59,12 +59,31 @@ export async function runCell(options: RunCellOptions): Promise<Cell> {
 async function runTarget(options: RunCellOptions): Promise<{ outcome: TargetOutcome; recording?: Recording }> {
   const { loaded, protocolVersion, target, mode } = options;
   const context = { case: loaded.case, protocolVersion, mode, timeoutMs: options.timeoutMs, signal: options.signal };
-  if (!target.usesServer(mode)) return { outcome: await target.run(context) };
+  const budgetMs = getCellBudgetMs(options);
+  if (!target.usesServer(mode)) return { outcome: await withBudget(target.run(context), budgetMs) };
   const server = await startMockServer({ case: loaded.case, protocolVersion });
   try {
-    const outcome = await target.run({ ...context, serverUrl: server.url });
+    const outcome = await withBudget(target.run({ ...context, serverUrl: server.url }), budgetMs);
     return { outcome, recording: server.recording() };
   } finally {
     await server.close();
+  }
+}
+
+/** The longest a target may take for a cell: every exchange may use its timeout, plus slack. */
+function getCellBudgetMs(options: RunCellOptions): number {
+  return options.timeoutMs * (options.loaded.case.exchanges.length + 2) + 2000;
+}
+
+/** Stops waiting for a target that never settles (e.g. a classifier awaiting forever): the cell becomes `error`. */
+async function withBudget(run: Promise<TargetOutcome>, budgetMs: number): Promise<TargetOutcome> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<TargetOutcome>((resolve) => {
+    timer = setTimeout(() => resolve({ verdicts: [], error: `the target did not finish within ${budgetMs} ms` }), budgetMs);
+  });
+  try {
+    return await Promise.race([run, expired]);
+  } finally {
+    clearTimeout(timer);
   }
 }
