@@ -13,6 +13,13 @@ export interface CliIo {
 
 /** The real process. */
 export function createProcessIo(): CliIo {
+  // A closed pipe (`mcp-error-matrix list | head`) is the reader's choice, not an error.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+      throw error;
+    });
+  }
   return {
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),
