@@ -1,6 +1,6 @@
 // Lint of the whole case table (issue 3 §4): identity and prose, coverage, the reference
 // passing every cell in both modes, and every case shown failing on some wrong classifier.
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { getExpectedVerdict, type LoadedCase } from '../runner/cases/case-types.js';
@@ -109,6 +109,14 @@ describe('case table: identity and prose', () => {
 });
 
 describe('case table: coverage', () => {
+  test('cases/README.md states the current total and group counts', () => {
+    const readme = readFileSync(resolve(import.meta.dirname, '../cases/README.md'), 'utf8');
+    expect(readme).toContain(`${table.length} cases:`);
+    const counts = new Map<string, number>();
+    for (const { case: c } of table) counts.set(c.layer, (counts.get(c.layer) ?? 0) + 1);
+    for (const [layer, count] of counts) expect(readme, layer).toMatch(new RegExp(`\\n\\| ${layer} \\| ${count} \\|`));
+  });
+
   test('at least 15 SSE cases, 6 MRTR/input cases and 10 cases whose verdict differs by version', () => {
     const sse = table.filter(hasSse).map((item) => item.case.id);
     const input = table.filter(isInputCase).map((item) => item.case.id);
