@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { basename, dirname, relative, resolve, sep } from 'node:path';
-import { glob } from 'tinyglobby';
+import { globSync } from 'tinyglobby';
 import { CaseTableError, type CaseProblem } from './case-errors.js';
 import { getCaseGuard } from './case-guard.js';
 import { checkCaseRules } from './case-rules.js';
@@ -18,8 +18,13 @@ export interface LoadCasesOptions {
 
 /** Loads and validates every case file; throws CaseTableError listing every problem found. */
 export async function loadCases(options: LoadCasesOptions = {}): Promise<LoadedCase[]> {
+  return loadCasesSync(options);
+}
+
+/** The same, synchronously: for test collection (vitest `describe` callbacks cannot await). */
+export function loadCasesSync(options: LoadCasesOptions = {}): LoadedCase[] {
   const cwd = options.cwd ?? process.cwd();
-  const files = await findCaseFiles(options.sources ?? [packagePath('cases')], cwd);
+  const files = findCaseFiles(options.sources ?? [packagePath('cases')], cwd);
   const problems: CaseProblem[] = [];
   const loaded: LoadedCase[] = [];
   for (const { file, root } of files) {
@@ -32,16 +37,16 @@ export async function loadCases(options: LoadCasesOptions = {}): Promise<LoadedC
   return loaded.sort((a, b) => a.case.id.localeCompare(b.case.id));
 }
 
-async function findCaseFiles(sources: string[], cwd: string): Promise<{ file: string; root: string }[]> {
+function findCaseFiles(sources: string[], cwd: string): { file: string; root: string }[] {
   const found = new Map<string, string>();
   for (const source of sources) {
     const absolute = resolve(cwd, source);
     if (isDirectory(absolute)) {
-      for (const file of await glob('**/*.json', { cwd: absolute, absolute: true })) found.set(resolve(file), absolute);
+      for (const file of globSync('**/*.json', { cwd: absolute, absolute: true })) found.set(resolve(file), absolute);
     } else if (source.endsWith('.json') && !/[*?[{]/.test(source)) {
       found.set(absolute, dirname(dirname(absolute)));
     } else {
-      const matches = await glob(source, { cwd, absolute: true });
+      const matches = globSync(source, { cwd, absolute: true });
       for (const file of matches.filter((f) => f.endsWith('.json'))) found.set(resolve(file), dirname(dirname(resolve(file))));
     }
   }
