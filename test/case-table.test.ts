@@ -12,8 +12,9 @@ import { OUTCOMES, PROTOCOL_VERSIONS, type Cell, type Classifier, type Target } 
 import { CASE_TABLE_FIXTURES } from './case-table-fixtures.js';
 
 const FIXTURES_DIR = resolve(import.meta.dirname, 'fixtures/classifiers');
-// Not "wrong in one rule": throws breaks every cell, published-shape is a compatibility probe.
-const NOT_ONE_RULE_FIXTURES = new Set(['throws', 'published-shape']);
+// Not "wrong in one rule": throws and never-returns break every cell (error cells, not
+// verdicts), published-shape is a compatibility probe for the published input shape.
+const NOT_ONE_RULE_FIXTURES = new Set(['throws', 'never-returns', 'published-shape']);
 // Citation aliases of WIRE-FACTS.md; a reference may also cite an RFC.
 const SPEC_ALIAS = /^(T25|B25|L25|TL25|CX25|PG25|EL25|AU25|RS25|TK25|RT25|SM25|ST25|SJ25|SH26|B26|V26|TL26|CX26|PG26|EL26|AU26|RS26|MR26|CL26|PI26|DS26|LG26|TI26|ST26|SJ26|RFC \d+)\b/;
 
