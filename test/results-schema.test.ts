@@ -1,0 +1,53 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { checkResults } from '../runner/compare/results-file.js';
+import { makeHostileRunResult, makeRunResult, makeSyntheticRunResult } from './make-run-result.js';
+import { runCli } from './run-cli.js';
+
+const dirs: string[] = [];
+afterAll(async () => {
+  await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+async function runToResults(args: string[]): Promise<unknown> {
+  const dir = await mkdtemp(join(tmpdir(), 'mem-results-'));
+  dirs.push(dir);
+  const run = await runCli(['run', ...args, '--out', dir, '--quiet']);
+  expect(run.stderr).toBe('');
+  return JSON.parse(await readFile(join(dir, 'results.json'), 'utf8'));
+}
+
+describe('schemas/results.schema.json', () => {
+  it.each(['http', 'direct'])('accepts a real results.json written in %s mode', async (mode) => {
+    const results = await runToResults(['--mode', mode, '--target', 'reference', '--target', 'naive', '--case', 'baseline', '--case', 'sse-final-result', '--case', 'malformed-json']);
+    expect(checkResults(results)).toEqual([]);
+  });
+
+  it('accepts a real results.json written with --no-schemas', async () => {
+    const results = await runToResults(['--mode', 'direct', '--case', 'malformed-json', '--no-schemas']);
+    expect((results as { schemas: unknown }).schemas).toBeNull();
+    expect(checkResults(results)).toEqual([]);
+  });
+
+  it('accepts the report fixtures: every status, hostile content, a synthetic matrix', () => {
+    expect(checkResults(makeRunResult())).toEqual([]);
+    expect(checkResults(makeHostileRunResult())).toEqual([]);
+    expect(checkResults(makeSyntheticRunResult({ cases: 20, targets: 3 }))).toEqual([]);
+  });
+
+  it.each([
+    ['an unknown status', (r: Record<string, any>) => (r.cells[0].status = 'passed'), /status.*expected one of/],
+    ['an unknown outcome', (r: Record<string, any>) => (r.cells[0].expected[0].outcome = 'OK'), /outcome/],
+    ['an unknown check level', (r: Record<string, any>) => (r.cells[0].checks[0].level = 'MAY'), /level/],
+    ['a missing summary', (r: Record<string, any>) => delete r.summary, /summary/],
+    ['an unknown top-level field', (r: Record<string, any>) => (r.extra = 1), /unknown field "extra"/],
+    ['an xfail without a reason', (r: Record<string, any>) => ((r.cells[0].status = 'xfail'), delete r.cells[0].reason), /reason/],
+    ['a bad digest', (r: Record<string, any>) => (r.cases[0].sha256 = 'nope'), /sha256/],
+  ])('rejects %s', (_name, mutate, message) => {
+    const result = structuredClone(makeRunResult()) as unknown as Record<string, any>;
+    mutate(result);
+    expect(checkResults(result).join('\n')).toMatch(message);
+  });
+});
