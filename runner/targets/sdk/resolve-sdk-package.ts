@@ -1,0 +1,110 @@
+// Finds the installed SDK package for `ts-sdk@<version>` / `ts-client@<version>`: a version the
+// project bundles as an npm alias resolves locally; any other version is installed once with npm
+// into the user cache. Offline with nothing cached is a TargetSpecError naming the remedy.
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
+import { TargetSpecError } from '../../errors.js';
+import { getPackageRoot, packagePath } from '../../package-paths.js';
+import type { SdkFlavor } from './sdk-worker.js';
+
+const run = promisify(execFile);
+
+export const SDK_KINDS = {
+  'ts-sdk': { packageName: '@modelcontextprotocol/sdk', aliasPrefix: 'mcp-sdk-', flavor: 'v1' },
+  'ts-client': { packageName: '@modelcontextprotocol/client', aliasPrefix: 'mcp-client-', flavor: 'v2' },
+} as const satisfies Record<string, { packageName: string; aliasPrefix: string; flavor: SdkFlavor }>;
+export type SdkKind = keyof typeof SDK_KINDS;
+
+export interface ResolvedSdkPackage {
+  kind: SdkKind;
+  flavor: SdkFlavor;
+  /** The version installed (read from its package.json). */
+  version: string;
+  /** The package directory. */
+  dir: string;
+  /** The package.json path, for receipts. */
+  source: string;
+  bundled: boolean;
+}
+
+export interface ResolveSdkOptions {
+  /** @default $XDG_CACHE_HOME/mcp-error-matrix/clients (or ~/.cache/…) */
+  cacheDir?: string;
+  /** Install with `npm --offline` (from npm's cache only). @default from npm_config_offline */
+  offline?: boolean;
+}
+
+/** The real-client targets the project bundles as npm aliases, e.g. `ts-sdk@1.32.2`. */
+export function listBundledSdkTargets(): string[] {
+  const pkg = JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { dependencies?: Record<string, string> };
+  const targets: string[] = [];
+  for (const [kind, spec] of Object.entries(SDK_KINDS)) {
+    for (const [alias, range] of Object.entries(pkg.dependencies ?? {})) {
+      const version = alias.startsWith(spec.aliasPrefix) ? alias.slice(spec.aliasPrefix.length) : undefined;
+      if (version && range === `npm:${spec.packageName}@${version}`) targets.push(`${kind}@${version}`);
+    }
+  }
+  return targets;
+}
+
+/** Resolves `<kind>@<version>` to an installed package, installing it into the cache if needed. */
+export async function resolveSdkPackage(spec: string, options: ResolveSdkOptions = {}): Promise<ResolvedSdkPackage> {
+  const match = /^(ts-sdk|ts-client)@(\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?)$/.exec(spec);
+  if (!match) throw new TargetSpecError(spec, 'expected ts-sdk@<exact version> or ts-client@<exact version>, e.g. ts-sdk@1.32.2');
+  const kind = match[1] as SdkKind;
+  const version = match[2]!;
+  const { packageName, aliasPrefix, flavor } = SDK_KINDS[kind];
+  const bundledDir = findInNodeModules(`${aliasPrefix}${version}`);
+  if (bundledDir) return describePackage(kind, flavor, bundledDir, true);
+  const prefix = join(options.cacheDir ?? getDefaultCacheDir(), `${packageName.replace('/', '+')}@${version}`);
+  const dir = join(prefix, 'node_modules', ...packageName.split('/'));
+  if (!existsSync(join(dir, 'package.json'))) await installPackage(spec, `${packageName}@${version}`, prefix, options);
+  const resolved = describePackage(kind, flavor, dir, false);
+  if (resolved.version !== version) throw new TargetSpecError(spec, `the cache at ${prefix} holds ${packageName} ${resolved.version}, not ${version}; delete that folder and run again`);
+  return resolved;
+}
+
+/** Where on-demand client installs live. */
+export function getDefaultCacheDir(): string {
+  const base = process.env.XDG_CACHE_HOME || join(homedir(), '.cache');
+  return join(base, 'mcp-error-matrix', 'clients');
+}
+
+async function installPackage(spec: string, packageSpec: string, prefix: string, options: ResolveSdkOptions): Promise<void> {
+  mkdirSync(prefix, { recursive: true });
+  const offline = options.offline ?? /^(1|true)$/i.test(process.env.npm_config_offline ?? '');
+  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+  const args = ['install', '--prefix', prefix, '--no-save', '--no-audit', '--no-fund', '--no-package-lock', '--ignore-scripts', ...(offline ? ['--offline'] : []), packageSpec];
+  try {
+    await run(npm, args, { timeout: 180_000, maxBuffer: 4 * 1024 * 1024 });
+  } catch (error) {
+    const output = String((error as { stderr?: unknown }).stderr ?? (error as Error).message ?? error);
+    const reason = output.split('\n').find((line) => /npm (error|ERR!)/.test(line) && !/A complete log/.test(line)) ?? output.trim().split('\n')[0];
+    throw new TargetSpecError(
+      spec,
+      `${packageSpec} is not bundled and could not be installed into ${prefix}${offline ? ' (offline)' : ''}: ${reason?.trim() ?? 'npm failed'}. ` +
+        `Remedy: go online once so it can be installed and cached, or install it yourself with "npm install --prefix ${prefix} ${packageSpec}", or pick a bundled version (${listBundledSdkTargets().join(', ')}).`,
+    );
+  }
+}
+
+// The alias folder of a bundled version: in our own node_modules, or hoisted above us.
+function findInNodeModules(name: string): string | undefined {
+  let dir = getPackageRoot();
+  for (;;) {
+    const candidate = join(dir, 'node_modules', name);
+    if (existsSync(join(candidate, 'package.json'))) return candidate;
+    const parent = dirname(dir);
+    if (parent === dir) return undefined;
+    dir = parent;
+  }
+}
+
+function describePackage(kind: SdkKind, flavor: SdkFlavor, dir: string, bundled: boolean): ResolvedSdkPackage {
+  const source = join(dir, 'package.json');
+  const pkg = JSON.parse(readFileSync(source, 'utf8')) as { version?: unknown };
+  return { kind, flavor, version: typeof pkg.version === 'string' ? pkg.version : 'unknown', dir, source, bundled };
+}

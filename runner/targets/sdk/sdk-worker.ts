@@ -1,0 +1,177 @@
+// One long-lived worker process per SDK package: cells go in as JSON lines, verdicts come back.
+// A worker that dies or stops answering is replaced; the cells it held become errors, never lost.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { packagePath } from '../../package-paths.js';
+
+export type SdkFlavor = 'v1' | 'v2';
+
+/** One cell as the worker receives it. */
+export interface WorkerCell {
+  url: string;
+  caseId: string;
+  protocolVersion: string;
+  tool: string;
+  arguments: Record<string, unknown>;
+  calls: number;
+  timeoutMs: number;
+}
+
+/** What the worker answered for one cell (or why there is no answer). */
+export interface WorkerAnswer {
+  verdicts?: unknown[];
+  notes?: string[];
+  error?: string;
+  durationMs?: number;
+}
+
+export interface WorkerHello {
+  versions: string[];
+  packageVersion: string;
+}
+
+interface Pending {
+  resolve: (answer: WorkerAnswer) => void;
+  timer: NodeJS.Timeout;
+}
+
+const STDERR_CAP = 16_384;
+
+/** The worker script: plain ESM next to this module's sources (shipped as-is, never compiled). */
+export function getWorkerScript(): string {
+  return packagePath('runner', 'targets', 'sdk', 'worker.mjs');
+}
+
+/** A persistent worker for one SDK package directory. */
+export class SdkWorker {
+  private child: ChildProcess | undefined;
+  private ready: Promise<WorkerHello> | undefined;
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+  private stderr = '';
+  /** How many times a worker process was started (1 + restarts). */
+  starts = 0;
+
+  constructor(
+    private readonly flavor: SdkFlavor,
+    private readonly packageDir: string,
+  ) {}
+
+  /** Starts the worker if needed and waits for its greeting (the protocol versions the SDK speaks). */
+  start(): Promise<WorkerHello> {
+    this.ready ??= this.spawnWorker();
+    return this.ready;
+  }
+
+  /** Runs one cell; resolves with an `error` answer when the worker crashes or misses `budgetMs`. */
+  async run(cell: WorkerCell, budgetMs: number): Promise<WorkerAnswer> {
+    try {
+      await this.start();
+    } catch (error) {
+      this.ready = undefined;
+      return { error: `the SDK worker did not start: ${error instanceof Error ? error.message : String(error)}` };
+    }
+    const child = this.child!;
+    const id = this.nextId++;
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        resolve({ error: `the SDK worker gave no answer within ${budgetMs} ms` });
+        void this.checkHealth(child);
+      }, budgetMs);
+      this.pending.set(id, { resolve, timer });
+      child.stdin!.write(JSON.stringify({ id, ...cell }) + '\n');
+    });
+  }
+
+  /** Test hook: makes the worker exit as if the SDK had crashed it. */
+  crashForTest(): void {
+    this.child?.stdin?.write(JSON.stringify({ id: 0, crash: true }) + '\n');
+  }
+
+  /** The pid of the running worker, if any. */
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  /** Ends the worker. */
+  async close(): Promise<void> {
+    const child = this.child;
+    this.ready = undefined;
+    this.child = undefined;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    child.stdin?.end();
+    const timer = setTimeout(() => child.kill('SIGKILL'), 1000);
+    await exited;
+    clearTimeout(timer);
+  }
+
+  private spawnWorker(): Promise<WorkerHello> {
+    this.starts++;
+    this.stderr = '';
+    const child = spawn(process.execPath, [getWorkerScript(), this.flavor, this.packageDir], { stdio: ['pipe', 'pipe', 'pipe'] });
+    this.child = child;
+    child.stderr!.setEncoding('utf8');
+    child.stderr!.on('data', (chunk: string) => {
+      if (this.stderr.length < STDERR_CAP) this.stderr += chunk.slice(0, STDERR_CAP - this.stderr.length);
+    });
+    child.stdin!.on('error', () => {}); // a dead worker's stdin: the exit handler reports it
+    return new Promise((resolveHello, rejectHello) => {
+      const lines = createInterface({ input: child.stdout! });
+      lines.on('line', (line) => {
+        const message = parseLine(line);
+        if (!message) return;
+        if (message.hello) return resolveHello(message.hello as WorkerHello);
+        this.settle(message);
+      });
+      child.once('error', (error) => rejectHello(error));
+      child.once('exit', (code, signal) => {
+        const why = `the SDK worker exited (${signal ?? `code ${code}`}) while this cell was running; it is restarted for the next cell`;
+        rejectHello(new Error(`${why}\n${this.stderr.trim()}`));
+        if (this.child === child) {
+          this.child = undefined;
+          this.ready = undefined;
+        }
+        for (const [id, entry] of this.pending) {
+          clearTimeout(entry.timer);
+          this.pending.delete(id);
+          entry.resolve({ error: why, notes: this.stderr ? [this.stderr.trim().slice(-2000)] : [] });
+        }
+      });
+    });
+  }
+
+  private settle(message: Record<string, unknown>): void {
+    const id = typeof message.id === 'number' ? message.id : -1;
+    const entry = this.pending.get(id);
+    if (!entry) return; // an answer after its cell's budget ran out: already reported as an error
+    clearTimeout(entry.timer);
+    this.pending.delete(id);
+    entry.resolve(message as WorkerAnswer);
+  }
+
+  // A missed budget may be one stuck cell or a wedged process: ping it, and replace it if it is silent.
+  private async checkHealth(child: ChildProcess): Promise<void> {
+    if (this.child !== child) return;
+    const id = this.nextId++;
+    const alive = await new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        resolve(false);
+      }, 1000);
+      this.pending.set(id, { resolve: () => resolve(true), timer });
+      child.stdin!.write(JSON.stringify({ id, ping: true }) + '\n');
+    });
+    if (!alive && this.child === child) child.kill('SIGKILL');
+  }
+}
+
+function parseLine(line: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(line);
+    return value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}

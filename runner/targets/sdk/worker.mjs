@@ -1,0 +1,196 @@
+// A persistent worker that drives one installed MCP TypeScript SDK (v1 `@modelcontextprotocol/sdk`
+// or v2 `@modelcontextprotocol/client`) against the mock server. Plain ESM JavaScript so it runs
+// unchanged from the sources and from the published package (no build step).
+//
+//   node worker.mjs <v1|v2> <package directory>
+//
+// stdin, one JSON object per line:  {id, url, caseId, protocolVersion, tool, arguments, calls, timeoutMs}
+//                                    {id, ping: true}
+// stdout, one JSON object per line: {hello: {versions, packageVersion}} once at start-up, then
+//                                    {id, verdicts, detail, notes, durationMs} or {id, error} or {id, pong: true}
+// Cells run concurrently, each with a fresh Client and transport. stdout carries answers only:
+// console output of the SDK is sent to stderr.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { pathToFileURL } from 'node:url';
+import { mapSdkError, mapSdkResult } from './map-sdk-outcome.mjs';
+
+const [flavor, packageDir] = process.argv.slice(2);
+for (const method of ['log', 'info', 'debug', 'warn']) console[method] = (...args) => console.error(...args);
+process.on('unhandledRejection', (reason) => console.error('worker: unhandled rejection:', describe(reason)));
+process.on('uncaughtException', (error) => console.error('worker: uncaught exception:', describe(error)));
+
+const sdk = await loadSdk(flavor, packageDir);
+write({ hello: { versions: sdk.versions, packageVersion: sdk.packageVersion } });
+
+const lines = createInterface({ input: process.stdin });
+lines.on('line', (line) => {
+  let message;
+  try {
+    message = JSON.parse(line);
+  } catch {
+    console.error('worker: ignored a line that is not JSON');
+    return;
+  }
+  if (message.ping) return write({ id: message.id, pong: true });
+  if (message.crash) process.exit(70); // test hook: die as a crashing SDK would
+  runCell(message).then(write, (error) => write({ id: message.id, error: `worker: ${describe(error)}` }));
+});
+lines.on('close', () => process.exit(0));
+
+function write(answer) {
+  process.stdout.write(JSON.stringify(answer) + '\n');
+}
+
+/** Imports the SDK's entry points from the package directory, per major version. */
+async function loadSdk(kind, dir) {
+  const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+  const load = (file) => import(pathToFileURL(join(dir, file)).href);
+  if (kind === 'v1') {
+    const [client, http, types] = await Promise.all([load('dist/esm/client/index.js'), load('dist/esm/client/streamableHttp.js'), load('dist/esm/types.js')]);
+    return {
+      flavor: 'v1',
+      packageVersion: pkg.version,
+      Client: client.Client,
+      Transport: http.StreamableHTTPClientTransport,
+      types,
+      // v1 negotiates by `initialize` only: whatever SUPPORTED_PROTOCOL_VERSIONS lists.
+      versions: [...types.SUPPORTED_PROTOCOL_VERSIONS],
+    };
+  }
+  const client = await load('dist/index.mjs');
+  // v2 speaks the 2026-07-28 era when it can negotiate it (versionNegotiation { pin }).
+  const modern = typeof client.Client.prototype.setVersionNegotiation === 'function' ? ['2026-07-28'] : [];
+  return {
+    flavor: 'v2',
+    packageVersion: pkg.version,
+    Client: client.Client,
+    Transport: client.StreamableHTTPClientTransport,
+    types: client,
+    versions: [...client.SUPPORTED_PROTOCOL_VERSIONS, ...modern],
+  };
+}
+
+async function runCell(cell) {
+  const started = performance.now();
+  const log = createCellLog();
+  const timeout = cell.timeoutMs;
+  const transport = new sdk.Transport(new URL(cell.url), { fetch: createRecordingFetch(log) });
+  const client = createClient(cell.protocolVersion);
+  try {
+    try {
+      // Connecting is not under test: a generous timeout, so a cold start is not read as a hang.
+      await client.connect(transport, { timeout: Math.max(timeout, 5000) });
+    } catch (error) {
+      return { id: cell.id, error: `connect failed before any tools/call: ${describe(error)}`, notes: log.notes, durationMs: elapsed(started) };
+    }
+    watchTransport(transport, log);
+    const verdicts = [];
+    for (let call = 0; call < cell.calls; call++) {
+      log.toolCallIds.clear();
+      log.statuses.length = 0;
+      try {
+        const params = { name: cell.tool, arguments: cell.arguments };
+        // v1: callTool(params, resultSchema?, options); v2: callTool(params, options).
+        const result = sdk.flavor === 'v1' ? await client.callTool(params, undefined, { timeout }) : await client.callTool(params, { timeout });
+        verdicts.push(mapSdkResult(result));
+      } catch (error) {
+        verdicts.push(mapSdkError(error, { flavor: sdk.flavor, types: sdk.types, log }));
+      }
+    }
+    return { id: cell.id, verdicts, notes: log.notes, durationMs: elapsed(started) };
+  } finally {
+    await Promise.race([client.close().catch(() => {}), new Promise((resolve) => setTimeout(resolve, 500).unref())]);
+  }
+}
+
+function createClient(protocolVersion) {
+  const info = { name: 'mcp-error-matrix-sdk-adapter', version: '0.1.0' };
+  const capabilities = { elicitation: {}, sampling: {}, roots: {} };
+  if (sdk.flavor === 'v1') {
+    const client = new sdk.Client(info, { capabilities });
+    const t = sdk.types;
+    // A host that declines every elicitation, answers sampling with fixed text and has no roots.
+    if (t.ElicitRequestSchema) client.setRequestHandler(t.ElicitRequestSchema, async () => ({ action: 'decline' }));
+    client.setRequestHandler(t.CreateMessageRequestSchema, async () => samplingAnswer());
+    client.setRequestHandler(t.ListRootsRequestSchema, async () => ({ roots: [] }));
+    return client;
+  }
+  const options = { capabilities };
+  if (protocolVersion === '2026-07-28') options.versionNegotiation = { mode: { pin: '2026-07-28' } };
+  const client = new sdk.Client(info, options);
+  client.setRequestHandler('elicitation/create', async () => ({ action: 'decline' }));
+  client.setRequestHandler('sampling/createMessage', async () => samplingAnswer());
+  client.setRequestHandler('roots/list', async () => ({ roots: [] }));
+  return client;
+}
+
+function samplingAnswer() {
+  return { role: 'assistant', content: { type: 'text', text: 'synthetic' }, model: 'synthetic' };
+}
+
+function createCellLog() {
+  return { statuses: [], toolCallIds: new Set(), peerErrorCodes: new Set(), notes: [] };
+}
+
+// Records the HTTP status of each tools/call POST (0 when fetch failed before a status), so a
+// local timeout can be told apart: nothing came back, or a 2xx stream never finished.
+function createRecordingFetch(log) {
+  return async (input, init) => {
+    const body = typeof init?.body === 'string' ? init.body : '';
+    const isToolCall = body.includes('"tools/call"');
+    try {
+      const response = await fetch(input, init);
+      if (isToolCall) log.statuses.push(response.status);
+      return response;
+    } catch (error) {
+      if (isToolCall) log.statuses.push(0);
+      throw error;
+    }
+  };
+}
+
+// After connect: note tools/call ids going out, peer error responses coming in, and what the
+// transport reports to onerror (the SDK's own log of what it dropped).
+function watchTransport(transport, log) {
+  const send = transport.send.bind(transport);
+  transport.send = async (message, options) => {
+    if (message && message.method === 'tools/call') log.toolCallIds.add(message.id);
+    try {
+      return await send(message, options);
+    } catch (error) {
+      tagOrigin(error, 'send');
+      throw error;
+    }
+  };
+  const onmessage = transport.onmessage;
+  transport.onmessage = (message, extra) => {
+    if (message && message.error && typeof message.error.code === 'number' && log.toolCallIds.has(message.id)) log.peerErrorCodes.add(message.error.code);
+    return onmessage?.call(transport, message, extra);
+  };
+  const onerror = transport.onerror;
+  transport.onerror = (error) => {
+    if (log.notes.length < 20) log.notes.push(`transport onerror: ${describe(error)}`);
+    return onerror?.call(transport, error);
+  };
+}
+
+function tagOrigin(error, origin) {
+  if (error !== null && typeof error === 'object') {
+    try {
+      Object.defineProperty(error, '__memOrigin', { value: origin, configurable: true });
+    } catch {
+      // a frozen error keeps no tag; it is then read as coming from the result
+    }
+  }
+}
+
+function describe(error) {
+  if (error instanceof Error) return `${error.name}: ${error.message}`.slice(0, 500);
+  return String(error).slice(0, 500);
+}
+
+function elapsed(started) {
+  return Math.round(performance.now() - started);
+}
