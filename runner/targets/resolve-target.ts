@@ -9,6 +9,7 @@ import { getPackageVersion } from '../package-paths.js';
 import type { Target } from '../types.js';
 import { createClassifierTarget } from './classifier-target.js';
 import { loadClassifierModule } from './load-classifier-module.js';
+import { SDK_TARGET_KINDS } from './sdk/sdk-target.js';
 
 export interface ResolveTargetOptions {
   cwd: string;
@@ -36,6 +37,7 @@ const TARGET_KINDS: Record<string, TargetFactory> = {
     const loaded = await loadClassifierModule(spec, options.cwd);
     return createClassifierTarget({ name: spec, kind: 'classifier', source: loaded.file }, loaded.classify);
   },
+  ...SDK_TARGET_KINDS, // ts-sdk@<version>, ts-client@<version>
 };
 
 /** The targets the default run uses. */
@@ -45,7 +47,7 @@ export const DEFAULT_TARGETS = ['reference'];
 export async function resolveTarget(spec: string, options: ResolveTargetOptions): Promise<Target> {
   const builtIn = BUILT_IN_TARGETS[spec];
   if (builtIn) return builtIn(spec, options);
-  const kind = /^([a-z][a-z0-9-]*):/.exec(spec)?.[1];
+  const kind = /^([a-z][a-z0-9-]*)[:@]/.exec(spec)?.[1];
   const factory = kind === undefined ? undefined : TARGET_KINDS[kind];
   if (factory) return factory(spec, options);
   const known = [...Object.keys(BUILT_IN_TARGETS), ...Object.keys(TARGET_KINDS).map((k) => `${k}:`)];

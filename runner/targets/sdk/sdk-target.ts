@@ -68,3 +68,9 @@ async function runSdkCell(worker: SdkWorker, context: TargetContext): Promise<Ta
   }
   return invalidVerdicts.length > 0 ? { verdicts, invalidVerdicts, run } : { verdicts, run };
 }
+
+/** Factories for `resolve-target.ts`, by kind: `ts-sdk@<version>` (v1 package) and `ts-client@<version>` (v2). */
+export const SDK_TARGET_KINDS: Record<string, (spec: string) => Promise<Target>> = {
+  'ts-sdk': (spec) => createSdkTarget(spec),
+  'ts-client': (spec) => createSdkTarget(spec),
+};
