@@ -1,6 +1,7 @@
 // Runs one cell (case × version × target): mock server, target, recording, judging.
 import type { LoadedCase } from '../cases/case-types.js';
 import { decideCellStatus } from '../judge/cell-status.js';
+import { judgeClient, type CheckRequestMessage } from '../judge/judge-client.js';
 import { getExpectedVerdicts, judgeVerdicts } from '../judge/judge-verdicts.js';
 import { startMockServer } from '../mock-server/server.js';
 import type { Cell, ProtocolVersion, Recording, SchemaResult, Target, TargetOutcome } from '../types.js';
@@ -15,13 +16,15 @@ export interface RunCellOptions {
   signal: AbortSignal;
   /** Schema results of the scripted messages for this case and version (same for every target). */
   schema: SchemaResult[];
+  /** Validates the messages a client target sent; none when schemas are off. */
+  checkRequest?: CheckRequestMessage | undefined;
 }
 
 /** Runs and judges one cell. Never throws: a broken harness or target becomes an `error` cell. */
 export async function runCell(options: RunCellOptions): Promise<Cell> {
   const { loaded, protocolVersion, target, mode } = options;
   const started = performance.now();
-  const expected = getExpectedVerdicts(loaded.case, protocolVersion);
+  let expected = getExpectedVerdicts(loaded.case, protocolVersion);
   let recording: Recording | undefined;
   let outcome: TargetOutcome;
   const skip = target.skipReason?.(protocolVersion);
@@ -37,7 +40,15 @@ export async function runCell(options: RunCellOptions): Promise<Cell> {
     }
   }
   const judged = outcome.error === undefined && outcome.skip === undefined;
-  const checks = judged ? judgeVerdicts(expected, outcome) : [];
+  let checks = judged ? judgeVerdicts(expected, outcome) : [];
+  let schema = options.schema;
+  // Real clients (command, SDK adapters) report per explicit call and are judged on the wire.
+  if (target.info.kind !== 'classifier') {
+    const client = judgeClient({ case: loaded.case, protocolVersion, outcome, recording, checkRequest: options.checkRequest });
+    expected = client.expected;
+    checks = judged ? client.checks : [];
+    schema = [...schema, ...client.schema];
+  }
   const { status, reason } = decideCellStatus(outcome, checks);
   return {
     case: loaded.case.id,
@@ -48,7 +59,7 @@ export async function runCell(options: RunCellOptions): Promise<Cell> {
     checks,
     expected,
     actual: expected.map((_, index) => outcome.verdicts[index] ?? null),
-    schema: options.schema,
+    schema,
     ...(recording ? { recording } : {}),
     ...(outcome.run ? { targetRun: outcome.run } : {}),
     durationMs: Math.round(performance.now() - started),

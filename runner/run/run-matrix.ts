@@ -1,6 +1,7 @@
 // Runs the matrix: every selected case × version × target, then summarises.
 import { availableParallelism, platform, release } from 'node:os';
 import type { LoadedCase } from '../cases/case-types.js';
+import type { CheckRequestMessage } from '../judge/judge-client.js';
 import { getPackageVersion } from '../package-paths.js';
 import { CELL_STATUSES, type Cell, type CaseSummary, type ProtocolVersion, type RunResult, type RunSummary, type SchemaInfo, type SchemaResult, type Target } from '../types.js';
 import { runCell } from './run-cell.js';
@@ -21,6 +22,8 @@ export interface RunMatrixOptions {
   /** Checks the scripted messages of a case under a version against the pinned schemas; null = schemas off. */
   checkSchemas?: ((loaded: LoadedCase, version: ProtocolVersion) => SchemaResult[]) | null;
   schemaInfo?: SchemaInfo[] | null;
+  /** Validates each message a client target sent (e.g. `validator.checkRequestMessage`); null = off. */
+  checkRequest?: CheckRequestMessage | null;
   /** Called after each cell, for progress output. */
   onCell?: (cell: Cell, done: number, total: number) => void;
 }
@@ -66,6 +69,7 @@ export async function runMatrix(options: RunMatrixOptions): Promise<RunResult> {
       timeoutMs: options.timeoutMs ?? 2000,
       signal,
       schema: schemaFor(cell.loaded, cell.protocolVersion),
+      checkRequest: options.checkRequest ?? undefined,
     });
     options.onCell?.(result, ++done, planned.length);
     return result;

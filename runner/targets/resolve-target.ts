@@ -38,6 +38,7 @@ const TARGET_KINDS: Record<string, TargetFactory> = {
     return createClassifierTarget({ name: spec, kind: 'classifier', source: loaded.file }, loaded.classify);
   },
   ...SDK_TARGET_KINDS, // ts-sdk@<version>, ts-client@<version>
+  command: async (spec, options) => (await import('./command-target.js')).resolveCommandTarget(spec, options),
 };
 
 /** The targets the default run uses. */

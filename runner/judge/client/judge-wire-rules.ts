@@ -1,0 +1,126 @@
+// The case's wire rules (`client.wire`), plus the defaults every case gets: the client called
+// the tool at all, and (POLICY) did not replay a tool that is neither read-only nor idempotent.
+import type { Case, WireRule } from '../../cases/case-types.js';
+import type { Check, ProtocolVersion } from '../../types.js';
+import { makeCheck } from '../make-check.js';
+import { judgeMrtrFollowUps } from './judge-mrtr.js';
+import type { WireCall } from './read-wire-calls.js';
+
+// A small allowance for timer granularity between the server's write and the client's clock.
+const RETRY_AFTER_SLACK_MS = 20;
+
+/** Checks `wire.<rule>` for each rule that applies to the version, then the defaults. */
+export function judgeWireRules(item: Case, version: ProtocolVersion, calls: WireCall[]): Check[] {
+  const rules = (item.client?.wire ?? []).filter((rule) => rule.versions === undefined || rule.versions.includes(version));
+  const explicit = item.client?.calls ?? 1;
+  const checks = rules.map((rule) => judgeRule(rule, calls, explicit));
+  if (!rules.some((rule) => rule.rule === 'tool-call-posts')) checks.push(...judgeDefaultPosts(item, calls));
+  return checks;
+}
+
+function judgeRule(rule: WireRule, calls: WireCall[], explicit: number): Check {
+  const id = `wire.${rule.rule}`;
+  const why = rule.why ? ` (${rule.why})` : '';
+  switch (rule.rule) {
+    case 'tool-call-posts': {
+      const expected = { min: rule.min ?? 0, ...(rule.max === undefined ? {} : { max: rule.max }) };
+      const passed = calls.length >= expected.min && (rule.max === undefined || calls.length <= rule.max);
+      const range = rule.max === undefined ? `at least ${expected.min}` : expected.min === rule.max ? `${rule.max}` : `${expected.min}–${rule.max}`;
+      return makeCheck({ id, level: rule.level, expected, actual: calls.length, passed, message: `${id}: ${range} tools/call POST(s) expected, ${calls.length} sent${passed ? '' : why}` });
+    }
+    case 'retry-after':
+      return judgeRetryAfter(id, rule, calls);
+    case 'mrtr-follow-up':
+      return judgeMrtrFollowUps(id, rule.level, calls);
+    case 'reissue-new-id':
+      return judgeNewIds(id, rule, calls);
+    case 'no-request-after-final':
+      return judgeNothingAfterFinal(id, rule, calls, explicit);
+  }
+}
+
+function judgeDefaultPosts(item: Case, calls: WireCall[]): Check[] {
+  const explicit = item.client?.calls ?? 1;
+  const checks = [
+    makeCheck({
+      id: 'wire.tool-call-posts',
+      level: 'MUST',
+      expected: { min: explicit },
+      actual: calls.length,
+      passed: calls.length >= explicit,
+      message: `wire.tool-call-posts: at least ${explicit} tools/call POST(s) expected, ${calls.length} sent${calls.length >= explicit ? '' : ' (nothing to judge the client on)'}`,
+    }),
+  ];
+  const annotations = item.tool?.annotations ?? {};
+  if (annotations.readOnlyHint === true || annotations.idempotentHint === true) return checks;
+  // Follow-ups answer an input_required result; they are not replays.
+  const sent = calls.filter((call) => !call.isFollowUp).length;
+  const replays = Math.max(0, sent - explicit);
+  const first = calls.filter((call) => !call.isFollowUp)[explicit];
+  checks.push(
+    makeCheck({
+      id: 'wire.no-auto-replay',
+      level: 'POLICY',
+      expected: 0,
+      actual: replays,
+      passed: replays === 0,
+      message:
+        replays === 0
+          ? 'wire.no-auto-replay: the tool (neither read-only nor idempotent) was not replayed'
+          : `wire.no-auto-replay: the tool is neither read-only nor idempotent, yet it was sent ${replays} more time(s) than the ${explicit} explicit call(s)`,
+      ...(first ? { exchange: first.transcript } : {}),
+    }),
+  );
+  return checks;
+}
+
+// RFC 9110 § 10.2.3: delay-seconds or an HTTP-date. The date form is measured against the
+// response's own Date header, since the recording has no wall clock.
+function judgeRetryAfter(id: string, rule: WireRule, calls: WireCall[]): Check {
+  for (const call of calls.slice(0, -1)) {
+    const response = call.exchange.response;
+    const delayMs = parseRetryAfter(response?.headers['retry-after'], response?.headers['date']);
+    if (delayMs === undefined) continue;
+    const next = calls[call.n]!;
+    const waited = Math.round(next.exchange.at - (response?.endedAt ?? call.exchange.at));
+    if (waited + RETRY_AFTER_SLACK_MS < delayMs) {
+      return makeCheck({ id, level: rule.level, expected: `≥ ${delayMs} ms`, actual: `${waited} ms`, passed: false, exchange: next.transcript, message: `${id}: POST ${next.n} came ${waited} ms after a Retry-After of ${delayMs} ms` });
+    }
+  }
+  return makeCheck({ id, level: rule.level, expected: 'retries wait for Retry-After', actual: calls.length > 1 ? 'waited' : 'no retry', passed: true });
+}
+
+function parseRetryAfter(value: string | undefined, date: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (/^\s*\d+\s*$/.test(value)) return Number(value) * 1000;
+  const at = Date.parse(value);
+  const now = date === undefined ? NaN : Date.parse(date);
+  return Number.isNaN(at) || Number.isNaN(now) ? undefined : Math.max(0, at - now);
+}
+
+function judgeNewIds(id: string, rule: WireRule, calls: WireCall[]): Check {
+  const seen: unknown[] = [];
+  for (const call of calls) {
+    if (seen.some((earlier) => JSON.stringify(earlier) === JSON.stringify(call.id))) {
+      return makeCheck({ id, level: rule.level, expected: 'a new id', actual: call.id, passed: false, exchange: call.transcript, message: `${id}: POST ${call.n} reuses the id ${JSON.stringify(call.id)} of an earlier tools/call` });
+    }
+    seen.push(call.id);
+  }
+  return makeCheck({ id, level: rule.level, expected: 'a new id', actual: calls.length > 1 ? 'every id new' : 'no re-issue', passed: true });
+}
+
+// Each explicit call ends with one final answer; after the last one nothing is re-sent.
+function judgeNothingAfterFinal(id: string, rule: WireRule, calls: WireCall[], explicit: number): Check {
+  const final = calls.filter((call) => call.isFinal)[explicit - 1];
+  const after = final ? calls.filter((call) => call.n > final.n && !call.isFollowUp) : [];
+  const passed = after.length === 0;
+  return makeCheck({
+    id,
+    level: rule.level,
+    expected: 0,
+    actual: after.length,
+    passed,
+    ...(passed ? {} : { exchange: after[0]!.transcript }),
+    message: passed ? `${id}: nothing re-sent after the final answer` : `${id}: ${after.length} tools/call POST(s) after the final answer in POST ${final!.n}`,
+  });
+}

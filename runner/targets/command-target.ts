@@ -1,0 +1,109 @@
+// `command:<command line>`: any client in any language as a target. Per cell the runner runs
+// the command through the shell with the mock server's URL appended as the last argument,
+// reads what the client reported, and leaves the judging of the wire to judge-client.
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ProtocolVersion, Target, TargetContext, TargetInfo, TargetOutcome, TargetRunInfo } from '../types.js';
+import { buildClientEnv } from './command/client-env.js';
+import { findCommandSource, parseCommandSpec, type CommandSpec } from './command/parse-command-spec.js';
+import { readClientReport } from './command/read-client-report.js';
+import { describeExit, spawnClient, type ClientProcessResult } from './command/spawn-client.js';
+
+/** Exit status a client uses to say "I do not speak this case or version" (the automake SKIP code). */
+export const SKIP_EXIT_CODE = 77;
+
+export interface CommandTargetOptions extends CommandSpec {
+  /** The name in reports. @default `command:<command line>` */
+  name?: string;
+  /** @default process.cwd() */
+  cwd?: string;
+  /** Bytes of stdout/stderr kept from the start of each. @default 1 MiB */
+  maxOutputBytes?: number;
+  /** @default process.env */
+  env?: NodeJS.ProcessEnv;
+}
+
+/** Resolves a `command:<command line>[ #versions=…&timeout=…]` spec. */
+export function resolveCommandTarget(spec: string, options: { cwd: string }): Target {
+  return createCommandTarget({ ...parseCommandSpec(spec), name: spec, cwd: options.cwd });
+}
+
+/** A target that runs a client process per cell. */
+export function createCommandTarget(options: CommandTargetOptions): Target {
+  const cwd = options.cwd ?? process.cwd();
+  const source = findCommandSource(options.command, cwd);
+  const info: TargetInfo = { name: options.name ?? `command:${options.command}`, kind: 'command', ...(source ? { source } : {}) };
+  return {
+    info,
+    usesServer: () => true,
+    skipReason: (version: ProtocolVersion) =>
+      options.versions && !options.versions.includes(version) ? `the client speaks only ${options.versions.join(', ')} (target option versions=)` : undefined,
+    run: (context) => runCommandClient(options, cwd, context),
+  };
+}
+
+async function runCommandClient(options: CommandTargetOptions, cwd: string, context: TargetContext): Promise<TargetOutcome> {
+  if (!context.serverUrl) return { verdicts: [], error: 'command target without a server URL (harness bug)' };
+  const calls = context.case.client?.calls ?? 1;
+  const dir = await mkdtemp(join(tmpdir(), 'mcp-error-matrix-'));
+  try {
+    const verdictFile = join(dir, 'verdict.json');
+    const result = await spawnClient({
+      command: `${options.command} ${quoteForShell(context.serverUrl)}`,
+      env: buildClientEnv(context, verdictFile, options.env),
+      cwd,
+      timeoutMs: options.timeoutMs ?? getDefaultCellTimeout(context),
+      signal: context.signal,
+      ...(options.maxOutputBytes === undefined ? {} : { maxOutputBytes: options.maxOutputBytes }),
+    });
+    const run = toRunInfo(result);
+    if (result.spawnError !== undefined) return { verdicts: [], run, error: `the client could not be started: ${result.spawnError}` };
+    if (result.aborted) return { verdicts: [], run, error: 'interrupted: the run was aborted' };
+    if (result.crashed) return { verdicts: [], run, error: `the client crashed: ${describeExit(result)}` };
+    const report = readClientReport({ fileText: await readOptional(verdictFile), lastStdoutLine: result.lastStdoutLine, calls });
+    if (report.skip !== undefined) return { verdicts: [], run, skip: report.skip };
+    if (result.exitCode === SKIP_EXIT_CODE && !result.timedOut && report.source === 'none') {
+      return { verdicts: [], run, skip: getLastLine(result.stderr) ?? `the client exited with ${SKIP_EXIT_CODE} (skip)` };
+    }
+    return { verdicts: report.verdicts, ...(report.invalidVerdicts.length ? { invalidVerdicts: report.invalidVerdicts } : {}), run };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** The per-cell limit when the target sets none: room for every scripted exchange to time out once. */
+export function getDefaultCellTimeout(context: Pick<TargetContext, 'timeoutMs' | 'case'>): number {
+  return context.timeoutMs * Math.max(3, context.case.exchanges.length + 1);
+}
+
+// `crashed` is not a TargetRunInfo field (results.schema.json forbids extra members): a crash
+// shows as the cell's `error` reason and its signal/exit status.
+function toRunInfo(result: ClientProcessResult): TargetRunInfo {
+  return {
+    exitCode: result.exitCode,
+    signal: result.signal,
+    timedOut: result.timedOut,
+    stdout: result.stdout,
+    stderr: result.stderr,
+    durationMs: result.durationMs,
+  };
+}
+
+async function readOptional(file: string): Promise<string | undefined> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+function getLastLine(text: string): string | undefined {
+  const lines = text.split(/\r?\n/).map((line) => line.trim()).filter(Boolean);
+  return lines.at(-1);
+}
+
+function quoteForShell(word: string): string {
+  if (process.platform === 'win32') return `"${word}"`;
+  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}

@@ -1,0 +1,90 @@
+// `command:<command line>[ #option=value&option=value]`: the command line, plus target options
+// written as a trailing shell comment, so the same text still runs unchanged in a shell.
+import { accessSync, constants, existsSync, statSync } from 'node:fs';
+import { delimiter, isAbsolute, join, resolve } from 'node:path';
+import { TargetSpecError } from '../../errors.js';
+import { PROTOCOL_VERSIONS, type ProtocolVersion } from '../../types.js';
+
+export interface CommandSpec {
+  /** The command line without the option comment. */
+  command: string;
+  /** Only these versions are run; the others are `skip`. @default every version */
+  versions?: ProtocolVersion[];
+  /** Per-cell time limit in ms. @default the run's per-exchange timeout × max(3, exchanges + 1) */
+  timeoutMs?: number;
+}
+
+// The option comment: whitespace, `#`, then key=value pairs joined by `&`, at the very end.
+const OPTIONS_PATTERN = /\s#\s*([a-z]+=[^\s&]*(?:&[a-z]+=[^\s&]*)*)\s*$/;
+
+/** Parses the argument after `command:`; throws a TargetSpecError for an empty line or a bad option. */
+export function parseCommandSpec(spec: string): CommandSpec {
+  const body = spec.replace(/^command:/, '');
+  const match = OPTIONS_PATTERN.exec(body);
+  const command = (match ? body.slice(0, match.index) : body).trim();
+  if (command === '') throw new TargetSpecError(spec, 'the command line is empty; write e.g. command:node my-client.mjs');
+  const parsed: CommandSpec = { command };
+  for (const pair of match?.[1]?.split('&') ?? []) {
+    const [key, value = ''] = pair.split('=') as [string, string?];
+    if (key === 'versions') parsed.versions = parseVersions(spec, value);
+    else if (key === 'timeout') parsed.timeoutMs = parseTimeout(spec, value);
+    else throw new TargetSpecError(spec, `unknown option "${key}" in the trailing "#…" comment; known: versions=V[,V], timeout=MS`);
+  }
+  return parsed;
+}
+
+function parseVersions(spec: string, value: string): ProtocolVersion[] {
+  const versions = value.split(',').filter(Boolean);
+  const bad = versions.find((version) => !(PROTOCOL_VERSIONS as readonly string[]).includes(version));
+  if (versions.length === 0 || bad !== undefined) {
+    throw new TargetSpecError(spec, `versions=${value}: expected a comma-separated list of ${PROTOCOL_VERSIONS.join(', ')}`);
+  }
+  return versions as ProtocolVersion[];
+}
+
+function parseTimeout(spec: string, value: string): number {
+  const number = Number(value);
+  if (!Number.isInteger(number) || number <= 0) throw new TargetSpecError(spec, `timeout=${value}: expected a positive whole number of milliseconds`);
+  return number;
+}
+
+// Interpreters whose first file argument is the real client, for receipts.
+const INTERPRETERS = new Set(['node', 'nodejs', 'python', 'python3', 'deno', 'bun', 'tsx', 'ruby', 'php', 'perl', 'bash', 'sh', 'uv', 'java']);
+
+/**
+ * The file the client runs from, for receipts: the script an interpreter is given when it
+ * exists, else the executable (a path, or found on PATH); undefined when neither is found.
+ */
+export function findCommandSource(command: string, cwd: string, path = process.env.PATH ?? ''): string | undefined {
+  const words = command.split(/\s+/).filter((word) => word !== '' && !/^[A-Za-z_][A-Za-z0-9_]*=/.test(word));
+  const executable = words[0]?.replace(/^['"]|['"]$/g, '');
+  if (executable === undefined) return undefined;
+  const name = executable.split(/[\\/]/).pop() ?? executable;
+  if (INTERPRETERS.has(name.replace(/\.exe$/, ''))) {
+    const script = words.slice(1).find((word) => !word.startsWith('-'));
+    const file = script === undefined ? undefined : resolve(cwd, script.replace(/^['"]|['"]$/g, ''));
+    if (file !== undefined && isFile(file)) return file;
+  }
+  if (executable.includes('/') || executable.includes('\\') || isAbsolute(executable)) {
+    const file = resolve(cwd, executable);
+    return isFile(file) ? file : undefined;
+  }
+  for (const dir of path.split(delimiter).filter(Boolean)) {
+    const file = join(dir, executable);
+    if (isFile(file) && isExecutable(file)) return file;
+  }
+  return undefined;
+}
+
+function isFile(file: string): boolean {
+  return existsSync(file) && statSync(file).isFile();
+}
+
+function isExecutable(file: string): boolean {
+  try {
+    accessSync(file, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}

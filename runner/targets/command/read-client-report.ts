@@ -1,0 +1,63 @@
+// Reads what a client process reported: the verdict file (preferred) or its last stdout line.
+// Either holds one verdict, an array with one verdict per explicit call, or `{"skip": reason}`.
+import { readVerdict } from '../../classify/read-verdict.js';
+import type { TargetOutcome, Verdict } from '../../types.js';
+
+export interface ClientReport {
+  verdicts: (Verdict | null)[];
+  invalidVerdicts: NonNullable<TargetOutcome['invalidVerdicts']>;
+  skip?: string;
+  /** Where the report came from, for messages. */
+  source: 'file' | 'stdout' | 'none';
+}
+
+/**
+ * Reads the report for `calls` explicit calls. A single verdict answers the last call (the one
+ * a one-shot client makes); text on stdout that does not start with `{` or `[` is ordinary log
+ * output, not a report, so a conformance-style client that prints logs reports nothing.
+ */
+export function readClientReport(options: { fileText: string | undefined; lastStdoutLine: string; calls: number }): ClientReport {
+  const fileText = options.fileText?.trim();
+  if (fileText) return readReportText(fileText, 'file', options.calls);
+  const line = options.lastStdoutLine.trim();
+  if (line.startsWith('{') || line.startsWith('[')) return readReportText(line, 'stdout', options.calls);
+  return { verdicts: new Array<null>(options.calls).fill(null), invalidVerdicts: [], source: 'none' };
+}
+
+function readReportText(text: string, source: 'file' | 'stdout', calls: number): ClientReport {
+  const report: ClientReport = { verdicts: new Array<Verdict | null>(calls).fill(null), invalidVerdicts: [], source };
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    const where = source === 'file' ? 'the verdict file' : 'the last stdout line';
+    report.invalidVerdicts.push({ index: calls - 1, value: clip(text), problem: `${where} is not JSON (${(error as Error).message})` });
+    return report;
+  }
+  const skip = readSkip(value);
+  if (skip !== undefined) return { ...report, skip };
+  const values = Array.isArray(value) ? value : [value];
+  // A single verdict (or a short array) answers the last calls: index from the end.
+  const offset = Math.max(0, calls - values.length);
+  values.slice(0, calls).forEach((item, position) => {
+    const index = offset + position;
+    if (item === null) return;
+    const read = readVerdict(item);
+    if ('verdict' in read) report.verdicts[index] = read.verdict;
+    else report.invalidVerdicts.push({ index, value: item, problem: read.problem });
+  });
+  if (values.length > calls) {
+    report.invalidVerdicts.push({ index: calls - 1, value: clip(text), problem: `${values.length} verdicts for ${calls} explicit call(s)` });
+  }
+  return report;
+}
+
+function readSkip(value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || !('skip' in value)) return undefined;
+  const reason = (value as { skip: unknown }).skip;
+  return typeof reason === 'string' && reason.trim() !== '' ? reason.trim() : 'the client skipped this cell';
+}
+
+function clip(text: string): string {
+  return text.length > 500 ? `${text.slice(0, 497)}...` : text;
+}

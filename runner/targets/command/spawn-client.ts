@@ -1,0 +1,118 @@
+// Runs one client command line in its own process group: output captured with a size cap,
+// a time limit and the run's abort signal both kill the whole tree, and nothing it started
+// outlives the cell.
+import { spawn } from 'node:child_process';
+import { constants } from 'node:os';
+import { createOutputCapture } from './output-capture.js';
+
+export interface SpawnClientOptions {
+  /** The full shell command line (already including the server URL). */
+  command: string;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  timeoutMs: number;
+  signal: AbortSignal;
+  /** Bytes of each stream kept from the start (the end is kept too). @default 1 MiB */
+  maxOutputBytes?: number;
+}
+
+export interface ClientProcessResult {
+  exitCode: number | null;
+  /** The signal that ended the process, e.g. SIGSEGV; null when it exited by itself. */
+  signal: string | null;
+  timedOut: boolean;
+  /** Ended by the run's abort signal. */
+  aborted: boolean;
+  /** Ended by a signal the runner did not send (directly, or as a shell's 128+N exit status). */
+  crashed: boolean;
+  stdout: string;
+  stderr: string;
+  /** The complete last line of stdout, even when the middle was cut. */
+  lastStdoutLine: string;
+  durationMs: number;
+  /** The process could not be started at all. */
+  spawnError?: string;
+}
+
+export const DEFAULT_MAX_OUTPUT_BYTES = 1024 * 1024;
+
+/** Runs the command through `/bin/sh -c` (cmd.exe on Windows), detached as a process-group leader. */
+export function spawnClient(options: SpawnClientOptions): Promise<ClientProcessResult> {
+  const started = performance.now();
+  const cap = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
+  const stdout = createOutputCapture(cap);
+  const stderr = createOutputCapture(cap);
+  return new Promise((resolve) => {
+    let killedBy: 'timeout' | 'abort' | undefined;
+    let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+    let spawnError: string | undefined;
+    // detached: the shell becomes the leader of a new process group, so one kill(-pid)
+    // reaches the client and everything it started (npx → node → ...).
+    const child = spawn(options.command, { shell: true, detached: true, cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const killTree = (): void => {
+      if (child.pid === undefined) return;
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // ESRCH: the group is already gone.
+      }
+    };
+    const stop = (reason: 'timeout' | 'abort'): void => {
+      if (exit !== undefined) return;
+      killedBy ??= reason;
+      killTree();
+    };
+    const timer = setTimeout(() => stop('timeout'), options.timeoutMs);
+    const onAbort = (): void => stop('abort');
+    options.signal.addEventListener('abort', onAbort, { once: true });
+    if (options.signal.aborted) onAbort();
+    child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
+    child.on('error', (error) => {
+      spawnError = error.message;
+    });
+    child.on('exit', (code, signal) => {
+      exit = { code, signal };
+      // A client that left a background child behind would hold the pipes open forever:
+      // the group goes with its leader.
+      killTree();
+    });
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      options.signal.removeEventListener('abort', onAbort);
+      const final = exit ?? { code, signal };
+      const crashed = killedBy === undefined && isCrash(final.code, final.signal);
+      const out = stdout.finish();
+      resolve({
+        exitCode: final.code,
+        signal: final.signal,
+        timedOut: killedBy === 'timeout',
+        aborted: killedBy === 'abort',
+        crashed,
+        stdout: out.text,
+        stderr: stderr.finish().text,
+        lastStdoutLine: out.lastLine,
+        durationMs: Math.round(performance.now() - started),
+        ...(spawnError === undefined ? {} : { spawnError }),
+      });
+    });
+  });
+}
+
+// A shell that runs its command as a child reports the child's death by signal N as exit
+// status 128+N; 127/126 (not found / not executable) stay ordinary failures.
+function isCrash(code: number | null, signal: NodeJS.Signals | null): boolean {
+  if (signal !== null) return true;
+  return code !== null && code > 128 && code - 128 <= 64 && Object.values(constants.signals).includes(code - 128);
+}
+
+/** The name of the signal behind a shell's 128+N exit status, for messages. */
+export function describeExit(result: Pick<ClientProcessResult, 'exitCode' | 'signal'>): string {
+  if (result.signal !== null) return `killed by ${result.signal}`;
+  const code = result.exitCode;
+  if (code !== null && code > 128) {
+    const name = Object.entries(constants.signals).find(([, number]) => number === code - 128)?.[0];
+    if (name) return `exit status ${code} (${name})`;
+  }
+  return `exit code ${String(code)}`;
+}
