@@ -4,6 +4,8 @@ import type { AddressInfo, Socket } from 'node:net';
 import type { Case } from '../cases/case-types.js';
 import type { ProtocolVersion, RecordedExchange, RecordedResponse, Recording } from '../types.js';
 import { playResponse, type PlayContext } from './play-response.js';
+import { answerClientError, isLoopbackOrigin, MAX_HEADER_BYTES } from './lockdown.js';
+import { createErrorReply } from './mcp-replies.js';
 import { readRequest } from './record-request.js';
 import { renderResponseSpec } from './render-response.js';
 import { createReplyWaiter } from './reply-waiter.js';
@@ -45,6 +47,13 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
       const spec = { status: 413, headers: { Connection: 'close' } };
       return playResponse(res, renderResponseSpec(spec, { requestId: undefined, idPresent: false }), recorded, context);
     }
+    // T25 § Security Warning / SH26 § Security & Endpoint: a present Origin that is not ours
+    // (loopback) MUST get 403; the body may be a JSON-RPC error without id. An absent Origin is fine.
+    const origin = read.recorded.headers['origin'];
+    if (origin !== undefined && !isLoopbackOrigin(origin)) {
+      const spec = createErrorReply(403, -32600, 'Forbidden: Origin is not a loopback origin', false);
+      return playResponse(res, renderResponseSpec(spec, { requestId: undefined, idPresent: false }), recorded, context);
+    }
     const rpc = read.recorded.rpc;
     if (rpc?.isResponse) waiter.deliver(rpc.id);
     const decision = routeRequest(state, options.case, options.protocolVersion, read.recorded, read.parsed);
@@ -53,7 +62,7 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
     await playResponse(res, rendered, recorded, context);
   };
 
-  const server = createServer((req, res) => {
+  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => {
     handle(req, res).catch(() => {
       // A request aborted mid-body, or a header the script made invalid: drop the connection.
       res.socket?.destroy();
@@ -65,7 +74,7 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
     socket.on('error', () => undefined);
     socket.on('close', () => sockets.delete(socket));
   });
-  server.on('clientError', (_error, socket) => socket.destroy());
+  server.on('clientError', answerClientError);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => resolve());
