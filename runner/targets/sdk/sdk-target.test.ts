@@ -1,0 +1,119 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadCases } from '../../cases/load-cases.js';
+import type { LoadedCase } from '../../cases/case-types.js';
+import { TargetSpecError } from '../../errors.js';
+import { runMatrix } from '../../run/run-matrix.js';
+import type { Cell } from '../../types.js';
+import { resolveTarget } from '../resolve-target.js';
+import { listBundledSdkTargets, resolveSdkPackage } from './resolve-sdk-package.js';
+import { createSdkTarget } from './sdk-target.js';
+
+const CASE_IDS = ['baseline', 'http-503-then-200', 'tool-is-error', 'jsonrpc-invalid-params', 'malformed-json', 'no-response-hang', 'input-required'];
+const BUNDLED = ['ts-sdk@1.25.0', 'ts-sdk@1.32.2', 'ts-client@2.0.0', 'ts-client@2.4.0'];
+
+let cases: LoadedCase[];
+let targets: Awaited<ReturnType<typeof createSdkTarget>>[];
+
+beforeAll(async () => {
+  cases = (await loadCases()).filter((loaded) => CASE_IDS.includes(loaded.case.id));
+  targets = await Promise.all(BUNDLED.map((spec) => createSdkTarget(spec)));
+}, 20_000);
+
+afterAll(async () => {
+  await Promise.all(targets.map((target) => target.close?.()));
+});
+
+function summarise(cells: Cell[]): Record<string, string> {
+  return Object.fromEntries(
+    cells.map((cell) => [
+      `${cell.target} ${cell.case} ${cell.protocolVersion}`,
+      cell.status === 'skip' ? 'skip' : cell.status === 'error' ? `error: ${cell.reason}` : cell.actual.map((v) => (v ? [v.outcome, v.status ?? v.code].filter((x) => x !== undefined).join(' ') : 'null')).join(', '),
+    ]),
+  );
+}
+
+describe('ts-sdk / ts-client targets', () => {
+  it('lists the bundled versions', () => {
+    expect(listBundledSdkTargets().sort()).toEqual([...BUNDLED].sort());
+  });
+
+  it('gives sensible verdicts on a handful of cases with every bundled version', async () => {
+    // A budget with room for a cold first call on a loaded 2-core machine; only the hang waits it out.
+    const result = await runMatrix({ cases, targets, mode: 'http', timeoutMs: 1000, concurrency: 8 });
+    const got = summarise(result.cells);
+    for (const spec of BUNDLED) {
+      const v1 = spec.startsWith('ts-sdk@');
+      for (const version of ['2025-11-25', '2026-07-28'] as const) {
+        const at = (id: string) => got[`${spec} ${id} ${version}`];
+        if (v1 && version === '2026-07-28') {
+          expect(at('baseline')).toBe('skip');
+          continue;
+        }
+        expect(at('baseline')).toBe('TOOL_SUCCESS');
+        expect(at('http-503-then-200')).toBe('HTTP_ERROR 503, TOOL_SUCCESS');
+        expect(at('tool-is-error')).toBe('TOOL_ERROR');
+        expect(at('jsonrpc-invalid-params')).toBe('JSONRPC_ERROR -32602');
+        expect(at('malformed-json')).toBe('MALFORMED_JSON');
+        expect(at('no-response-hang')).toBe('NO_RESPONSE');
+      }
+      // The v2 client validates the embedded elicitation (form mode without requestedSchema) and rejects it.
+      expect(got[`${spec} input-required 2026-07-28`]).toBe(v1 ? 'skip' : 'INVALID_TOOL_RESULT');
+    }
+    expect(result.cells.every((cell) => cell.status !== 'error')).toBe(true);
+  }, 10_000);
+
+  it('skips the versions an SDK does not speak, with the reason', () => {
+    const [sdk125, , , client240] = targets;
+    expect(sdk125!.skipReason?.('2026-07-28')).toMatch(/ts-sdk@1\.25\.0 does not speak 2026-07-28 \(it supports 2025-11-25/);
+    expect(sdk125!.skipReason?.('2025-11-25')).toBeUndefined();
+    expect(client240!.skipReason?.('2026-07-28')).toBeUndefined();
+    expect(client240!.skipReason?.('2025-11-25')).toBeUndefined();
+  });
+
+  it('marks the cell error when the worker dies mid-cell, and the next cell works in a new worker', async () => {
+    const target = targets[1]!;
+    const hang = cases.filter((loaded) => loaded.case.id === 'no-response-hang');
+    const baseline = cases.filter((loaded) => loaded.case.id === 'baseline');
+    const startsBefore = target.worker.starts;
+    const pid = target.worker.pid!;
+    const running = runMatrix({ cases: hang, targets: [target], versions: ['2025-11-25'], mode: 'http', timeoutMs: 1500 });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    process.kill(pid, 'SIGKILL');
+    const crashed = (await running).cells[0]!;
+    expect(crashed.status).toBe('error');
+    expect(crashed.reason).toMatch(/SDK worker exited \(SIGKILL\)/);
+    const next = (await runMatrix({ cases: baseline, targets: [target], versions: ['2025-11-25'], mode: 'http', timeoutMs: 400 })).cells[0]!;
+    expect(next.status).toBe('pass');
+    expect(target.worker.starts).toBe(startsBefore + 1);
+    expect(target.worker.pid).not.toBe(pid);
+  }, 10_000);
+
+  it('resolves through --target with the package version and package.json as source', async () => {
+    const target = await resolveTarget('ts-client@2.4.0', { cwd: process.cwd() });
+    try {
+      expect(target.info).toMatchObject({ name: 'ts-client@2.4.0', kind: 'client', version: '2.4.0' });
+      expect(target.info.source).toMatch(/mcp-client-2\.4\.0[\\/]package\.json$/);
+    } finally {
+      await target.close?.();
+    }
+  });
+
+  it('rejects a spec that is not an exact version', async () => {
+    await expect(resolveSdkPackage('ts-sdk@latest')).rejects.toThrow(TargetSpecError);
+    await expect(resolveSdkPackage('ts-sdk@1.32')).rejects.toThrow(/exact version/);
+  });
+
+  it('names the version and the remedy when an unbundled version cannot be installed offline', async () => {
+    const cacheDir = mkdtempSync(join(tmpdir(), 'mem-sdk-cache-'));
+    try {
+      const failure = resolveSdkPackage('ts-sdk@1.0.1', { cacheDir, offline: true });
+      await expect(failure).rejects.toThrow(TargetSpecError);
+      await expect(failure).rejects.toThrow(/@modelcontextprotocol\/sdk@1\.0\.1 is not bundled .*\(offline\).*Remedy: go online once/s);
+    } finally {
+      rmSync(cacheDir, { recursive: true, force: true });
+    }
+  }, 15_000);
+});
