@@ -3,6 +3,7 @@
 import { createProcessIo, type CliIo } from './cli-io.js';
 import { runListCommand } from './commands/list-command.js';
 import { runRunCommand } from './commands/run-command.js';
+import { runShowCommand } from './commands/show-command.js';
 import { runVerifyCommand } from './commands/verify-command.js';
 import { isRunnerError } from './errors.js';
 import { runSchemasCommand, runValidateCommand } from './schema-check/index.js';
@@ -12,6 +13,7 @@ type Command = (args: string[], io: CliIo) => Promise<number>;
 const COMMANDS: Record<string, { run: Command; summary: string }> = {
   run: { run: runRunCommand, summary: 'run the case table against targets; print TAP; --out DIR writes the reports' },
   list: { run: runListCommand, summary: 'list the cases (--layer, --version, --origin filters)' },
+  show: { run: runShowCommand, summary: 'print one case: what the server sends per version, the expected verdict and why' },
   schemas: { run: runSchemasCommand, summary: 'show where each pinned schema was found; `schemas fetch [--from DIR]` fills the cache' },
   validate: { run: runValidateCommand, summary: 'validate a JSON-RPC message file: validate <file.json|-> [--version V] [--def NAME]' },
   verify: { run: runVerifyCommand, summary: 'recompute the SHA-256 receipts of a report folder: verify <dir>' },

@@ -57,8 +57,9 @@ const fixtureNames = readdirSync(FIXTURES_DIR)
   .sort();
 
 describe('classifier fixtures', () => {
-  test('every fixture has a witness (or is the throwing one)', () => {
-    expect(fixtureNames.filter((name) => name !== 'throws' && !(name in WITNESSES))).toEqual([]);
+  // `throws` and `never-returns` break the target contract itself; the runner's tests cover them.
+  test('every fixture has a witness (or breaks the contract outright)', () => {
+    expect(fixtureNames.filter((name) => !['throws', 'never-returns'].includes(name) && !(name in WITNESSES))).toEqual([]);
   });
 
   test.each(Object.entries(WITNESSES))('%s differs from the reference on its witness', async (name, witness) => {
