@@ -11,6 +11,15 @@ export const SECRET_HEADERS: ReadonlySet<string> = new Set([
 
 export const REDACTED = '[REDACTED]';
 
+// Custom credential headers (X-API-Key, X-Auth-Token, X-Client-Secret, …) by name.
+const SECRET_HEADER_NAME = /api-?key|token|secret|password|credential/;
+
+/** Whether a header's value is a credential and is always replaced whole. */
+export function isSecretHeader(name: string): boolean {
+  const lower = name.toLowerCase();
+  return SECRET_HEADERS.has(lower) || SECRET_HEADER_NAME.test(lower);
+}
+
 // CSI (ESC [ … final), OSC (ESC ] … BEL or ESC \), and any other two-byte ESC sequence; the
 // 8-bit CSI (U+009B) too, because some terminals honour it.
 const ANSI = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|\u001b[@-_]?|\u009b[0-?]*[ -/]*[@-~]/g;
@@ -71,7 +80,7 @@ export function sanitizeText(text: string): string {
 
 /** A header value as it may be shown: secret headers replaced whole, others sanitized. */
 export function sanitizeHeaderValue(name: string, value: string): string {
-  return SECRET_HEADERS.has(name.toLowerCase()) ? REDACTED : sanitizeText(value);
+  return isSecretHeader(name) ? REDACTED : sanitizeText(value);
 }
 
 /** A header map as it may be shown, in the original order. */

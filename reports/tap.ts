@@ -2,6 +2,7 @@
 // (expected, actual, failed checks, spec, repro) on every point that is not a plain pass.
 import { stringify } from 'yaml';
 import type { Cell, CellStatus, RunResult } from '../runner/types.js';
+import { redactRunResult } from './redact-result.js';
 
 export interface TapOptions {
   /** Include YAML diagnostics on passing points too. @default false */
@@ -25,7 +26,9 @@ const STATUS_LINE: Record<CellStatus, (cell: Cell) => TapLine> = {
 };
 
 /** Renders the whole run as a TAP 14 document. */
-export function render(result: RunResult, options: TapOptions = {}): string {
+export function render(given: RunResult, options: TapOptions = {}): string {
+  // Diagnostics quote verdicts, reasons and check values: wire and target text, redacted.
+  const result = redactRunResult(given);
   const lines = ['TAP version 14'];
   const byCase = new Map(result.cases.map((item) => [item.id, item]));
   lines.push(`1..${result.targets.length}`);

@@ -25,6 +25,8 @@ export async function writeReportFolder(
   const staging = join(parent, `.${basename(target)}.tmp-${suffix}`);
   const retired = join(parent, `.${basename(target)}.old-${suffix}`);
   await mkdir(staging, { recursive: true });
+  let hadOld = false;
+  let swapped = false;
   try {
     const writeAll = async (batch: ReportFile[]) => {
       for (const file of batch) {
@@ -37,7 +39,7 @@ export async function writeReportFolder(
     const extra = finalize ? await finalize(staging) : [];
     await writeAll(extra);
     files = [...files, ...extra];
-    const hadOld = await rename(target, retired).then(
+    hadOld = await rename(target, retired).then(
       () => true,
       (error: NodeJS.ErrnoException) => {
         if (error.code === 'ENOENT') return false;
@@ -45,9 +47,12 @@ export async function writeReportFolder(
       },
     );
     await rename(staging, target);
+    swapped = true;
     if (hadOld) await rm(retired, { recursive: true, force: true });
   } catch (error) {
     await rm(staging, { recursive: true, force: true });
+    // The old folder was moved aside but the new one never took its place: put it back.
+    if (hadOld && !swapped) await rename(retired, target).catch(() => undefined);
     throw error;
   }
   return files.map((file) => join(target, file.name));

@@ -1,0 +1,73 @@
+// The result model as it may be published in results.json and TAP: every piece of wire or
+// target text redacted (secret headers replaced, tokens in free text replaced). Only the
+// untrusted parts are touched: digests, ids and case texts are ours and stay as they are.
+import type { Cell, Check, RecordedExchange, Recording, RunResult, TargetRunInfo, Verdict } from '../runner/types.js';
+import { isSecretHeader, REDACTED, redactText } from './redact.js';
+
+/** A copy of the result with recordings, target output, verdicts and checks redacted. */
+export function redactRunResult(result: RunResult): RunResult {
+  return { ...result, cells: result.cells.map(redactCell) };
+}
+
+function redactCell(cell: Cell): Cell {
+  return {
+    ...cell,
+    ...(cell.reason === undefined ? {} : { reason: redactText(cell.reason) }),
+    checks: cell.checks.map(redactCheck),
+    actual: cell.actual.map((verdict) => (verdict === null ? null : redactVerdict(verdict))),
+    ...(cell.recording ? { recording: redactRecording(cell.recording) } : {}),
+    ...(cell.targetRun ? { targetRun: redactRun(cell.targetRun) } : {}),
+  };
+}
+
+function redactCheck(check: Check): Check {
+  return { ...check, message: redactText(check.message), expected: redactDeep(check.expected), actual: redactDeep(check.actual) };
+}
+
+function redactVerdict(verdict: Verdict): Verdict {
+  return redactDeep(verdict) as Verdict;
+}
+
+function redactRun(run: TargetRunInfo): TargetRunInfo {
+  return {
+    ...run,
+    ...(run.stdout === undefined ? {} : { stdout: redactText(run.stdout) }),
+    ...(run.stderr === undefined ? {} : { stderr: redactText(run.stderr) }),
+  };
+}
+
+function redactRecording(recording: Recording): Recording {
+  return { url: redactText(recording.url), exchanges: recording.exchanges.map(redactExchange) };
+}
+
+function redactExchange(exchange: RecordedExchange): RecordedExchange {
+  const { request, response } = exchange;
+  return {
+    ...exchange,
+    request: {
+      ...request,
+      path: redactText(request.path),
+      headers: redactHeaders(request.headers),
+      body: redactText(request.body),
+      ...(request.rpc ? { rpc: redactDeep(request.rpc) as typeof request.rpc } : {}),
+    },
+    response: response && {
+      ...response,
+      headers: redactHeaders(response.headers),
+      body: redactText(response.body),
+      ...(response.events ? { events: response.events.map((event) => ({ ...event, text: redactText(event.text) })) } : {}),
+    },
+  };
+}
+
+// Header values are redacted, control characters kept: results.json is data, JSON escapes them.
+function redactHeaders(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, isSecretHeader(name) ? REDACTED : redactText(value)]));
+}
+
+function redactDeep(value: unknown): unknown {
+  if (typeof value === 'string') return redactText(value);
+  if (Array.isArray(value)) return value.map(redactDeep);
+  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, redactDeep(item)]));
+  return value;
+}

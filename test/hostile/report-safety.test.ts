@@ -1,0 +1,153 @@
+import { XMLValidator } from 'fast-xml-parser';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Parser } from 'tap-parser';
+import { afterAll, describe, expect, test } from 'vitest';
+import { renderReports } from '../../reports/index.js';
+import { writeRunReports } from '../../reports/write-run-reports.js';
+import { writeReportFolder } from '../../reports/write.js';
+import type { RunResult } from '../../runner/types.js';
+import { HOSTILE, makeHostileRunResult, SECRETS } from '../make-run-result.js';
+
+const root = mkdtempSync(join(tmpdir(), 'mem-report-safety-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+// Secrets in places the shared hostile result does not cover: the request URL, a response
+// header, a client's stdout, a verdict detail.
+const MORE_SECRETS = { urlToken: 'urlTOKENq8w7e6r5', stdoutKey: 'apiKEYstdoutz9x8c7', detailJwt: 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4eXoifQ.c2lnbmF0dXJlMTIz' };
+
+function makeResult(complete = true): RunResult {
+  const result = makeHostileRunResult();
+  const cell = result.cells[0]!;
+  const exchange = cell.recording!.exchanges[0]!;
+  exchange.request.path = `/mcp?access_token=${MORE_SECRETS.urlToken}`;
+  exchange.request.headers['x-api-key'] = MORE_SECRETS.stdoutKey;
+  exchange.response!.headers['www-authenticate'] = `Bearer realm="x", token=${MORE_SECRETS.urlToken}`;
+  cell.targetRun = { ...cell.targetRun!, stdout: `${HOSTILE}\napi_key=${MORE_SECRETS.stdoutKey}\n{"outcome":"TOOL_SUCCESS","detail":"Bearer ${SECRETS.bearer}"}` };
+  cell.actual = [{ outcome: 'TOOL_SUCCESS', layer: 'application', detail: `jwt ${MORE_SECRETS.detailJwt} ${HOSTILE}` }];
+  return { ...result, complete };
+}
+
+const ALL_SECRETS = { ...SECRETS, ...MORE_SECRETS };
+
+function readTree(dir: string): Map<string, string> {
+  const files = new Map<string, string>();
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile()) files.set(join(entry.parentPath, entry.name), readFileSync(join(entry.parentPath, entry.name), 'utf8'));
+  }
+  return files;
+}
+
+describe('report safety: secrets', () => {
+  test('no planted secret reaches any written file (every format, receipts, sums)', async () => {
+    const out = join(root, 'secrets');
+    await writeRunReports(out, makeResult(), { inputs: [], rootDir: root });
+    const files = readTree(out);
+    expect(files.size).toBeGreaterThanOrEqual(7);
+    const leaks: string[] = [];
+    for (const [file, text] of files) for (const [name, secret] of Object.entries(ALL_SECRETS)) if (text.includes(secret)) leaks.push(`${name} in ${file}`);
+    expect(leaks).toEqual([]);
+  });
+});
+
+describe('report safety: structure under hostile text', () => {
+  const result = makeResult(false);
+  const files = Object.fromEntries(renderReports(result).map((file) => [file.name, file.content]));
+
+  test('HTML: no markup or script from the wire; only the template\'s own scripts', () => {
+    const html = files['matrix.html']!;
+    const clean = renderReports({ ...makeResult(false), cells: [], cases: [], targets: [] }).find((file) => file.name === 'matrix.html')!.content;
+    const count = (text: string, pattern: RegExp) => (text.match(pattern) ?? []).length;
+    expect(count(html, /<script\b/gi)).toBe(count(clean, /<script\b/gi));
+    expect(html).not.toContain('<script>alert(1)');
+    expect(html).not.toMatch(/<[a-z]+[^>]*\son\w+=/i);
+    expect(html).toMatch(/incomplete|interrupted/i);
+  });
+
+  test('TAP: parses, one point per cell, hostile text cannot add points, and the bail-out is there', async () => {
+    const tap = files['results.tap']!;
+    const events: { name: string; args: unknown[] }[] = [];
+    const parser = new Parser();
+    const points: unknown[] = [];
+    parser.on('assert', (point) => points.push(point));
+    parser.on('bailout', (reason) => events.push({ name: 'bailout', args: [reason] }));
+    const done = new Promise((resolve) => parser.on('complete', resolve));
+    parser.end(tap);
+    await done;
+    // Top-level points: one per target. Subtest points are per cell; count them from the text.
+    expect(tap.match(/^ {4}(?:not )?ok \d+ - /gm)?.length).toBe(result.cells.length);
+    expect(tap.match(/^(?:not )?ok \d+ - /gm)?.length).toBe(result.targets.length);
+    // Every line is TAP syntax: nothing from the wire starts a line of its own.
+    const stray = tap.split('\n').filter((line) => line !== '' && !/^(TAP version 14|1\.\.\d+|# Subtest: .*|(?:not )?ok \d+ - .*|Bail out! .*| {4}.*)$/.test(line));
+    expect(stray).toEqual([]);
+    expect(points.length).toBe(result.targets.length);
+    expect(events.map((event) => event.name)).toContain('bailout');
+  });
+
+  test('JUnit: valid XML', () => {
+    expect(XMLValidator.validate(files['results.junit.xml']!)).toBe(true);
+  });
+
+  test('Markdown: hostile text cannot add lines, headings or table columns', () => {
+    const md = files['summary.md']!;
+    expect(md).not.toMatch(/^second line/m);
+    const rows = md.split('\n').filter((line) => line.startsWith('|'));
+    const columns = (line: string) => line.replace(/\\\|/g, '').split('|').length;
+    // Every table keeps its header's column count.
+    let width = 0;
+    for (const [index, line] of rows.entries()) {
+      const previous = rows[index - 1];
+      if (previous === undefined || !md.includes(`${previous}\n${line}`)) width = columns(line);
+      expect(columns(line), line).toBe(width);
+    }
+  });
+
+  test('results.json: parses back, marked incomplete', () => {
+    expect(JSON.parse(files['results.json']!)).toMatchObject({ complete: false });
+  });
+});
+
+describe('report safety: the report folder is replaced completely or not at all', () => {
+  const seed = (dir: string) => {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'old.txt'), 'old report');
+  };
+  const siblings = (dir: string) => readdirSync(join(dir, '..')).filter((name) => name.includes('.tmp-') || name.includes('.old-'));
+
+  test('a failure while writing leaves the old folder untouched and no staging folder behind', async () => {
+    const out = join(root, 'fail-mid-write', 'report');
+    seed(out);
+    await expect(
+      writeReportFolder(out, [{ name: 'a.txt', content: 'new' }], async () => {
+        throw new Error('disk full (simulated)');
+      }),
+    ).rejects.toThrow(/disk full/);
+    expect(readTree(out)).toEqual(new Map([[join(out, 'old.txt'), 'old report']]));
+    expect(siblings(out)).toEqual([]);
+  });
+
+  test('a failure at the final rename puts the old folder back', async () => {
+    const out = join(root, 'fail-at-rename', 'report');
+    seed(out);
+    await expect(
+      // The staging folder vanishes before the swap, so renaming it into place fails.
+      writeReportFolder(out, [{ name: 'a.txt', content: 'new' }], async (staging) => {
+        await rm(staging, { recursive: true, force: true });
+        return [];
+      }),
+    ).rejects.toThrow();
+    expect(existsSync(join(out, 'old.txt'))).toBe(true);
+    expect(siblings(out)).toEqual([]);
+  });
+
+  test('a successful run replaces the folder as a whole', async () => {
+    const out = join(root, 'replace', 'report');
+    seed(out);
+    await writeRunReports(out, makeResult(), { inputs: [], rootDir: root });
+    expect(existsSync(join(out, 'old.txt'))).toBe(false);
+    expect(existsSync(join(out, 'matrix.html'))).toBe(true);
+    expect(siblings(out)).toEqual([]);
+  });
+});
