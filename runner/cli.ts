@@ -1,7 +1,9 @@
 // The command line: dispatches to commands and is the only place that turns errors into
 // exit codes (0 ok, 1 unexpected failures, 2 usage or input errors).
 import { createProcessIo, type CliIo } from './cli-io.js';
+import { runCompareCommand } from './commands/compare-command.js';
 import { runListCommand } from './commands/list-command.js';
+import { runMergeCommand } from './commands/merge-command.js';
 import { runRunCommand } from './commands/run-command.js';
 import { runShowCommand } from './commands/show-command.js';
 import { runVerifyCommand } from './commands/verify-command.js';
@@ -17,6 +19,8 @@ const COMMANDS: Record<string, { run: Command; summary: string }> = {
   schemas: { run: runSchemasCommand, summary: 'show where each pinned schema was found; `schemas fetch [--from DIR]` fills the cache' },
   validate: { run: runValidateCommand, summary: 'validate a JSON-RPC message file: validate <file.json|-> [--version V] [--def NAME]' },
   verify: { run: runVerifyCommand, summary: 'recompute the SHA-256 receipts of a report folder: verify <dir>' },
+  compare: { run: runCompareCommand, summary: 'regressions and fixes between two runs: compare <old results.json> <new results.json> [--format markdown|text]' },
+  merge: { run: runMergeCommand, summary: 'combine the report folders of `run --shard i/n` into one report: merge <dirs…> --out DIR' },
 };
 
 const USAGE = `Usage: mcp-error-matrix <command> [options]
@@ -38,7 +42,14 @@ run options:
   --schemas DIR       the pinned official schemas (DIR/<version>/schema.json); else MCP_SCHEMAS_DIR,
                       the user cache, or a one-time download
   --no-schemas        skip schema checks (the reports say so)
-  --quiet             no progress or summary on stderr
+  --quiet, -q         no progress or summary on stderr
+  --verbose, -v       one line per cell on stderr (NO_COLOR turns colour off)
+  --baseline FILE     expected failures (YAML/JSON): listed failures are xfail, listed passes xpass
+                      (default: baselines/default.yaml when no --target is given)
+  --no-baseline       apply no baseline, not even the bundled one
+  --write-baseline F  write the current failures as a baseline to F (keeps reasons of existing entries)
+  --compare FILE      compare with a previous results.json: regressions, fixes, added, removed (exit 1 on regressions)
+  --shard i/n         run only shard i of n (whole cases, dealt round-robin); combine with \`merge\`
 
 Exit codes: 0 nothing unexpected, 1 unexpected failures (fail, error, stale baseline), 2 usage or input error.
 `;

@@ -25,6 +25,16 @@ export interface RunOptions {
   /** Schema directory (`--schemas`); `false` with --no-schemas. */
   schemas: string | false | undefined;
   quiet: boolean;
+  /** One line per finished cell on stderr. */
+  verbose: boolean;
+  /** Expected-failures file (`--baseline`); `false` with --no-baseline. @default the bundled one for the default targets */
+  baseline: string | false | undefined;
+  /** Write the current failures as a baseline to this file (`--write-baseline`). */
+  writeBaseline: string | undefined;
+  /** A previous results.json to compare against (`--compare`). */
+  compare: string | undefined;
+  /** `--shard i/n`, as given (parsed by runner/shard). */
+  shard: string | undefined;
   /** Whether the built-in default target set is in use. */
   defaultTargets: boolean;
 }
@@ -41,12 +51,20 @@ export const RUN_FLAGS = {
   schemas: { type: 'string' },
   'no-schemas': { type: 'boolean' },
   quiet: { type: 'boolean', short: 'q' },
+  verbose: { type: 'boolean', short: 'v' },
+  baseline: { type: 'string' },
+  'no-baseline': { type: 'boolean' },
+  'write-baseline': { type: 'string' },
+  compare: { type: 'string' },
+  shard: { type: 'string' },
 } as const;
 
 /** Parses and validates `run` flags. */
 export function parseRunOptions(args: string[], defaultTargets: string[]): RunOptions {
   const { values } = parseFlags('run', () => parseArgs({ args, options: RUN_FLAGS, allowPositionals: false, strict: true }));
   const targets = values.target ?? defaultTargets;
+  if (values.quiet && values.verbose) throw new UsageError('run: --quiet and --verbose contradict each other; use one');
+  if (values['no-baseline'] && values.baseline !== undefined) throw new UsageError('run: --baseline and --no-baseline contradict each other; use one');
   return {
     targets,
     defaultTargets: values.target === undefined,
@@ -59,6 +77,11 @@ export function parseRunOptions(args: string[], defaultTargets: string[]): RunOp
     concurrency: parsePositiveInteger('--concurrency', values.concurrency, availableParallelism()),
     schemas: values['no-schemas'] ? false : values.schemas,
     quiet: values.quiet ?? false,
+    verbose: values.verbose ?? false,
+    baseline: values['no-baseline'] ? false : values.baseline,
+    writeBaseline: values['write-baseline'],
+    compare: values.compare,
+    shard: values.shard,
   };
 }
 

@@ -1,30 +1,61 @@
-// Progress on stderr: a live line on a TTY, a one-line summary otherwise, nothing with --quiet.
+// Progress on stderr: a live line on a TTY (not in CI), a one-line summary otherwise, one line
+// per cell with --verbose, nothing with --quiet. Colour only on a TTY and never with NO_COLOR.
 import type { CliIo } from '../cli-io.js';
-import type { Cell, RunResult } from '../types.js';
+import type { Cell, CellStatus, RunResult } from '../types.js';
 
 export interface Progress {
   onCell(cell: Cell, done: number, total: number): void;
   done(result: RunResult): void;
 }
 
+export interface ProgressOptions {
+  quiet: boolean;
+  /** One line per finished cell. @default false */
+  verbose?: boolean;
+}
+
+// ANSI SGR colours per status; the status word is always printed, colour only adds to it.
+const COLOURS: Record<CellStatus, string> = { pass: '32', fail: '31', non_strict: '33', skip: '2', error: '35', xfail: '36', xpass: '31;1' };
+
+const UNEXPECTED: readonly CellStatus[] = ['fail', 'error', 'xpass'];
+
 /** Creates the progress reporter suited to the terminal. */
-export function createProgress(io: CliIo, quiet: boolean): Progress {
+export function createProgress(io: CliIo, options: ProgressOptions | boolean): Progress {
+  const { quiet, verbose = false } = typeof options === 'boolean' ? { quiet: options } : options;
   const live = io.isTTY && !io.env['CI'] && !quiet;
+  // https://no-color.org: any non-empty NO_COLOR disables colour.
+  const colour = io.isTTY && !io.env['NO_COLOR'];
+  const paint = (status: CellStatus, text: string) => (colour ? `\u001b[${COLOURS[status]}m${text}\u001b[0m` : text);
   const started = Date.now();
-  let failed = 0;
+  let unexpected = 0;
+  let liveShown = false;
   return {
     onCell(cell, done, total) {
-      if (cell.status === 'fail' || cell.status === 'error' || cell.status === 'xpass') failed++;
+      if (UNEXPECTED.includes(cell.status)) unexpected++;
+      if (quiet) return;
+      if (liveShown) io.stderr('\r\u001b[2K');
+      if (verbose) {
+        const why = cell.status === 'pass' ? '' : ` — ${firstLine(cell.reason ?? cell.checks.find((check) => !check.passed)?.message ?? '')}`;
+        io.stderr(`${paint(cell.status, cell.status.padEnd(10))} ${cell.case} · ${cell.target} · ${cell.protocolVersion} (${cell.durationMs} ms)${why}\n`);
+      }
       if (!live) return;
       const elapsed = (Date.now() - started) / 1000;
       const eta = done > 0 ? Math.max(0, (elapsed / done) * (total - done)) : 0;
-      io.stderr(`\r\u001b[2K${done}/${total} cells, ${failed} unexpected, ETA ${eta.toFixed(0)} s`);
+      io.stderr(`${done}/${total} cells, ${unexpected} unexpected, ETA ${eta.toFixed(0)} s`);
+      liveShown = true;
     },
     done(result) {
       if (quiet) return;
-      if (live) io.stderr('\r\u001b[2K');
+      if (liveShown) io.stderr('\r\u001b[2K');
       const s = result.summary;
-      io.stderr(`${s.total} cells: ${s.pass} pass, ${s.fail} fail, ${s.non_strict} non_strict, ${s.skip} skip, ${s.error} error, ${s.xfail} xfail, ${s.xpass} xpass\n`);
+      const parts = (['pass', 'fail', 'non_strict', 'skip', 'error', 'xfail', 'xpass'] as const).map((status) => (s[status] > 0 ? paint(status, `${s[status]} ${status}`) : `${s[status]} ${status}`));
+      io.stderr(`${s.total} cells: ${parts.join(', ')}${result.complete ? '' : ' (interrupted: the run is incomplete)'}\n`);
     },
   };
+}
+
+function firstLine(text: string): string {
+  // Cell reasons can carry target output; keep the terminal safe from control sequences.
+  const line = text.split('\n')[0]!.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ');
+  return line.length > 160 ? `${line.slice(0, 157)}...` : line;
 }

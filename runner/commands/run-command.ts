@@ -15,17 +15,36 @@ import { writeRunReports } from '../../reports/write-run-reports.js';
 import { collectRunInputs } from '../run/collect-inputs.js';
 import { getPackageRoot } from '../package-paths.js';
 import { createProgress } from './progress.js';
+import { applyBaselineToCell } from '../baseline/apply-baseline.js';
+import { prepareBaseline, settleBaseline } from '../baseline/run-baseline.js';
+import { compareResults } from '../compare/compare-results.js';
+import { readResultsFile, type StoredRunResult } from '../compare/results-file.js';
+import { computePlanDigest, parseShard, selectShardCases } from '../shard/select-shard.js';
 
 /** Runs the `run` command; returns the exit code. */
 export async function runRunCommand(args: string[], io: CliIo): Promise<number> {
   const options = parseRunOptions(args, DEFAULT_TARGETS);
-  const cases = selectCases(await loadCases({ sources: options.cases, cwd: io.cwd }), options.caseIds);
+  const shard = options.shard === undefined ? undefined : parseShard(options.shard);
+  const table = await loadCases({ sources: options.cases, cwd: io.cwd });
+  const selected = selectCases(table, options.caseIds);
+  const cases = shard ? selectShardCases(selected, shard) : selected;
+  // Read the file to compare with before running, so a wrong path fails in a second, not after the run.
+  const previous = options.compare === undefined ? undefined : await readResultsFile(resolve(io.cwd, options.compare), options.compare);
   const targets: Target[] = [];
   try {
     for (const spec of options.targets) targets.push(await resolveTarget(spec, { cwd: io.cwd }));
+    const prepared = await prepareBaseline({
+      option: options.baseline,
+      defaultTargets: options.defaultTargets,
+      writeBaseline: options.writeBaseline,
+      cwd: io.cwd,
+      cases: table,
+      runTargets: targets.map((target) => target.info.name),
+      otherKnownTargets: [...DEFAULT_TARGETS, 'reference', 'naive'],
+    });
     const schemaCheck = await prepareSchemaCheck(options.schemas, io);
-    const progress = createProgress(io, options.quiet);
-    const result = await runMatrix({
+    const progress = createProgress(io, { quiet: options.quiet, verbose: options.verbose });
+    const judged = await runMatrix({
       cases,
       targets,
       ...(options.versions ? { versions: options.versions } : {}),
@@ -33,18 +52,30 @@ export async function runRunCommand(args: string[], io: CliIo): Promise<number> 
       timeoutMs: options.timeoutMs,
       concurrency: options.concurrency,
       ...(io.signal ? { signal: io.signal } : {}),
-      onCell: progress.onCell,
+      onCell: (cell, done, total) => progress.onCell(prepared ? applyBaselineToCell(prepared.baseline, cell) : cell, done, total),
       checkSchemas: schemaCheck?.check ?? null,
       schemaInfo: schemaCheck?.info ?? null,
     });
+    const settled = await settleBaseline(judged, { prepared, writeBaseline: options.writeBaseline, cwd: io.cwd });
+    let result: StoredRunResult = settled.result;
+    if (shard) {
+      const plan = computePlanDigest(selected, targets, options.versions);
+      result = { ...result, shard: { index: shard.index, count: shard.count, planDigest: plan.digest, plannedCells: plan.cells } };
+    }
+    const comparison = previous ? compareResults(previous, result, options.compare).comparison : undefined;
+    if (comparison) result = { ...result, comparison };
     progress.done(result);
     io.stdout(renderTap(result));
+    if (options.writeBaseline !== undefined && !options.quiet) io.stderr(`Baseline written to ${options.writeBaseline}: ${result.baseline?.entries ?? 0} entries\n`);
+    if (comparison && !options.quiet) {
+      io.stderr(`Compared with ${options.compare}: ${comparison.regressions.length} regressions, ${comparison.fixes.length} fixes, ${comparison.added.length} added, ${comparison.removed.length} removed\n`);
+    }
     if (options.out !== undefined) {
-      const inputs = await collectRunInputs({ cases, schemas: schemaCheck?.loaded ?? [], targets });
-      const files = await writeRunReports(resolve(io.cwd, options.out), result, { inputs, rootDir: getPackageRoot() });
+      const inputs = await collectRunInputs({ cases, schemas: schemaCheck?.loaded ?? [], targets, ...(settled.path ? { baseline: settled.path } : {}) });
+      const files = await writeRunReports(resolve(io.cwd, options.out), result, { inputs, rootDir: getPackageRoot(), ...(comparison ? { comparison } : {}) });
       if (!options.quiet) io.stderr(`Reports written to ${options.out}/: ${files.join(', ')}\n`);
     }
-    return hasUnexpected(result) ? 1 : 0;
+    return hasUnexpected(result) || (comparison?.regressions.length ?? 0) > 0 ? 1 : 0;
   } finally {
     await Promise.all(targets.map((target) => target.close?.()));
   }

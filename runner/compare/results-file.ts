@@ -15,7 +15,7 @@ export interface RunResultExtras {
   /** The expected-failures baseline applied after judging. */
   baseline?: { file: string; sha256: string; entries: number; applied: number; stale: number };
   /** The slice of the plan this result holds (run --shard), or the shards a merge combined. */
-  shard?: { index: number; count: number; planDigest: string; plannedCells: number; merged?: number[] };
+  shard?: { index?: number; count: number; planDigest: string; plannedCells: number; merged?: number[] };
   /** Regressions and fixes against a previous run (run --compare). */
   comparison?: Comparison;
 }

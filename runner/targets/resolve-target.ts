@@ -42,7 +42,7 @@ const TARGET_KINDS: Record<string, TargetFactory> = {
 };
 
 /** The targets the default run uses. */
-export const DEFAULT_TARGETS = ['reference'];
+export const DEFAULT_TARGETS = ['reference', 'naive'];
 
 /** Resolves one --target spec, or throws a TargetSpecError naming what would be valid. */
 export async function resolveTarget(spec: string, options: ResolveTargetOptions): Promise<Target> {

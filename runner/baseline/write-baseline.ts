@@ -1,0 +1,75 @@
+// `run --write-baseline FILE`: the current failures as a baseline, so regenerating the bundled
+// one is a single command. Reasons of entries that still hold are kept; new ones say when and why.
+import { stringify } from 'yaml';
+import { writeFileAtomic } from '../../reports/write.js';
+import type { Cell, ProtocolVersion } from '../types.js';
+import { BASELINE_FORMAT, type Baseline, type BaselineEntry } from './load-baseline.js';
+
+type NewEntry = Omit<BaselineEntry, 'index' | 'line'>;
+
+const FAILING = new Set(['fail', 'non_strict', 'xfail']);
+
+/**
+ * One entry per failing (target, case): without `version` when it fails under every version it
+ * was judged in, else one entry per failing version. Entries of the previous baseline for
+ * (target, case) pairs this run did not judge are kept as they were.
+ */
+export function buildBaselineEntries(cells: readonly Cell[], previous: Baseline | undefined, date: string): NewEntry[] {
+  const judged = new Map<string, Cell[]>();
+  for (const cell of cells) {
+    if (cell.status === 'skip' || cell.status === 'error') continue;
+    const key = JSON.stringify([cell.target, cell.case]);
+    judged.set(key, [...(judged.get(key) ?? []), cell]);
+  }
+  const entries: NewEntry[] = [];
+  for (const group of judged.values()) {
+    const failing = group.filter((cell) => FAILING.has(cell.status));
+    if (failing.length === 0) continue;
+    const { target, case: caseId } = failing[0]!;
+    const versions: (ProtocolVersion | undefined)[] = failing.length === group.length ? [undefined] : failing.map((cell) => cell.protocolVersion);
+    for (const version of versions) {
+      const cell = version === undefined ? failing[0]! : failing.find((c) => c.protocolVersion === version)!;
+      const kept = previous?.entries.find((e) => e.target === target && e.case === caseId && e.check === undefined && (e.version === undefined || e.version === version));
+      const firstFailure = cell.checks.find((check) => !check.passed)?.message ?? cell.status;
+      entries.push({
+        target,
+        case: caseId,
+        ...(version === undefined ? {} : { version }),
+        reason: kept?.reason ?? `known failure recorded ${date} by --write-baseline: ${firstFailure}`,
+      });
+    }
+  }
+  for (const entry of previous?.entries ?? []) {
+    if (!judged.has(JSON.stringify([entry.target, entry.case]))) {
+      const { index: _index, line: _line, ...rest } = entry;
+      entries.push(rest);
+    }
+  }
+  const targetOrder = [...new Set(cells.map((cell) => cell.target))];
+  const rank = (target: string) => (targetOrder.includes(target) ? targetOrder.indexOf(target) : targetOrder.length);
+  return entries.sort((a, b) => rank(a.target) - rank(b.target) || compare(a.target, b.target) || compare(a.case, b.case) || compare(a.version ?? '', b.version ?? '') || compare(a.check ?? '', b.check ?? ''));
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** The baseline file text: a header saying how to regenerate it, then the entries. */
+export function renderBaseline(entries: readonly NewEntry[]): string {
+  const header = [
+    '# mcp-error-matrix baseline: expected failures.',
+    '# A listed failing cell is reported as xfail and does not fail the run; a listed cell that passes',
+    '# is xpass (a stale entry) and fails the run. Regenerate with the same --target/--case flags:',
+    '#   mcp-error-matrix run --write-baseline <this file>',
+    '',
+  ].join('\n');
+  const body = stringify({ format: BASELINE_FORMAT, entries: entries.map((e) => ({ target: e.target, case: e.case, ...(e.check ? { check: e.check } : {}), ...(e.version ? { version: e.version } : {}), reason: e.reason })) }, { lineWidth: 0 });
+  return `${header}${body}`;
+}
+
+/** Writes the baseline atomically; returns the text written. */
+export async function writeBaselineFile(path: string, entries: readonly NewEntry[]): Promise<string> {
+  const text = renderBaseline(entries);
+  await writeFileAtomic(path, text);
+  return text;
+}

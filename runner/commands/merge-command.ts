@@ -1,0 +1,45 @@
+// `mcp-error-matrix merge <shard dirs…> --out DIR`: one report (every format, receipts) from the
+// report folders of `run --shard i/n`. Exit like `run`: 0, 1 on unexpected failures, 2 on bad shards.
+import { existsSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { RECEIPTS_FILE } from '../../reports/receipts.js';
+import { writeRunReports } from '../../reports/write-run-reports.js';
+import type { CliIo } from '../cli-io.js';
+import { readResultsFile } from '../compare/results-file.js';
+import { UsageError } from '../errors.js';
+import { parseFlags } from '../options.js';
+import { getPackageRoot } from '../package-paths.js';
+import { mergeShardResults, type ShardInput } from '../shard/merge-results.js';
+import { hasUnexpected } from './run-command.js';
+
+/** Runs the `merge` command; returns the exit code. */
+export async function runMergeCommand(args: string[], io: CliIo): Promise<number> {
+  const { positionals, values } = parseFlags('merge', () =>
+    parseArgs({ args, options: { out: { type: 'string' }, quiet: { type: 'boolean', short: 'q' } }, allowPositionals: true, strict: true }),
+  );
+  if (positionals.length === 0) throw new UsageError('merge: expected the report folders of every shard, e.g. `mcp-error-matrix merge shard-1 shard-2 --out report`');
+  if (values.out === undefined) throw new UsageError('merge: --out DIR is required (where the merged report goes)');
+  const shards: ShardInput[] = [];
+  const inputs = [];
+  for (const given of positionals) {
+    const path = resolve(io.cwd, given);
+    const isDir = existsSync(path) && statSync(path).isDirectory();
+    const file = isDir ? join(path, 'results.json') : path;
+    const shownAs = isDir ? join(given, 'results.json') : given;
+    const result = await readResultsFile(file, shownAs);
+    shards.push({ file: shownAs, result });
+    const label = `shard ${result.shard?.index ?? '?'}/${result.shard?.count ?? '?'}`;
+    inputs.push({ kind: 'shard', path: file, label });
+    const receipts = join(isDir ? path : resolve(path, '..'), RECEIPTS_FILE);
+    if (existsSync(receipts)) inputs.push({ kind: 'shard-receipts', path: receipts, label });
+  }
+  const merged = mergeShardResults(shards);
+  const files = await writeRunReports(resolve(io.cwd, values.out), merged, { inputs, rootDir: getPackageRoot() });
+  if (!values.quiet) {
+    const s = merged.summary;
+    io.stderr(`Merged ${shards.length} shards: ${s.total} cells: ${s.pass} pass, ${s.fail} fail, ${s.non_strict} non_strict, ${s.skip} skip, ${s.error} error, ${s.xfail} xfail, ${s.xpass} xpass\n`);
+    io.stderr(`Reports written to ${values.out}/: ${files.join(', ')}\n`);
+  }
+  return hasUnexpected(merged) ? 1 : 0;
+}
