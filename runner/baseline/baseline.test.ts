@@ -1,0 +1,181 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeCell, makeCheck } from '../../test/make-run-result.js';
+import { runCli } from '../../test/run-cli.js';
+import { applyBaseline, applyBaselineToCell, validateBaselineChecks, validateBaselineEntries } from './apply-baseline.js';
+import { parseBaselineText, type Baseline } from './load-baseline.js';
+import { buildBaselineEntries } from './write-baseline.js';
+
+const parse = (text: string): Baseline => ({ ...parseBaselineText(text, 'b.yaml'), sha256: '0'.repeat(64) });
+
+describe('parseBaselineText', () => {
+  it('reads YAML entries with their lines, and case:check shorthand', () => {
+    const baseline = parse('entries:\n  - target: naive\n    case: content-not-array\n    reason: known\n  - target: naive\n    case: "malformed-json:outcome@1"\n    version: "2025-11-25"\n    reason: r2\n');
+    expect(baseline.entries).toEqual([
+      { target: 'naive', case: 'content-not-array', reason: 'known', index: 1, line: 2 },
+      { target: 'naive', case: 'malformed-json', check: 'outcome@1', version: '2025-11-25', reason: 'r2', index: 2, line: 5 },
+    ]);
+  });
+
+  it('reads a bare JSON list', () => {
+    expect(parse('[{"target":"naive","case":"x","reason":"r"}]').entries).toEqual([{ target: 'naive', case: 'x', reason: 'r', index: 1, line: 1 }]);
+  });
+
+  it.each([
+    ['an unknown field, with a did-you-mean', 'entries:\n  - target: naive\n    case: x\n    reasn: r\n', /b\.yaml:2 \(entry 1\): unknown field "reasn" \(did you mean "reason"\?\)/],
+    ['a missing reason', '- target: naive\n  case: x\n', /"reason" must be a non-empty string/],
+    ['a version that is not a protocol version', '- target: naive\n  case: x\n  version: "2024-01-01"\n  reason: r\n', /"version" "2024-01-01" is not a protocol version/],
+    ['check given twice', '- target: naive\n  case: "x:outcome@1"\n  check: outcome@1\n  reason: r\n', /names a check and "check" is set too/],
+    ['broken YAML', 'entries: [\n', /not valid YAML or JSON/],
+    ['an unknown top-level field', 'entrys: []\n', /unknown top-level field "entrys"/],
+    ['a scalar document', 'just text\n', /expected a list of entries/],
+  ])('refuses %s', (_name, text, message) => {
+    expect(() => parse(text)).toThrow(message);
+  });
+});
+
+describe('validateBaselineEntries', () => {
+  const scope = {
+    cases: [
+      { id: 'content-not-array', versions: ['2025-11-25', '2026-07-28'] as const },
+      { id: 'http-503-then-200', versions: ['2025-11-25'] as const },
+    ],
+    runTargets: ['reference', 'naive'],
+    otherKnownTargets: ['reference', 'naive'],
+  };
+  const entry = (fields: string) => parse(`- { ${fields}, reason: r }\n`);
+
+  it('accepts entries naming known cases, targets and versions', () => {
+    expect(() => validateBaselineEntries(entry('target: naive, case: content-not-array'), scope)).not.toThrow();
+  });
+
+  it.each([
+    ['an unknown case', 'target: naive, case: content-not-aray', /b\.yaml:1 \(entry 1\): unknown case "content-not-aray" \(did you mean "content-not-array"\?\)/],
+    ['an unknown target', 'target: naiv, case: content-not-array', /unknown target "naiv" \(did you mean "naive"\?\); targets in this run: reference, naive/],
+    ['a version the case does not run under', 'target: naive, case: http-503-then-200, version: "2026-07-28"', /does not run under 2026-07-28/],
+  ])('refuses %s', (_name, fields, message) => {
+    expect(() => validateBaselineEntries(entry(fields), scope)).toThrow(message);
+  });
+});
+
+describe('applying a baseline', () => {
+  const failing = makeCell({ case: 'content-not-array', target: 'naive', status: 'fail' });
+  const passing = makeCell({ case: 'content-not-array', target: 'naive', status: 'pass' });
+
+  it('turns a listed failing cell into xfail with the entry as reason', () => {
+    const cell = applyBaselineToCell(parse('- { target: naive, case: content-not-array, reason: naive ignores content }\n'), failing);
+    expect(cell).toMatchObject({ status: 'xfail', reason: 'expected failure, b.yaml:1 (entry 1): naive ignores content' });
+  });
+
+  it('turns a listed passing cell into xpass (stale)', () => {
+    const cell = applyBaselineToCell(parse('- { target: naive, case: content-not-array, reason: gone }\n'), passing);
+    expect(cell.status).toBe('xpass');
+    expect(cell.reason).toMatch(/^stale baseline entry, the cell passes now; remove it: b\.yaml:1/);
+  });
+
+  it('leaves unlisted cells, other versions, skip and error cells alone', () => {
+    const baseline = parse('- { target: naive, case: content-not-array, version: "2026-07-28", reason: r }\n');
+    expect(applyBaselineToCell(baseline, failing)).toBe(failing);
+    const skipped = makeCell({ case: 'content-not-array', target: 'naive', protocolVersion: '2026-07-28', status: 'skip' });
+    expect(applyBaselineToCell(baseline, skipped)).toBe(skipped);
+  });
+
+  it('a check entry covers a failure only when every failing check is listed', () => {
+    const twoFailures = makeCell({ case: 'c', target: 'naive', status: 'fail', checks: [makeCheck({ id: 'outcome@1', passed: false }), makeCheck({ id: 'status@1', passed: false })] });
+    expect(applyBaselineToCell(parse('- { target: naive, case: "c:outcome@1", reason: r }\n'), twoFailures).status).toBe('fail');
+    expect(applyBaselineToCell(parse('- { target: naive, case: "c:outcome@1", reason: r }\n- { target: naive, case: "c:status@1", reason: r }\n'), twoFailures).status).toBe('xfail');
+  });
+
+  it('counts applied and stale entries', () => {
+    const baseline = parse('- { target: naive, case: content-not-array, reason: r }\n');
+    expect(applyBaseline(baseline, [failing, passing])).toMatchObject({ applied: 1, stale: 1 });
+  });
+
+  it('refuses a check id no judged cell has, with a did-you-mean', () => {
+    const baseline = parse('- { target: naive, case: "content-not-array:outcome@2", reason: r }\n');
+    const cell = makeCell({ case: 'content-not-array', target: 'naive', status: 'fail', checks: [makeCheck({ id: 'outcome@1', passed: false })] });
+    expect(() => validateBaselineChecks(baseline, [cell])).toThrow(/unknown check "outcome@2".*\(did you mean "outcome@1"\?\); its checks are: outcome@1/);
+  });
+});
+
+describe('buildBaselineEntries', () => {
+  it('omits the version when every judged version fails, keeps old reasons, and keeps entries for pairs not judged', () => {
+    const cells = [
+      makeCell({ case: 'a', target: 'naive', protocolVersion: '2025-11-25', status: 'fail' }),
+      makeCell({ case: 'a', target: 'naive', protocolVersion: '2026-07-28', status: 'xfail' }),
+      makeCell({ case: 'b', target: 'naive', protocolVersion: '2025-11-25', status: 'pass' }),
+      makeCell({ case: 'b', target: 'naive', protocolVersion: '2026-07-28', status: 'fail' }),
+      makeCell({ case: 'c', target: 'naive', protocolVersion: '2025-11-25', status: 'xpass' }),
+      makeCell({ case: 'd', target: 'naive', protocolVersion: '2025-11-25', status: 'error' }),
+    ];
+    const previous = parse('- { target: naive, case: a, reason: kept reason }\n- { target: naive, case: c, reason: stale }\n- { target: other, case: z, reason: untouched }\n');
+    expect(buildBaselineEntries(cells, previous, '2026-01-15')).toEqual([
+      { target: 'naive', case: 'a', reason: 'kept reason' },
+      { target: 'naive', case: 'b', version: '2026-07-28', reason: 'known failure recorded 2026-01-15 by --write-baseline: expected INVALID_TOOL_RESULT, target reported TOOL_SUCCESS' },
+      { target: 'other', case: 'z', reason: 'untouched' },
+    ]);
+  });
+});
+
+describe('run --baseline / --write-baseline', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'mem-baseline-'));
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+  const run = (...args: string[]) => runCli(['run', '--mode', 'direct', '--no-schemas', '--target', 'naive', '--case', 'content-not-array', '--case', 'baseline', ...args], { cwd: dir });
+
+  it('fails without a baseline, writes one, then passes with every failure as xfail', async () => {
+    expect((await run('--quiet')).code).toBe(1);
+    const written = await run('--write-baseline', 'known.yaml', '--out', 'report');
+    expect(written.code).toBe(0);
+    const text = await readFile(join(dir, 'known.yaml'), 'utf8');
+    expect(text).toMatch(/^  - target: naive\n    case: content-not-array\n    reason: "known failure recorded \d{4}-\d\d-\d\d by --write-baseline: outcome@1: expected INVALID_TOOL_RESULT, got TOOL_SUCCESS"$/m);
+    const results = JSON.parse(await readFile(join(dir, 'report', 'results.json'), 'utf8'));
+    expect(results.baseline).toMatchObject({ file: 'known.yaml', entries: 1, applied: 2, stale: 0 });
+    const again = await run('--baseline', 'known.yaml');
+    expect(again.code).toBe(0);
+    expect(again.stdout).toMatch(/# SKIP|# TODO|xfail/);
+    const receipts = JSON.parse(await readFile(join(dir, 'report', 'receipts.json'), 'utf8'));
+    expect(receipts.inputs.some((input: { kind: string }) => input.kind === 'baseline')).toBe(true);
+  });
+
+  it('fails the run on a stale entry (xpass)', async () => {
+    await writeFile(join(dir, 'stale.yaml'), '- { target: naive, case: baseline, reason: was broken once }\n');
+    const result = await run('--baseline', 'stale.yaml');
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/2 xpass/);
+  });
+
+  it('exits 2 naming the file, line and entry for an unknown case id', async () => {
+    await writeFile(join(dir, 'typo.yaml'), '# known failures\nentries:\n  - target: naive\n    case: content-not-aray\n    reason: r\n');
+    const result = await run('--baseline', 'typo.yaml');
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('baseline typo.yaml:3 (entry 1): unknown case "content-not-aray" (did you mean "content-not-array"?)');
+  });
+
+  it('exits 2 for a missing baseline file and for contradicting flags', async () => {
+    expect((await run('--baseline', 'nope.yaml')).stderr).toMatch(/baseline nope\.yaml: no such file; create it with `run --write-baseline FILE`/);
+    expect((await run('--baseline', 'x.yaml', '--no-baseline')).code).toBe(2);
+  });
+});
+
+describe('the bundled baseline', () => {
+  it('parses and names only cases of the bundled table and built-in targets', async () => {
+    const { loadCases } = await import('../cases/load-cases.js');
+    const { loadBaselineFile } = await import('./load-baseline.js');
+    const { packagePath } = await import('../package-paths.js');
+    const { BUNDLED_BASELINE } = await import('./run-baseline.js');
+    const table = await loadCases({ cwd: process.cwd() });
+    const baseline = await loadBaselineFile(packagePath(BUNDLED_BASELINE), BUNDLED_BASELINE);
+    expect(baseline.entries.length).toBeGreaterThan(0);
+    expect(baseline.entries.every((entry) => !/TODO|FIXME|placeholder/i.test(entry.reason))).toBe(true);
+    expect(() =>
+      validateBaselineEntries(baseline, { cases: table.map((l) => ({ id: l.case.id, versions: l.case.versions })), runTargets: ['reference', 'naive'], otherKnownTargets: [] }),
+    ).not.toThrow();
+  });
+});
