@@ -4,8 +4,12 @@ import type { LoadedCase } from '../cases/case-types.js';
 import type { CheckRequestMessage } from '../judge/judge-client.js';
 import { getPackageVersion } from '../package-paths.js';
 import { CELL_STATUSES, type Cell, type CaseSummary, type ProtocolVersion, type RunResult, type RunSummary, type SchemaInfo, type SchemaResult, type Target } from '../types.js';
+import { estimateWaitMs, WAITING_CELL_MS } from './estimate-wait.js';
 import { runCell } from './run-cell.js';
 import { runPool } from './run-pool.js';
+
+/** At most this many waiting cells (scripted hangs and delays) run at once beside the pool. */
+const MAX_WAITING_LANES = 64;
 
 export interface RunMatrixOptions {
   cases: LoadedCase[];
@@ -62,18 +66,29 @@ export async function runMatrix(options: RunMatrixOptions): Promise<RunResult> {
     return results;
   };
   let done = 0;
-  const cells = await runPool(planned, options.concurrency ?? availableParallelism(), async (cell) => {
+  const timeoutMs = options.timeoutMs ?? 2000;
+  const run = async (cell: PlannedCell): Promise<Cell> => {
     const result = await runCell({
       ...cell,
       mode,
-      timeoutMs: options.timeoutMs ?? 2000,
+      timeoutMs,
       signal,
       schema: schemaFor(cell.loaded, cell.protocolVersion),
       checkRequest: options.checkRequest ?? undefined,
     });
     options.onCell?.(result, ++done, planned.length);
     return result;
-  });
+  };
+  // A cell that mostly waits on a scripted hang or delay would hold a CPU slot doing nothing:
+  // such cells start at once in lanes of their own, so their waits overlap with everything else.
+  const waits = (cell: PlannedCell): boolean => cell.target.usesServer(mode) && estimateWaitMs(cell.loaded.case, timeoutMs) >= Math.min(WAITING_CELL_MS, timeoutMs);
+  const waiting = planned.filter(waits);
+  const busy = planned.filter((cell) => !waits(cell));
+  const [waited, worked] = await Promise.all([runPool(waiting, MAX_WAITING_LANES, run), runPool(busy, options.concurrency ?? availableParallelism(), run)]);
+  const byCell = new Map<PlannedCell, Cell>();
+  waiting.forEach((cell, index) => byCell.set(cell, waited[index]!));
+  busy.forEach((cell, index) => byCell.set(cell, worked[index]!));
+  const cells = planned.map((cell) => byCell.get(cell)!);
   return {
     format: 'mcp-error-matrix/results@1',
     tool: { name: 'mcp-error-matrix', version: getPackageVersion() },

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import type { LoadedCase } from '../cases/case-types.js';
+import { makeCase, SUCCESS_JSON } from '../mock-server/test-cases.js';
+import { createClassifierTarget } from '../targets/classifier-target.js';
+import { classifyReference } from '../classify/reference.js';
+import { estimateWaitMs } from './estimate-wait.js';
+import { runMatrix } from './run-matrix.js';
+
+const load = (id: string, ...args: Parameters<typeof makeCase>): LoadedCase => ({
+  case: { ...makeCase(...args), id },
+  file: `${id}.json`,
+  relativeFile: `${id}.json`,
+  sha256: '0'.repeat(64),
+});
+
+describe('estimateWaitMs', () => {
+  it('is zero for an immediate answer', () => {
+    expect(estimateWaitMs(makeCase([{ body: { json: SUCCESS_JSON } }]), 2000)).toBe(0);
+  });
+
+  it('counts a hang as a whole timeout, and caps each exchange at the timeout', () => {
+    expect(estimateWaitMs(makeCase([{ start: 'hang' }]), 2000)).toBe(2000);
+    expect(estimateWaitMs(makeCase([{ delayMs: 5000, body: { json: SUCCESS_JSON } }]), 2000)).toBe(2000);
+  });
+
+  it('adds event delays, a hanging stream end and Retry-After seconds', () => {
+    const sse = { sse: { events: [{ data: {}, delayMs: 100 }, { data: {}, delayMs: 200 }], end: 'hang' as const } };
+    expect(estimateWaitMs(makeCase([{ body: sse }]), 1000)).toBe(1000);
+    expect(estimateWaitMs(makeCase([{ body: { sse: { events: [{ data: {}, delayMs: 300 }] } } }]), 1000)).toBe(300);
+    expect(estimateWaitMs(makeCase([{ status: 429, headers: { 'Retry-After': '1' } }, { body: { json: SUCCESS_JSON } }]), 2000)).toBe(1000);
+  });
+});
+
+describe('runMatrix with waiting cells', () => {
+  it('overlaps hangs with each other and with the rest, even at concurrency 1', async () => {
+    const hangs = ['hang-a', 'hang-b', 'hang-c'].map((id) => load(id, [{ start: 'hang' }], { exchanges: [{ response: { start: 'hang' }, expect: { outcome: 'NO_RESPONSE' } }] }));
+    const quick = load('quick', [{ body: { json: SUCCESS_JSON } }]);
+    const target = createClassifierTarget({ name: 'reference', kind: 'classifier' }, classifyReference);
+    const started = performance.now();
+    const result = await runMatrix({ cases: [hangs[0]!, quick, hangs[1]!, hangs[2]!], targets: [target], timeoutMs: 300, concurrency: 1, versions: ['2026-07-28'] });
+    const elapsed = performance.now() - started;
+    // Serialised, three hangs would take at least 900 ms.
+    expect(elapsed).toBeLessThan(800);
+    expect(result.cells.map((cell) => [cell.case, cell.status])).toEqual([
+      ['hang-a', 'pass'],
+      ['quick', 'pass'],
+      ['hang-b', 'pass'],
+      ['hang-c', 'pass'],
+    ]);
+  });
+});
