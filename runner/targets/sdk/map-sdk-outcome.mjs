@@ -23,7 +23,7 @@
 //   SdkError INVALID_RESULT / UNSUPPORTED_RESULT_TYPE ........................ INVALID_TOOL_RESULT
 //   SdkError INPUT_REQUIRED_ROUNDS_EXCEEDED .................................. INPUT_REQUIRED
 //   ZodError / SyntaxError: as in v1
-// A returned result: `resultType: "input_required"` passed through → INPUT_REQUIRED;
+// A returned result: `resultType: "input_required"` passed through (2026-07-28) → INPUT_REQUIRED;
 // `isError: true` → TOOL_ERROR; anything else the SDK accepted → TOOL_SUCCESS.
 // Anything not in this table is reported as "not reported" (null) with the error in the notes.
 
@@ -44,10 +44,11 @@ function verdict(outcome, detail, extra = {}) {
   return { outcome, layer: LAYER[outcome], ...extra, detail: String(detail).slice(0, 300) };
 }
 
-/** The verdict for a value `callTool` resolved with. */
-export function mapSdkResult(result) {
+/** The verdict for a value `callTool` resolved with, under the cell's protocol version. */
+export function mapSdkResult(result, protocolVersion) {
   if (result !== null && typeof result === 'object') {
-    if (result.resultType === 'input_required') return verdict('INPUT_REQUIRED', 'the SDK returned the input_required result to the caller');
+    // `resultType` means something only from 2026-07-28 on; in a 2025-11-25 result it is an ignored extra key.
+    if (result.resultType === 'input_required' && protocolVersion !== '2025-11-25') return verdict('INPUT_REQUIRED', 'the SDK returned the input_required result to the caller');
     if (result.isError === true) return verdict('TOOL_ERROR', 'the SDK returned a result with isError: true');
     return verdict('TOOL_SUCCESS', 'the SDK returned a result');
   }

@@ -31,9 +31,10 @@ async function runSdkCell(worker: SdkWorker, context: TargetContext): Promise<Ta
   if (!context.serverUrl) return { verdicts: [], error: 'the SDK target needs the mock server URL (harness bug)' };
   const calls = context.case.client?.calls ?? 1;
   const tool = context.case.tool ?? DEFAULT_TOOL;
-  // Each explicit call may take the SDK's timeout, plus one more for connect; kept below the
-  // runner's own cell budget so a wedged worker is reported (and replaced) by us first.
-  const budgetMs = context.timeoutMs * (calls + 1) + WORKER_SLACK_MS;
+  // Each explicit call or scripted exchange (MRTR rounds) may take the SDK's timeout, plus one for
+  // connect; kept just below the runner's own cell budget so a wedged worker is reported (and
+  // replaced) by us first.
+  const budgetMs = context.timeoutMs * (Math.max(calls, context.case.exchanges.length) + 2) + WORKER_SLACK_MS;
   const started = performance.now();
   const answer: WorkerAnswer = await worker.run(
     {

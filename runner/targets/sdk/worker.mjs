@@ -11,6 +11,7 @@
 // Cells run concurrently, each with a fresh Client and transport. stdout carries answers only:
 // console output of the SDK is sent to stderr.
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
@@ -22,6 +23,7 @@ process.on('unhandledRejection', (reason) => console.error('worker: unhandled re
 process.on('uncaughtException', (error) => console.error('worker: uncaught exception:', describe(error)));
 
 const sdk = await loadSdk(flavor, packageDir);
+await warmUp();
 write({ hello: { versions: sdk.versions, packageVersion: sdk.packageVersion } });
 
 const lines = createInterface({ input: process.stdin });
@@ -94,7 +96,7 @@ async function runCell(cell) {
         const params = { name: cell.tool, arguments: cell.arguments };
         // v1: callTool(params, resultSchema?, options); v2: callTool(params, options).
         const result = sdk.flavor === 'v1' ? await client.callTool(params, undefined, { timeout }) : await client.callTool(params, { timeout });
-        verdicts.push(mapSdkResult(result));
+        verdicts.push(mapSdkResult(result, cell.protocolVersion));
       } catch (error) {
         verdicts.push(mapSdkError(error, { flavor: sdk.flavor, types: sdk.types, log }));
       }
@@ -193,4 +195,46 @@ function describe(error) {
 
 function elapsed(started) {
   return Math.round(performance.now() - started);
+}
+
+// One call per protocol version against a tiny in-process server before the greeting, so the SDK's
+// lazy start-up (schema compilation, fetch) is paid once here and not by the first real cell.
+async function warmUp() {
+  const server = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk) => (body += chunk));
+    request.on('end', () => {
+      const message = request.method === 'POST' ? safeParse(body) : undefined;
+      if (!message || message.id === undefined) return response.writeHead(request.method === 'POST' ? 202 : 405).end();
+      const modern = message.method === 'server/discover' || message.params?._meta?.['io.modelcontextprotocol/protocolVersion'] === '2026-07-28';
+      const complete = modern ? { resultType: 'complete' } : {};
+      const results = {
+        initialize: { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'warm-up', version: '0' } },
+        'server/discover': { supportedVersions: ['2026-07-28'], capabilities: { tools: {} }, ttlMs: 0, cacheScope: 'public', _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'warm-up', version: '0' } } },
+        'tools/list': { tools: [{ name: 'warm', inputSchema: { type: 'object' } }], ...(modern ? { ttlMs: 0, cacheScope: 'public' } : {}) },
+        'tools/call': { content: [{ type: 'text', text: 'ok' }] },
+      };
+      const result = results[message.method];
+      const reply = result ? { jsonrpc: '2.0', id: message.id, result: { ...result, ...complete } } : { jsonrpc: '2.0', id: message.id, error: { code: -32601, message: 'Method not found' } };
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(reply));
+    });
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${server.address().port}/mcp`;
+  try {
+    for (const protocolVersion of ['2025-11-25', '2026-07-28'].filter((v) => sdk.versions.includes(v))) {
+      await runCell({ id: 0, url, protocolVersion, tool: 'warm', arguments: {}, calls: 1, timeoutMs: 10_000 }).catch(() => {});
+    }
+  } finally {
+    server.closeAllConnections?.();
+    server.close();
+  }
+}
+
+function safeParse(text) {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }
