@@ -1,0 +1,91 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import { loadCases } from '../../runner/cases/load-cases.js';
+import { runMatrix } from '../../runner/run/run-matrix.js';
+import { createCommandTarget } from '../../runner/targets/command-target.js';
+import type { Cell, RunResult } from '../../runner/types.js';
+import { countMarkedProcesses, isAlive } from './process-census.js';
+
+const FIXTURES = resolve(import.meta.dirname, '../fixtures/hostile');
+const CORRECT = resolve(import.meta.dirname, '../fixtures/clients/correct-client.mjs');
+const CELL_TIMEOUT_MS = 3000;
+const MARK = `mem-hostile-${process.pid}-${Date.now()}`;
+const pidDir = mkdtempSync(join(tmpdir(), 'mem-hostile-pids-'));
+afterAll(() => rmSync(pidDir, { recursive: true, force: true }));
+
+const HOSTILE = [
+  'hangs',
+  'exits-at-once',
+  'crashes-with-signal',
+  'leaves-children',
+  'floods-output',
+  'huge-verdict',
+  'invalid-verdict',
+  'many-connections',
+  'huge-body',
+  'malformed-http',
+] as const;
+
+// The correct clients are the control: a loaded CI machine must not turn them into timeouts.
+function target(name: string, file: string, timeoutMs = CELL_TIMEOUT_MS) {
+  return createCommandTarget({
+    name,
+    command: `${JSON.stringify(process.execPath)} ${JSON.stringify(file)}`,
+    timeoutMs,
+    env: { ...process.env, HOSTILE_MARK: MARK, HOSTILE_PID_DIR: pidDir },
+  });
+}
+
+let result: RunResult;
+let peakRssGrowth = 0;
+
+describe('hostile command clients', () => {
+  test('the whole matrix finishes; every hostile cell ends error or fail in time; the correct client passes', { timeout: 40_000 }, async () => {
+    const cases = (await loadCases()).filter((loaded) => loaded.case.id === 'baseline');
+    const targets = [target('correct-before', CORRECT, 10_000), ...HOSTILE.map((name) => target(name, join(FIXTURES, `${name}.mjs`))), target('correct-after', CORRECT, 10_000)];
+    const baseline = process.memoryUsage().rss;
+    const sampler = setInterval(() => (peakRssGrowth = Math.max(peakRssGrowth, process.memoryUsage().rss - baseline)), 25);
+    try {
+      result = await runMatrix({ cases, targets, versions: ['2026-07-28'], timeoutMs: 3000, concurrency: 4 });
+    } finally {
+      clearInterval(sampler);
+    }
+    const byTarget = new Map(result.cells.map((cell) => [cell.target, cell]));
+    const summary = (cell: Cell | undefined) => `${cell?.status} ${cell?.reason ?? ''} ${JSON.stringify(cell?.checks.filter((c) => !c.passed).map((c) => c.id))}`;
+    expect(byTarget.get('correct-before')?.status, summary(byTarget.get('correct-before'))).toBe('pass');
+    expect(byTarget.get('correct-after')?.status, summary(byTarget.get('correct-after'))).toBe('pass');
+    for (const name of HOSTILE) {
+      const cell = byTarget.get(name);
+      expect(['error', 'fail'], `${name}: ${summary(cell)}`).toContain(cell?.status);
+      expect(cell!.durationMs, name).toBeLessThan(CELL_TIMEOUT_MS + 3000);
+    }
+    expect(result.complete).toBe(true);
+  });
+
+  test('specific endings: timeout, crash by signal, flood capped, huge and invalid verdicts read as invalid', () => {
+    const cell = (name: string) => result.cells.find((item) => item.target === name)!;
+    expect(cell('hangs').targetRun?.timedOut).toBe(true);
+    expect(cell('crashes-with-signal').status).toBe('error');
+    expect(cell('crashes-with-signal').reason).toMatch(/SIGSEGV/);
+    const flood = cell('floods-output').targetRun!;
+    expect((flood.stdout ?? '').length + (flood.stderr ?? '').length).toBeLessThan(8 * 1024 * 1024);
+    // A 50 MB verdict is not carried into the results whole.
+    expect(JSON.stringify(cell('huge-verdict')).length).toBeLessThan(4 * 1024 * 1024);
+    expect(JSON.stringify(cell('invalid-verdict').actual)).not.toContain('<script>');
+  });
+
+  test('runner memory stays bounded (100 MB floods, a 50 MB verdict)', () => {
+    expect(peakRssGrowth).toBeLessThan(400 * 1024 * 1024);
+  });
+
+  test('no process started by the run is left: children that outlived their client are gone', async () => {
+    // The group kill is synchronous, the kernel's reaping is not: allow it a moment.
+    await new Promise((wait) => setTimeout(wait, 300));
+    const pids = readdirSync(pidDir).map((file) => Number(readFileSync(join(pidDir, file), 'utf8')));
+    expect(pids.length).toBe(3);
+    expect(pids.filter(isAlive)).toEqual([]);
+    expect(countMarkedProcesses('HOSTILE_MARK', MARK)).toBe(0);
+  });
+});
