@@ -1,5 +1,6 @@
-// The case's wire rules (`client.wire`), plus the defaults every case gets: the client called
-// the tool at all, and (POLICY) did not replay a tool that is neither read-only nor idempotent.
+// The case's wire rules (`client.wire`), plus the defaults: the client called the tool at all
+// (MUST), and, when the case sets no count, did not replay a tool that is neither read-only nor
+// idempotent (POLICY).
 import type { Case, WireRule } from '../../cases/case-types.js';
 import type { Check, ProtocolVersion } from '../../types.js';
 import { makeCheck } from '../make-check.js';
@@ -14,7 +15,8 @@ export function judgeWireRules(item: Case, version: ProtocolVersion, calls: Wire
   const rules = (item.client?.wire ?? []).filter((rule) => rule.versions === undefined || rule.versions.includes(version));
   const explicit = item.client?.calls ?? 1;
   const checks = rules.map((rule) => judgeRule(rule, calls, explicit));
-  if (!rules.some((rule) => rule.rule === 'tool-call-posts')) checks.push(...judgeDefaultPosts(item, calls));
+  checks.push(judgeCalled(explicit, calls));
+  if (!rules.some((rule) => rule.rule === 'tool-call-posts')) checks.push(...judgeDefaultReplay(item, calls));
   return checks;
 }
 
@@ -39,25 +41,29 @@ function judgeRule(rule: WireRule, calls: WireCall[], explicit: number): Check {
   }
 }
 
-function judgeDefaultPosts(item: Case, calls: WireCall[]): Check[] {
+// Always: the client made its explicit calls at all (without a tools/call there is nothing to
+// judge it on), whatever bounds the case's own `tool-call-posts` rule sets for retries.
+function judgeCalled(explicit: number, calls: WireCall[]): Check {
+  const passed = calls.length >= explicit;
+  return makeCheck({
+    id: 'wire.tool-called',
+    level: 'MUST',
+    expected: { min: explicit },
+    actual: calls.length,
+    passed,
+    message: `wire.tool-called: ${explicit} explicit call(s) expected, ${calls.length} tools/call POST(s) sent${passed ? '' : ' (nothing to judge the client on)'}`,
+  });
+}
+
+function judgeDefaultReplay(item: Case, calls: WireCall[]): Check[] {
   const explicit = item.client?.calls ?? 1;
-  const checks = [
-    makeCheck({
-      id: 'wire.tool-call-posts',
-      level: 'MUST',
-      expected: { min: explicit },
-      actual: calls.length,
-      passed: calls.length >= explicit,
-      message: `wire.tool-call-posts: at least ${explicit} tools/call POST(s) expected, ${calls.length} sent${calls.length >= explicit ? '' : ' (nothing to judge the client on)'}`,
-    }),
-  ];
   const annotations = item.tool?.annotations ?? {};
-  if (annotations.readOnlyHint === true || annotations.idempotentHint === true) return checks;
+  if (annotations.readOnlyHint === true || annotations.idempotentHint === true) return [];
   // Follow-ups answer an input_required result; they are not replays.
   const sent = calls.filter((call) => !call.isFollowUp).length;
   const replays = Math.max(0, sent - explicit);
   const first = calls.filter((call) => !call.isFollowUp)[explicit];
-  checks.push(
+  return [
     makeCheck({
       id: 'wire.no-auto-replay',
       level: 'POLICY',
@@ -70,8 +76,7 @@ function judgeDefaultPosts(item: Case, calls: WireCall[]): Check[] {
           : `wire.no-auto-replay: the tool is neither read-only nor idempotent, yet it was sent ${replays} more time(s) than the ${explicit} explicit call(s)`,
       ...(first ? { exchange: first.transcript } : {}),
     }),
-  );
-  return checks;
+  ];
 }
 
 // RFC 9110 § 10.2.3: delay-seconds or an HTTP-date. The date form is measured against the

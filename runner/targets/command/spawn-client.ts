@@ -36,6 +36,10 @@ export interface ClientProcessResult {
 
 export const DEFAULT_MAX_OUTPUT_BYTES = 1024 * 1024;
 
+// SIGKILL is delivered asynchronously: the cell waits (briefly) until the group is really gone,
+// so that no process of a finished cell is still alive when its result is reported.
+const GROUP_EXIT_WAIT_MS = 1000;
+
 /** Runs the command through `/bin/sh -c` (cmd.exe on Windows), detached as a process-group leader. */
 export function spawnClient(options: SpawnClientOptions): Promise<ClientProcessResult> {
   const started = performance.now();
@@ -77,9 +81,11 @@ export function spawnClient(options: SpawnClientOptions): Promise<ClientProcessR
       // the group goes with its leader.
       killTree();
     });
-    child.on('close', (code, signal) => {
+    child.on('close', async (code, signal) => {
       clearTimeout(timer);
       options.signal.removeEventListener('abort', onAbort);
+      killTree();
+      if (child.pid !== undefined) await waitForGroupExit(child.pid, GROUP_EXIT_WAIT_MS);
       const final = exit ?? { code, signal };
       const crashed = killedBy === undefined && isCrash(final.code, final.signal);
       const out = stdout.finish();
@@ -97,6 +103,18 @@ export function spawnClient(options: SpawnClientOptions): Promise<ClientProcessR
       });
     });
   });
+}
+
+async function waitForGroupExit(pgid: number, maxMs: number): Promise<void> {
+  const deadline = performance.now() + maxMs;
+  while (performance.now() < deadline) {
+    try {
+      process.kill(-pgid, 0);
+    } catch {
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
 }
 
 // A shell that runs its command as a child reports the child's death by signal N as exit

@@ -1,0 +1,162 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../test/run-cli.js';
+import type { LoadedCase } from '../cases/case-types.js';
+import { loadCases } from '../cases/load-cases.js';
+import { runCell } from '../run/run-cell.js';
+import { runMatrix } from '../run/run-matrix.js';
+import type { Cell, RunResult } from '../types.js';
+import { createCommandTarget, resolveCommandTarget } from './command-target.js';
+import { resolveTarget } from './resolve-target.js';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const fixture = (name: string, options = ''): string => `command:node test/fixtures/clients/${name}.mjs${options}`;
+const CASES = ['baseline', 'http-503-empty-body', 'mrtr-form-with-state'];
+
+let table: LoadedCase[];
+let matrix: RunResult;
+const cellOf = (target: string, caseId: string, version = '2026-07-28'): Cell => {
+  const cell = matrix.cells.find((c) => c.target === fixture(target, target === 'hangs-forever' ? ' #timeout=1500' : '') && c.case === caseId && c.protocolVersion === version);
+  if (!cell) throw new Error(`no cell ${target} ${caseId} ${version}`);
+  return cell;
+};
+const failedIds = (cell: Cell): string[] => cell.checks.filter((c) => !c.passed && c.level !== 'INFO').map((c) => c.id);
+
+// Every fixture in one matrix, run together: each is judged as expected and none disturbs another.
+beforeAll(async () => {
+  table = (await loadCases({ cwd: ROOT })).filter((item) => CASES.includes(item.case.id));
+  const names = ['correct-client', 'conformance-style', 'hangs-forever', 'crashes', 'floods-stdout', 'prints-garbage', 'retries-destructive', 'omits-accept-header', 'reuses-id-on-follow-up', 'speaks-2025-only'];
+  const targets = names.map((name) => resolveCommandTarget(fixture(name, name === 'hangs-forever' ? ' #timeout=1500' : ''), { cwd: ROOT }));
+  matrix = await runMatrix({ cases: table, targets, versions: ['2026-07-28'], timeoutMs: 4000, concurrency: 6 });
+}, 120_000);
+
+describe('command target: fixture clients, each wrong in one way, in one matrix', () => {
+  it('passes the correct client and the silent conformance-style client on every case', () => {
+    for (const id of CASES) {
+      expect(cellOf('correct-client', id).status, id).toBe('pass');
+      const silent = cellOf('conformance-style', id);
+      expect(silent.status, id).toBe('pass');
+      expect(silent.actual).toEqual([null]);
+      expect(silent.checks.find((c) => c.id === 'client.outcome')).toMatchObject({ level: 'INFO', actual: 'not reported' });
+    }
+    expect(cellOf('correct-client', 'mrtr-form-with-state').actual).toMatchObject([{ outcome: 'TOOL_SUCCESS' }]);
+    expect(cellOf('conformance-style', 'baseline').targetRun?.stderr).toContain('scenario baseline at http://127.0.0.1:');
+  });
+
+  it('kills a client that hangs when its time is up, with its whole process tree', () => {
+    for (const id of CASES) {
+      const cell = cellOf('hangs-forever', id);
+      expect(cell.status).toBe('fail');
+      expect(cell.targetRun).toMatchObject({ timedOut: true, signal: 'SIGKILL' });
+      expect(cell.targetRun!.durationMs).toBeLessThan(4000);
+      expect(failedIds(cell).sort()).toEqual(['client.finished', 'wire.tool-call-posts', 'wire.tool-called']);
+      const pid = Number(/grandchild pid (\d+)/.exec(cell.targetRun!.stderr ?? '')?.[1]);
+      expect(pid).toBeGreaterThan(0);
+      expect(isAlive(pid), `grandchild ${pid} of ${id} outlived the cell`).toBe(false);
+    }
+  });
+
+  it('reports a client that crashes as an error cell naming the signal', () => {
+    const cell = cellOf('crashes', 'baseline');
+    expect(cell.status).toBe('error');
+    expect(cell.reason).toMatch(/crashed: .*SIGSEGV/);
+    expect(cell.recording?.exchanges.some((e) => e.request.rpc?.method === 'tools/call')).toBe(true);
+  });
+
+  it('caps a flood on stdout and still reads the verdict on its last line', () => {
+    const cell = cellOf('floods-stdout', 'baseline');
+    expect(cell.status).toBe('pass');
+    expect(cell.actual).toMatchObject([{ outcome: 'TOOL_SUCCESS' }]);
+    expect(cell.targetRun!.stdout!.length).toBeLessThan(1.2 * 1024 * 1024);
+    expect(cell.targetRun!.stdout).toMatch(/bytes cut: output is capped/);
+  });
+
+  it('fails a client that prints garbage instead of a verdict', () => {
+    const cell = cellOf('prints-garbage', 'baseline');
+    expect(cell.status).toBe('fail');
+    expect(failedIds(cell)).toEqual(['client.outcome']);
+    expect(cell.checks.find((c) => c.id === 'client.outcome')?.message).toContain('not JSON');
+  });
+
+  it('marks a replay of a destructive tool after 503 as a policy failure only', () => {
+    expect(cellOf('retries-destructive', 'baseline').status).toBe('pass');
+    const cell = cellOf('retries-destructive', 'http-503-empty-body');
+    expect(cell.status).toBe('non_strict');
+    expect(failedIds(cell)).toEqual(['wire.tool-call-posts']);
+  });
+
+  it('fails a client that leaves both media types out of Accept', () => {
+    const cell = cellOf('omits-accept-header', 'baseline');
+    expect(cell.status).toBe('fail');
+    expect(failedIds(cell)).toEqual(['header.accept@1']);
+    expect(failedIds(cellOf('omits-accept-header', 'mrtr-form-with-state'))).toEqual(['header.accept@1', 'header.accept@2']);
+  });
+
+  it('fails an MRTR follow-up that reuses the id, and nothing else', () => {
+    expect(cellOf('reuses-id-on-follow-up', 'baseline').status).toBe('pass');
+    const cell = cellOf('reuses-id-on-follow-up', 'mrtr-form-with-state');
+    expect(cell.status).toBe('fail');
+    expect(failedIds(cell)).toEqual(['wire.mrtr-follow-up']);
+  });
+
+  it('skips a version the client does not speak, with its reason', () => {
+    const cell = cellOf('speaks-2025-only', 'baseline');
+    expect(cell).toMatchObject({ status: 'skip', reason: 'speaks only 2025-11-25, not 2026-07-28', checks: [] });
+  });
+});
+
+describe('command target: 2025-11-25, options, abort', () => {
+  it('runs the clients with initialize and a session under 2025-11-25', async () => {
+    const baseline = table.filter((item) => item.case.id === 'baseline');
+    const targets = ['correct-client', 'conformance-style', 'speaks-2025-only'].map((name) => resolveCommandTarget(fixture(name), { cwd: ROOT }));
+    const result = await runMatrix({ cases: baseline, targets, versions: ['2025-11-25'], timeoutMs: 4000 });
+    expect(result.cells.map((cell) => [cell.target, cell.status])).toEqual(targets.map((t) => [t.info.name, 'pass']));
+    expect(result.cells[0]!.checks.find((c) => c.id === 'header.session-id@1')?.passed).toBe(true);
+  }, 30_000);
+
+  it('skips versions outside the #versions= option without running the command', async () => {
+    const target = resolveCommandTarget(`${fixture('hangs-forever')} #versions=2025-11-25`, { cwd: ROOT });
+    expect(target.skipReason?.('2026-07-28')).toContain('speaks only 2025-11-25');
+    expect(target.skipReason?.('2025-11-25')).toBeUndefined();
+  });
+
+  it('stops the process tree at once when the run is aborted', async () => {
+    const controller = new AbortController();
+    const target = createCommandTarget({ command: 'node test/fixtures/clients/hangs-forever.mjs', cwd: ROOT, timeoutMs: 10_000 });
+    const loaded = table.find((item) => item.case.id === 'baseline')!;
+    setTimeout(() => controller.abort(), 800);
+    const started = performance.now();
+    const cell = await runCell({ loaded, protocolVersion: '2026-07-28', target, mode: 'http', timeoutMs: 4000, signal: controller.signal, schema: [] });
+    expect(performance.now() - started).toBeLessThan(3000);
+    expect(cell).toMatchObject({ status: 'error', reason: 'interrupted: the run was aborted' });
+    const pid = Number(/grandchild pid (\d+)/.exec(cell.targetRun?.stderr ?? '')?.[1]);
+    if (pid > 0) expect(isAlive(pid)).toBe(false);
+  }, 15_000);
+
+  it('is resolved from --target command:… with the script as its receipt source', async () => {
+    const target = await resolveTarget(fixture('correct-client'), { cwd: ROOT });
+    expect(target.info).toEqual({ name: fixture('correct-client'), kind: 'command', source: resolve(ROOT, 'test/fixtures/clients/correct-client.mjs') });
+  });
+
+  it('runs from the CLI and exits 0 for a passing client', async () => {
+    const run = await runCli(['run', '--target', fixture('correct-client'), '--case', 'baseline', '--no-schemas', '--quiet', '--timeout', '4000'], { cwd: ROOT });
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('ok');
+  }, 30_000);
+});
+
+// Alive and not a zombie waiting for its reaper (a zombie runs no code and holds no socket).
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return true;
+  }
+}
