@@ -1,6 +1,6 @@
 // The command line: dispatches to commands and is the only place that turns errors into
 // exit codes (0 ok, 1 unexpected failures, 2 usage or input errors).
-import { createProcessIo, type CliIo } from './cli-io.js';
+import { createProcessIo, getSignalExitCode, type CliIo } from './cli-io.js';
 import { runCompareCommand } from './commands/compare-command.js';
 import { runListCommand } from './commands/list-command.js';
 import { runMergeCommand } from './commands/merge-command.js';
@@ -67,7 +67,9 @@ export async function main(argv: string[], io: CliIo = createProcessIo()): Promi
     return 2;
   }
   try {
-    return await command.run(args, io);
+    const code = await command.run(args, io);
+    // A run stopped by SIGINT/SIGTERM exits as the shell would report the signal (130/143).
+    return getSignalExitCode(io.signal) ?? code;
   } catch (error) {
     if (isRunnerError(error)) {
       io.stderr(`mcp-error-matrix ${name}: ${error.message}\n`);

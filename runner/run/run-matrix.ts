@@ -67,7 +67,9 @@ export async function runMatrix(options: RunMatrixOptions): Promise<RunResult> {
   };
   let done = 0;
   const timeoutMs = options.timeoutMs ?? 2000;
-  const run = async (cell: PlannedCell): Promise<Cell> => {
+  const run = async (cell: PlannedCell): Promise<Cell | undefined> => {
+    // Interrupted: cells not yet started are left out (the reports say the run is incomplete).
+    if (signal.aborted) return undefined;
     const result = await runCell({
       ...cell,
       mode,
@@ -85,10 +87,10 @@ export async function runMatrix(options: RunMatrixOptions): Promise<RunResult> {
   const waiting = planned.filter(waits);
   const busy = planned.filter((cell) => !waits(cell));
   const [waited, worked] = await Promise.all([runPool(waiting, MAX_WAITING_LANES, run), runPool(busy, options.concurrency ?? availableParallelism(), run)]);
-  const byCell = new Map<PlannedCell, Cell>();
+  const byCell = new Map<PlannedCell, Cell | undefined>();
   waiting.forEach((cell, index) => byCell.set(cell, waited[index]!));
   busy.forEach((cell, index) => byCell.set(cell, worked[index]!));
-  const cells = planned.map((cell) => byCell.get(cell)!);
+  const cells = planned.map((cell) => byCell.get(cell)).filter((cell): cell is Cell => cell !== undefined);
   return {
     format: 'mcp-error-matrix/results@1',
     tool: { name: 'mcp-error-matrix', version: getPackageVersion() },
