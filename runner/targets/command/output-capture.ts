@@ -12,7 +12,8 @@ export interface OutputCapture {
 export function createOutputCapture(maxBytes: number): OutputCapture {
   const head: Buffer[] = [];
   let headBytes = 0;
-  let tail: Buffer = Buffer.alloc(0);
+  const tailChunks: Buffer[] = [];
+  let tailBytes = 0;
   let total = 0;
   return {
     push(chunk) {
@@ -23,10 +24,14 @@ export function createOutputCapture(maxBytes: number): OutputCapture {
         head.push(kept);
         headBytes += kept.length;
       }
-      tail = tail.length + chunk.length <= TAIL_BYTES * 2 ? Buffer.concat([tail, chunk]) : Buffer.concat([tail, chunk]).subarray(-TAIL_BYTES);
+      tailChunks.push(chunk);
+      tailBytes += chunk.length;
+      // Drop whole chunks from the front while what remains still covers the last TAIL_BYTES.
+      while (tailBytes - tailChunks[0]!.length >= TAIL_BYTES) tailBytes -= tailChunks.shift()!.length;
     },
     finish() {
       const headBuffer = Buffer.concat(head);
+      const tail = Buffer.concat(tailChunks).subarray(-TAIL_BYTES);
       const tailText = tail.toString('utf8');
       const lastLine = getLastLine(total <= maxBytes ? headBuffer.toString('utf8') : tailText);
       if (total <= maxBytes) return { text: headBuffer.toString('utf8'), lastLine, truncatedBytes: 0 };
