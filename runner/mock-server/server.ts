@@ -23,6 +23,10 @@ export interface MockServer {
 export interface MockServerOptions {
   case: Case;
   protocolVersion: ProtocolVersion;
+  /** The port on 127.0.0.1 (`serve --port`). @default 0, an ephemeral port */
+  port?: number;
+  /** Called with a snapshot of each exchange once the server is done with it (also when it left it hanging). */
+  onExchange?: (exchange: RecordedExchange) => void;
 }
 
 /** Starts a mock server for one case under one protocol version; no state is shared between servers. */
@@ -45,14 +49,16 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
     exchange.response = recorded;
     if (read.tooLarge) {
       const spec = { status: 413, headers: { Connection: 'close' } };
-      return playResponse(res, renderResponseSpec(spec, { requestId: undefined, idPresent: false }), recorded, context);
+      await playResponse(res, renderResponseSpec(spec, { requestId: undefined, idPresent: false }), recorded, context);
+      return reportExchange(exchange);
     }
     // T25 § Security Warning / SH26 § Security & Endpoint: a present Origin that is not ours
     // (loopback) MUST get 403; the body may be a JSON-RPC error without id. An absent Origin is fine.
     const origin = read.recorded.headers['origin'];
     if (origin !== undefined && !isLoopbackOrigin(origin)) {
       const spec = createErrorReply(403, -32600, 'Forbidden: Origin is not a loopback origin', false);
-      return playResponse(res, renderResponseSpec(spec, { requestId: undefined, idPresent: false }), recorded, context);
+      await playResponse(res, renderResponseSpec(spec, { requestId: undefined, idPresent: false }), recorded, context);
+      return reportExchange(exchange);
     }
     const rpc = read.recorded.rpc;
     if (rpc?.isResponse) waiter.deliver(rpc.id);
@@ -60,6 +66,14 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
     if (decision.scriptStep !== undefined) read.recorded.scriptStep = decision.scriptStep;
     const rendered = renderResponseSpec(decision.spec, { requestId: decision.requestId, idPresent: decision.idPresent });
     await playResponse(res, rendered, recorded, context);
+    reportExchange(exchange);
+  };
+  const reportExchange = (exchange: RecordedExchange): void => {
+    try {
+      options.onExchange?.(structuredClone(exchange));
+    } catch {
+      // A broken log callback must not change what the server plays.
+    }
   };
 
   const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => {
@@ -77,7 +91,7 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
   server.on('clientError', answerClientError);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
   });
   const { port } = server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}${MCP_PATH}`;
