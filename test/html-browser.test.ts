@@ -142,7 +142,7 @@ if (skipReason) {
       expect(all).toContain('<script>window.__pwned = "wire"</script>');
       expect(all).toContain('<script>window.__pwned = "stderr"</script>');
       expect(all).toContain('<script>alert(1)</script>');
-      expect(await page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned)).toBeUndefined();
+      expect(await page.evaluate(() => (globalThis as { __pwned?: unknown }).__pwned)).toBeUndefined();
       expect(await page.locator('#details-body script, #details-body img, #details-body svg').count()).toBe(0);
       expect(await page.locator('script').count()).toBe(scriptsBefore);
       expect(seen).toEqual({ requests: [], dialogs: [], errors: [] });
