@@ -16,6 +16,7 @@ const COMMANDS: Record<string, { run: Command; summary: string }> = {
   run: { run: runRunCommand, summary: 'run the case table against targets; print TAP; --out DIR writes the reports' },
   list: { run: runListCommand, summary: 'list the cases (--layer, --version, --origin filters)' },
   show: { run: runShowCommand, summary: 'print one case: what the server sends per version, the expected verdict and why' },
+  serve: { run: async (args, io) => (await import('./commands/serve-command.js')).runServeCommand(args, io), summary: 'serve one case for a client by hand: serve <case> [--version V] [--port N]; logs each exchange' },
   schemas: { run: runSchemasCommand, summary: 'show where each pinned schema was found; `schemas fetch [--from DIR]` fills the cache' },
   validate: { run: runValidateCommand, summary: 'validate a JSON-RPC message file: validate <file.json|-> [--version V] [--def NAME]' },
   verify: { run: runVerifyCommand, summary: 'recompute the SHA-256 receipts of a report folder: verify <dir>' },
