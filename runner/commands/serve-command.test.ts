@@ -1,0 +1,78 @@
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../../test/run-cli.js';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+
+/** Runs `serve` in-process; `drive` gets the URL once it is printed, then the run is aborted. */
+async function serve(args: string[], drive: (url: string) => Promise<void>) {
+  const controller = new AbortController();
+  let printed = '';
+  let announce: (url: string) => void = () => undefined;
+  const urlSeen = new Promise<string>((resolve) => (announce = resolve));
+  const running = runCli(['serve', ...args], {
+    cwd: ROOT,
+    signal: controller.signal,
+    stdout: (text) => {
+      printed += text;
+      const url = /URL: (\S+)/.exec(printed)?.[1];
+      if (url) announce(url);
+    },
+  });
+  const url = await Promise.race([urlSeen, running.then((run) => Promise.reject(new Error(`serve ended early: ${run.stderr}`)))]);
+  try {
+    await drive(url);
+  } finally {
+    controller.abort();
+  }
+  const run = await running;
+  return { ...run, stdout: printed, url };
+}
+
+const HEADERS26 = { accept: 'application/json, text/event-stream', 'content-type': 'application/json', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'delete_record' };
+const call26 = (id: number) => JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'delete_record', arguments: {}, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } } });
+
+describe('serve', () => {
+  it('prints the URL and the plan, logs each exchange as it happens, and stops when aborted', async () => {
+    const seen: number[] = [];
+    const run = await serve(['http-503-empty-body', '--version', '2026-07-28'], async (url) => {
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+      for (const id of [1, 2]) seen.push((await fetch(url, { method: 'POST', headers: HEADERS26, body: call26(id) })).status);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    });
+    // serve only ends by a signal; the CLI reports a signal stop as the shell would (130).
+    expect(run.code).toBe(130);
+    expect(seen).toEqual([503, 503]);
+    expect(run.stdout).toContain('Serving http-503-empty-body (');
+    expect(run.stdout).toContain('under 2026-07-28');
+    expect(run.stdout).toMatch(/1\. tools\/call → HTTP 503, no content type: no body {3}\(a correct client concludes HTTP_ERROR\)/);
+    expect(run.stdout).toContain("curl -sS -N -H 'Accept: application/json, text/event-stream'");
+    expect(run.stdout).toMatch(/#1 \+\d+ms POST tools\/call id=1 \[script step 1\] → 503 \(complete, 0 bytes\)/);
+    expect(run.stdout).toMatch(/#2 \+\d+ms POST tools\/call id=2 \[script step 1\] → 503/);
+    expect(run.stdout).toContain('Stopped after 2 exchange(s).');
+  });
+
+  it('serves 2025-11-25 by default for a case with both versions, with initialize and a session', async () => {
+    const run = await serve(['baseline'], async (url) => {
+      const body = JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+      const response = await fetch(url, { method: 'POST', headers: { accept: 'application/json, text/event-stream', 'content-type': 'application/json' }, body });
+      expect(response.headers.get('mcp-session-id')).toBeTruthy();
+      await response.text();
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    });
+    expect(run.stdout).toContain('under 2025-11-25');
+    expect(run.stdout).toContain('initialize first');
+    expect(run.stdout).toMatch(/#1 \+\d+ms POST initialize id=0 → 200 application\/json \(complete, \d+ bytes\)/);
+  });
+
+  it.each([
+    [['no-such-case'], 'no such case'],
+    [['baseline', '--port', '70000'], '--port 70000'],
+    [['mrtr-form-with-state', '--version', '2025-11-25'], 'applies only to 2026-07-28'],
+    [[], 'expected exactly one case id'],
+  ])('rejects %j as a usage error', async (args, message) => {
+    const run = await runCli(['serve', ...args], { cwd: ROOT, signal: AbortSignal.abort() });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(message);
+  });
+});
