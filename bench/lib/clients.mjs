@@ -1,0 +1,66 @@
+// @ts-check
+// Real clients: per-cell wall time of each built-in SDK adapter (one persistent worker per SDK)
+// over the table vs the same SDK making the same single call in a fresh node process.
+import { fileURLToPath } from 'node:url';
+import { startMockServer } from '../../dist/runner/mock-server/server.js';
+import { runMatrix } from '../../dist/runner/run/run-matrix.js';
+import { listBundledSdkTargets } from '../../dist/runner/targets/sdk/resolve-sdk-package.js';
+import { createSdkTarget } from '../../dist/runner/targets/sdk/sdk-target.js';
+import { selectImmediateCases } from './loopback.mjs';
+import { median, ratio, REPEAT, runNode } from './measure.mjs';
+
+const ONE_CALL = fileURLToPath(new URL('./sdk-one-call.mjs', import.meta.url));
+
+/** One figure per bundled SDK target; none when the SDK targets are not built in. */
+export async function measureClients(cases, concurrency) {
+  const selected = selectImmediateCases(cases);
+  const baseline = cases.find((item) => item.case.id === 'baseline');
+  if (!baseline) throw new Error('the baseline case is missing');
+  const figures = [];
+  for (const spec of listBundledSdkTargets()) {
+    const target = await createSdkTarget(spec);
+    let cellMs;
+    let wallPerCell;
+    let cellCount;
+    try {
+      const started = performance.now();
+      // A short per-exchange timeout: cells where the SDK itself waits (it has no end-of-stream
+      // detection, say) would otherwise dominate; the median below reads the typical cell.
+      const result = await runMatrix({ cases: selected, targets: [target], mode: 'http', concurrency, timeoutMs: 1000 });
+      const measured = result.cells.filter((cell) => cell.status !== 'skip');
+      cellCount = measured.length;
+      wallPerCell = (performance.now() - started) / cellCount;
+      cellMs = median(measured.map((cell) => cell.durationMs));
+    } finally {
+      await target.close?.();
+    }
+    const version = target.skipReason?.('2025-11-25') === undefined ? '2025-11-25' : '2026-07-28';
+    const fresh = [];
+    for (let i = 0; i < REPEAT; i++) {
+      const server = await startMockServer({ case: baseline.case, protocolVersion: version });
+      try {
+        const tool = baseline.case.tool?.name ?? 'synthetic_tool';
+        fresh.push((await runNode([ONE_CALL, target.resolved.flavor, target.resolved.dir, server.url, tool, version])).ms);
+      } finally {
+        await server.close();
+      }
+    }
+    const reference = median(fresh);
+    figures.push({
+      id: `clients.${spec}`,
+      title: `${spec}: per-cell wall, persistent worker (ms)`,
+      measured: cellMs,
+      reference,
+      referenceLabel: `same SDK, one call in a fresh node process (${version})`,
+      // How many times cheaper a cell is than a process per call.
+      ratio: ratio(reference, cellMs),
+      ratioMeaning: 'reference ÷ measured (times cheaper)',
+      target: 10,
+      targetKind: 'min',
+      unit: 'ms',
+      notes: `median cell duration over ${cellCount} cells (${selected.length} immediate cases, concurrency ${concurrency}); run wall ÷ cells = ${wallPerCell.toFixed(1)} ms`,
+      samples: { reference: fresh },
+    });
+  }
+  return figures;
+}

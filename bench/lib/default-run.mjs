@@ -1,0 +1,82 @@
+// @ts-check
+// The default run: wall time and peak RSS of the README's main command, with the waiting share
+// shown separately (the same command over the table without the cases that wait on purpose).
+import { cpSync, readFileSync, rmSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { estimateWaitMs, WAITING_CELL_MS } from '../../dist/runner/run/estimate-wait.js';
+import { makeTempDir, median, ratio, REPEAT, ROOT, runNode } from './measure.mjs';
+
+const CLI = join(ROOT, 'bin', 'mcp-error-matrix.js');
+
+/** `run --out <tmp>` (all cases) vs the same run without the waiting cases. */
+export async function measureDefaultRun(cases, env) {
+  const { dir, cleanup } = makeTempDir('default-run');
+  try {
+    // The table minus the cases whose script waits (hangs, delays, Retry-After).
+    const immediateDir = join(dir, 'cases');
+    const waiting = cases.filter((item) => estimateWaitMs(item.case, 2000) >= WAITING_CELL_MS);
+    for (const item of cases) {
+      if (!waiting.includes(item)) cpSync(item.file, join(immediateDir, item.relativeFile));
+    }
+    const full = [];
+    const immediate = [];
+    let waitSum = 0;
+    let cellCount = 0;
+    for (let i = 0; i < REPEAT; i++) {
+      const out = join(dir, `out-${i}`);
+      full.push(await runNode([CLI, 'run', '--out', out, '--quiet'], { env, cwd: ROOT }));
+      if (i === 0) {
+        const result = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8'));
+        cellCount = result.cells.length;
+        const ids = new Set(waiting.map((item) => item.case.id));
+        waitSum = result.cells.filter((cell) => ids.has(cell.case)).reduce((sum, cell) => sum + cell.durationMs, 0);
+      }
+      rmSync(out, { recursive: true, force: true });
+      immediate.push(await runNode([CLI, 'run', '--cases', relative(ROOT, immediateDir) || immediateDir, '--out', out, '--quiet'], { env, cwd: ROOT }));
+      rmSync(out, { recursive: true, force: true });
+    }
+    const wall = median(full.map((run) => run.ms));
+    const rss = median(full.map((run) => run.rssMb));
+    const wallImmediate = median(immediate.map((run) => run.ms));
+    return [
+      {
+        id: 'default.wall',
+        title: `default run \`run --out\`, ${cellCount} cells (wall)`,
+        measured: wall,
+        reference: 60_000,
+        referenceLabel: 'budget: 60 s on 2 cores',
+        ratio: ratio(wall, 60_000),
+        target: 1,
+        targetKind: 'max',
+        unit: 'ms',
+        notes: `without the ${waiting.length} waiting cases: ${Math.round(wallImmediate)} ms, so waiting adds ${Math.round(wall - wallImmediate)} ms of wall; their cells' summed durations: ${waitSum} ms (overlapped)`,
+        samples: { measured: full.map((run) => run.ms), immediate: immediate.map((run) => run.ms) },
+      },
+      {
+        id: 'default.wall_without_waits',
+        title: 'default run without the waiting cases (wall)',
+        measured: wallImmediate,
+        reference: wall,
+        referenceLabel: 'the full default run',
+        ratio: ratio(wallImmediate, wall),
+        target: null,
+        unit: 'ms',
+        notes: `waiting share of the default run's wall: ${(((wall - wallImmediate) / wall) * 100).toFixed(0)} %`,
+      },
+      {
+        id: 'default.rss',
+        title: 'default run peak RSS',
+        measured: rss,
+        reference: 200,
+        referenceLabel: 'budget: 200 MB',
+        ratio: ratio(rss, 200),
+        target: 1,
+        targetKind: 'max',
+        unit: 'MB',
+        samples: { measured: full.map((run) => run.rssMb) },
+      },
+    ];
+  } finally {
+    cleanup();
+  }
+}

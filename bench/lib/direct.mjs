@@ -1,0 +1,81 @@
+// @ts-check
+// Direct mode: cells/s through the reference classifier without sockets (vs the bare classifier
+// on the same inputs), and the built CLI's wall time over the whole table (vs an eleven-test
+// `node --test` file).
+import { join } from 'node:path';
+import { classifyReference } from '../../dist/runner/classify/reference.js';
+import { runMatrix } from '../../dist/runner/run/run-matrix.js';
+import { createClassifierTarget } from '../../dist/runner/targets/classifier-target.js';
+import { alternate, makeTempDir, median, ratio, ROOT, runNode, timeIt } from './measure.mjs';
+import { writeNodeTestFile } from './node-test-file.mjs';
+
+const CLI = join(ROOT, 'bin', 'mcp-error-matrix.js');
+
+/** In-process direct mode vs calling the classifier on the same inputs in a bare loop. */
+export async function measureDirectThroughput(cases) {
+  // Capture every input the harness hands the classifier, to replay them without the harness.
+  const inputs = [];
+  const capturing = createClassifierTarget({ name: 'reference', kind: 'classifier' }, (input) => {
+    inputs.push(input);
+    return classifyReference(input);
+  });
+  const warm = await runMatrix({ cases, targets: [capturing], mode: 'direct' });
+  const cells = warm.cells.length;
+  const perCell = inputs.length / cells;
+  const target = createClassifierTarget({ name: 'reference', kind: 'classifier' }, classifyReference);
+  const laps = 20;
+  const samples = await alternate(
+    async () => {
+      const { ms } = await timeIt(async () => {
+        for (let i = 0; i < laps; i++) await runMatrix({ cases, targets: [target], mode: 'direct' });
+      });
+      return (cells * laps * 1000) / ms;
+    },
+    async () => {
+      const { ms } = await timeIt(async () => {
+        for (let i = 0; i < laps; i++) for (const input of inputs) await classifyReference(input);
+      });
+      // Cells' worth of classifier calls per second: the same exchanges, no harness.
+      return (cells * laps * 1000) / ms;
+    },
+  );
+  const measured = median(samples.measured);
+  const reference = median(samples.reference);
+  return {
+    id: 'direct.cells_per_s',
+    title: 'direct mode, in-process (cells/s)',
+    measured,
+    reference,
+    referenceLabel: 'bare classifier loop, same inputs',
+    ratio: ratio(measured, reference),
+    target: null,
+    unit: 'cells/s',
+    notes: `${cells} cells, ${inputs.length} classifier calls (${perCell.toFixed(2)} per cell), ${laps} laps per sample`,
+    samples,
+  };
+}
+
+/** Built CLI wall time over the whole table (direct mode) vs `node --test` on eleven tests. */
+export async function measureDirectCli(cases, env) {
+  const { dir, cleanup } = makeTempDir('node-test');
+  try {
+    const testFile = writeNodeTestFile(dir, cases);
+    const cliArgs = [CLI, 'run', '--target', 'reference', '--mode', 'direct', '--quiet'];
+    const samples = { measured: [], measuredSchemas: [], reference: [] };
+    for (let i = 0; i < Number(process.env.BENCH_REPEAT ?? 5); i++) {
+      samples.measured.push((await runNode([...cliArgs, '--no-schemas'], { env })).ms);
+      samples.measuredSchemas.push((await runNode(cliArgs, { env })).ms);
+      samples.reference.push((await runNode(['--test', testFile], { env })).ms);
+    }
+    const reference = median(samples.reference);
+    const noSchemas = median(samples.measured);
+    const withSchemas = median(samples.measuredSchemas);
+    const common = { reference, referenceLabel: '`node --test`, 11 tests', target: 1.0, targetKind: 'max', unit: 'ms' };
+    return [
+      { id: 'direct.cli_no_schemas', title: `CLI direct, --no-schemas, ${cases.length} cases (wall)`, measured: noSchemas, ratio: ratio(noSchemas, reference), ...common, samples: { measured: samples.measured, reference: samples.reference } },
+      { id: 'direct.cli_schemas', title: `CLI direct, with schemas, ${cases.length} cases (wall)`, measured: withSchemas, ratio: ratio(withSchemas, reference), ...common, samples: { measured: samples.measuredSchemas, reference: samples.reference } },
+    ];
+  } finally {
+    cleanup();
+  }
+}

@@ -1,0 +1,21 @@
+// @ts-check
+// Runs in its own process (so its peak RSS is its own): renders and writes every report format
+// for a synthetic result, and, side by side, the floor — one JSON.stringify + write of the result.
+//   node report-child.mjs <cells> <out dir> <report|floor>
+import { writeFileSync, statSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeRunReports } from '../../dist/reports/write-run-reports.js';
+import { makeSyntheticRunResult } from './synthetic-result.mjs';
+import { ROOT } from './measure.mjs';
+
+const [cellsArg, outDir, mode] = process.argv.slice(2);
+const cells = Number(cellsArg);
+const targets = 100;
+const result = makeSyntheticRunResult({ cases: Math.ceil(cells / (targets * 2)), targets });
+const rssBefore = process.memoryUsage().rss;
+const started = performance.now();
+if (mode === 'floor') writeFileSync(join(outDir, 'results.json'), JSON.stringify(result, null, 2) + '\n');
+else await writeRunReports(outDir, result, { inputs: [], rootDir: ROOT });
+const ms = performance.now() - started;
+const sizes = Object.fromEntries(readdirSync(outDir).map((name) => [name, statSync(join(outDir, name)).size]));
+process.stdout.write(JSON.stringify({ cells: result.cells.length, ms, rssBeforeMb: rssBefore / 2 ** 20, sizes }) + '\n');

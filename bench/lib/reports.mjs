@@ -1,0 +1,45 @@
+// @ts-check
+// Reports: time, peak RSS and HTML size to render and write every format for a synthetic result
+// of 100,000 cells, each in a fresh child process; beside it, the floor of one JSON write.
+import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { mkdirSync } from 'node:fs';
+import { makeTempDir, median, ratio, REPEAT, runNode } from './measure.mjs';
+
+const CHILD = fileURLToPath(new URL('./report-child.mjs', import.meta.url));
+/** Stop repeating once the report samples have used this much time (the run is slow). */
+const BUDGET_MS = 60_000;
+
+/** Report figures for `cells` synthetic cells. */
+export async function measureReports(cells) {
+  const { dir, cleanup } = makeTempDir('reports');
+  try {
+    const runs = [];
+    const floors = [];
+    let spent = 0;
+    for (let i = 0; i < REPEAT && (i === 0 || spent < BUDGET_MS); i++) {
+      const out = join(dir, `report-${i}`);
+      const floorOut = join(dir, `floor-${i}`);
+      mkdirSync(floorOut);
+      const report = await runNode([CHILD, String(cells), out, 'report']);
+      const floor = await runNode([CHILD, String(cells), floorOut, 'floor']);
+      spent += report.ms + floor.ms;
+      runs.push({ ...JSON.parse(report.stdout), rssMb: report.rssMb });
+      floors.push({ ...JSON.parse(floor.stdout), rssMb: floor.rssMb });
+    }
+    const ms = median(runs.map((run) => run.ms));
+    const rss = median(runs.map((run) => run.rssMb));
+    const floorMs = median(floors.map((run) => run.ms));
+    const floorRss = median(floors.map((run) => run.rssMb));
+    const htmlMb = runs[0].sizes['matrix.html'] / 1e6;
+    const samples = `${runs.length} sample(s)${runs.length < REPEAT ? ` (stopped after ${Math.round(spent / 1000)} s)` : ''}`;
+    const sizes = Object.entries(runs[0].sizes).map(([name, size]) => `${name} ${(size / 1e6).toFixed(1)} MB`).join(', ');
+    return [
+      { id: 'reports.ms', title: `reports, ${cells} cells: render + write all (ms)`, measured: ms, reference: 5000, referenceLabel: 'budget: 5 s', ratio: ratio(ms, 5000), target: 1, targetKind: 'max', unit: 'ms', notes: `${samples}; floor (one JSON.stringify + write of the result): ${Math.round(floorMs)} ms, ×${(ms / floorMs).toFixed(1)}`, samples: { measured: runs.map((run) => run.ms), floor: floors.map((run) => run.ms) } },
+      { id: 'reports.rss', title: `reports, ${cells} cells: peak RSS (MB)`, measured: rss, reference: 500, referenceLabel: 'budget: 500 MB', ratio: ratio(rss, 500), target: 1, targetKind: 'max', unit: 'MB', notes: `the result itself holds ${Math.round(runs[0].rssBeforeMb)} MB before rendering; floor peak ${Math.round(floorRss)} MB` },
+      { id: 'reports.html_mb', title: `reports, ${cells} cells: matrix.html size (MB)`, measured: htmlMb, reference: 25, referenceLabel: 'budget: 25 MB', ratio: ratio(htmlMb, 25), target: 1, targetKind: 'max', unit: 'MB', notes: sizes },
+    ];
+  } finally {
+    cleanup();
+  }
+}

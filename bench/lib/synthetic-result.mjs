@@ -1,0 +1,105 @@
+// @ts-check
+// A synthetic RunResult of any size for the report figures: every cell carries the realistic
+// payload of a real run (checks, schema results, a one-exchange wire recording, target output).
+import { CELL_STATUSES, PROTOCOL_VERSIONS } from '../../dist/runner/types.js';
+
+const REQUEST_BODY = '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hi"}}}';
+const RESPONSE_BODY = '{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"ok"}],"isError":false}}';
+const LAYERS = ['transport', 'protocol', 'application', 'stream', 'interaction', 'session'];
+
+function makeCheck(passed) {
+  return {
+    id: 'outcome',
+    level: 'MUST',
+    passed,
+    expected: { outcome: passed ? 'TOOL_SUCCESS' : 'INVALID_TOOL_RESULT' },
+    actual: { outcome: 'TOOL_SUCCESS', layer: 'application' },
+    message: passed ? 'reported TOOL_SUCCESS as expected' : 'expected INVALID_TOOL_RESULT, target reported TOOL_SUCCESS',
+    exchange: 0,
+  };
+}
+
+function makeRecording() {
+  return {
+    url: 'http://127.0.0.1:40123/mcp',
+    exchanges: [
+      {
+        seq: 0,
+        at: 12,
+        request: {
+          method: 'POST',
+          path: '/mcp',
+          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
+          body: REQUEST_BODY,
+          rpc: { method: 'tools/call', id: 1, params: { name: 'echo' }, isNotification: false, isResponse: false },
+          scriptStep: 0,
+        },
+        response: { status: 200, headers: { 'content-type': 'application/json' }, body: RESPONSE_BODY, ending: 'complete', endedAt: 19 },
+      },
+    ],
+  };
+}
+
+function makeCell(caseId, target, protocolVersion, status) {
+  const judged = status !== 'skip' && status !== 'error';
+  return {
+    case: caseId,
+    target,
+    protocolVersion,
+    status,
+    ...(judged ? {} : { reason: status === 'skip' ? `target does not speak ${protocolVersion}` : 'target exited with code 1 before making a request' }),
+    checks: judged ? [makeCheck(status !== 'fail' && status !== 'xfail')] : [],
+    expected: [{ outcome: 'TOOL_SUCCESS' }],
+    actual: judged ? [{ outcome: 'TOOL_SUCCESS', layer: 'application' }] : [null],
+    schema: PROTOCOL_VERSIONS.map((version) => ({ version, definition: 'CallToolResult', valid: true, errors: [], sender: 'server', exchange: 0 })),
+    ...(status === 'skip' ? {} : { recording: makeRecording() }),
+    targetRun: { exitCode: status === 'error' ? 1 : 0, signal: null, timedOut: false, stdout: '', stderr: status === 'error' ? 'Error: connect ECONNREFUSED\n' : '', durationMs: 41 },
+    durationMs: 57,
+    repro: `npx mcp-error-matrix run --case ${caseId} --target ${target} --version ${protocolVersion}`,
+  };
+}
+
+/** cases × targets × both versions cells; statuses cycle deterministically (mostly pass). */
+export function makeSyntheticRunResult({ cases: caseCount, targets: targetCount }) {
+  const versions = [...PROTOCOL_VERSIONS];
+  const cases = Array.from({ length: caseCount }, (_, i) => ({
+    id: `synthetic.case-${i}`,
+    title: `Synthetic case ${i}`,
+    layer: LAYERS[i % LAYERS.length],
+    origin: 'extra',
+    description: 'HTTP 200 with a complete, valid CallToolResult whose isError is false.',
+    expectation: 'The call succeeded: a final result exists.',
+    spec: [{ ref: 'TL25 § Calling Tools', url: 'https://modelcontextprotocol.io/specification/2025-11-25/server/tools#calling-tools' }],
+    file: `cases/synthetic/case-${i}.json`,
+    sha256: i.toString(16).padStart(64, '0'),
+    versions,
+  }));
+  const targets = Array.from({ length: targetCount }, (_, t) => ({ name: `target-${t}`, kind: 'command', version: `1.${t}.0` }));
+  const cells = [];
+  let n = 0;
+  for (const item of cases)
+    for (const target of targets)
+      for (const version of versions) {
+        const status = n % 10 < 7 ? 'pass' : CELL_STATUSES[n % CELL_STATUSES.length];
+        n++;
+        cells.push(makeCell(item.id, target.name, version, status));
+      }
+  const summary = Object.fromEntries(CELL_STATUSES.map((status) => [status, 0]));
+  for (const cell of cells) summary[cell.status]++;
+  summary.total = cells.length;
+  return {
+    format: 'mcp-error-matrix/results@1',
+    tool: { name: 'mcp-error-matrix', version: '0.1.0' },
+    startedAt: '2026-01-15T10:00:00.000Z',
+    finishedAt: '2026-01-15T10:05:00.000Z',
+    complete: true,
+    mode: 'http',
+    node: process.version,
+    platform: 'linux x64',
+    schemas: null,
+    cases,
+    targets,
+    cells,
+    summary,
+  };
+}

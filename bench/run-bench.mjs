@@ -1,0 +1,66 @@
+// @ts-check
+// `npm run bench`: every figure measured beside its reference in the same run, repeated
+// (median of BENCH_REPEAT, default 5), printed as a table and written to bench/results.json.
+// Needs the build (dist/): the npm script runs `npm run build` first.
+import { availableParallelism, cpus, loadavg, platform, release } from 'node:os';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadCases } from '../dist/runner/cases/load-cases.js';
+import { measureClients } from './lib/clients.mjs';
+import { measureDefaultRun } from './lib/default-run.mjs';
+import { measureDirectCli, measureDirectThroughput } from './lib/direct.mjs';
+import { measureLoopback } from './lib/loopback.mjs';
+import { REPEAT, ROOT } from './lib/measure.mjs';
+import { measureReports } from './lib/reports.mjs';
+
+const SECTIONS = (process.env.BENCH_ONLY ?? 'direct,loopback,clients,reports,default').split(',');
+const REPORT_CELLS = Number(process.env.BENCH_REPORT_CELLS ?? 100_000);
+
+const env = { MCP_SCHEMAS_DIR: process.env.MCP_SCHEMAS_DIR ?? '' };
+const started = performance.now();
+const cases = await loadCases();
+const concurrency = availableParallelism();
+const figures = [];
+const note = (text) => process.stderr.write(`bench: ${text}\n`);
+
+const sections = {
+  direct: async () => {
+    figures.push(await measureDirectThroughput(cases));
+    figures.push(...(await measureDirectCli(cases, env)));
+  },
+  loopback: async () => figures.push(...(await measureLoopback(cases, concurrency))),
+  clients: async () => figures.push(...(await measureClients(cases, concurrency))),
+  reports: async () => figures.push(...(await measureReports(REPORT_CELLS))),
+  default: async () => figures.push(...(await measureDefaultRun(cases, env))),
+};
+for (const name of SECTIONS) {
+  const section = sections[name];
+  if (!section) throw new Error(`BENCH_ONLY: unknown section ${name}; use ${Object.keys(sections).join(',')}`);
+  const t = performance.now();
+  note(`${name}…`);
+  await section();
+  note(`${name} done in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+}
+
+for (const figure of figures) figure.met = figure.target === null ? null : figure.targetKind === 'min' ? figure.ratio >= figure.target : figure.ratio <= figure.target;
+const machine = { cores: availableParallelism(), cpu: cpus()[0]?.model ?? 'unknown', node: process.version, platform: `${platform()} ${release()}`, loadavg: loadavg().map((n) => Number(n.toFixed(2))) };
+const results = { format: 'mcp-error-matrix/bench@1', date: new Date().toISOString(), repeat: REPEAT, machine, seconds: (performance.now() - started) / 1000, figures };
+writeFileSync(join(ROOT, 'bench', 'results.json'), JSON.stringify(results, null, 2) + '\n');
+process.stdout.write(formatTable(figures) + `\n${machine.cores} cores, ${machine.cpu}, Node ${machine.node}, load ${machine.loadavg.join(' ')}; median of ${REPEAT}; ${results.seconds.toFixed(0)} s; written to bench/results.json\n`);
+
+/** A plain-text table: figure, measured, reference, ratio, target. */
+function formatTable(rows) {
+  const show = (value, unit) => (Number.isFinite(value) ? (value >= 100 ? Math.round(value).toLocaleString('en-US') : value.toFixed(value >= 10 ? 1 : 2)) : '—') + (unit ? ` ${unit}` : '');
+  const lines = rows.map((f) => [
+    f.title,
+    show(f.measured, f.unit),
+    `${show(f.reference, f.unit)} (${f.referenceLabel})`,
+    Number.isFinite(f.ratio) ? f.ratio.toFixed(f.ratio >= 10 ? 1 : 3) : '—',
+    f.target === null ? '' : `${f.targetKind === 'min' ? '≥' : '≤'} ${f.target} ${f.met ? 'met' : 'MISSED'}`,
+  ]);
+  const header = ['figure', 'measured', 'reference', 'ratio', 'target'];
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
+  const row = (cells) => cells.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd();
+  const notes = rows.filter((f) => f.notes).map((f) => `  - ${f.title}: ${f.notes}`);
+  return [row(header), widths.map((w) => '-'.repeat(w)).join('  '), ...lines.map(row), '', 'notes:', ...notes].join('\n');
+}
