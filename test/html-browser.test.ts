@@ -14,11 +14,14 @@ const CHROMIUM = '/usr/bin/chromium';
 // Flags that keep Chromium from phoning home, so any request seen comes from the page.
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
+// playwright-core is an optional devDependency: without it this file must still type-check (and skip).
+// @ts-ignore -- resolves to the real types once playwright-core is installed
 type Playwright = typeof import('playwright-core');
 type Browser = Awaited<ReturnType<Playwright['chromium']['launch']>>;
 type Page = Awaited<ReturnType<Browser['newPage']>>;
 
-const playwright: Playwright | undefined = await import('playwright-core').catch(() => undefined);
+const driver = 'playwright-core';
+const playwright = (await import(driver).catch(() => undefined)) as Playwright | undefined;
 const skipReason = !existsSync(CHROMIUM)
   ? `${CHROMIUM} is absent (apt-get install -y chromium)`
   : !playwright
@@ -65,15 +68,15 @@ if (skipReason) {
       const page = await browser.newPage();
       const url = pathToFileURL(file).href;
       const seen = { requests: [] as string[], dialogs: [] as string[], errors: [] as string[] };
-      page.on('request', (request) => {
+      page.on('request', (request: { url(): string }) => {
         if (request.url() !== url) seen.requests.push(request.url());
       });
-      page.on('dialog', (dialog) => {
+      page.on('dialog', (dialog: { message(): string; dismiss(): Promise<void> }) => {
         seen.dialogs.push(dialog.message());
         void dialog.dismiss();
       });
-      page.on('pageerror', (error) => seen.errors.push(error.message));
-      await page.route('**/*', (route) => (route.request().url() === url ? route.continue() : route.abort()));
+      page.on('pageerror', (error: Error) => seen.errors.push(error.message));
+      await page.route('**/*', (route: { request(): { url(): string }; continue(): Promise<void>; abort(): Promise<void> }) => (route.request().url() === url ? route.continue() : route.abort()));
       await page.goto(url, { waitUntil: 'load' });
       return { page, seen };
     }
