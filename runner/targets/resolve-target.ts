@@ -1,10 +1,10 @@
 // Turns `--target` specs into targets. New kinds register one factory here.
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { closest } from '../cases/case-errors.js';
 import { classifyNaive } from '../classify/naive.js';
 import { classifyReference } from '../classify/reference.js';
 import { TargetSpecError } from '../errors.js';
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { getPackageVersion } from '../package-paths.js';
 import type { Target } from '../types.js';
 import { createClassifierTarget } from './classifier-target.js';
@@ -51,9 +51,9 @@ export async function resolveTarget(spec: string, options: ResolveTargetOptions)
   const kind = /^([a-z][a-z0-9-]*)[:@]/.exec(spec)?.[1];
   const factory = kind === undefined ? undefined : TARGET_KINDS[kind];
   if (factory) return factory(spec, options);
-  const known = [...Object.keys(BUILT_IN_TARGETS), ...Object.keys(TARGET_KINDS).map((k) => `${k}:`)];
-  const guess = closest(spec, Object.keys(BUILT_IN_TARGETS));
-  throw new TargetSpecError(spec, `unknown target${guess ? ` (did you mean "${guess}"?)` : ''}; use one of: ${known.join(', ')}<…>`);
+  const known = [...Object.keys(BUILT_IN_TARGETS), 'classifier:<module>[#export]', 'command:<command line>', 'ts-sdk@<version>', 'ts-client@<version>'];
+  const guess = closest(spec, Object.keys(BUILT_IN_TARGETS)) ?? (kind === undefined ? undefined : closest(kind, Object.keys(TARGET_KINDS)));
+  throw new TargetSpecError(spec, `unknown target${guess ? ` (did you mean "${guess}"?)` : ''}; use one of: ${known.join(', ')}`);
 }
 
 /** The file a built-in module was loaded from: compiled .js, or the .ts source under vitest. */
