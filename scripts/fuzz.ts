@@ -19,7 +19,7 @@ process.stdout.write(`fuzz: seed ${seed}, ${runs} runs per property\n`);
 let failed = 0;
 for (const { name, property } of createClassifierProperties(validator)) {
   const started = performance.now();
-  const details = fc.check(property as fc.IRawProperty<unknown[]>, { seed, numRuns: runs });
+  const details = fc.check(property, { seed, numRuns: runs });
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   if (details.failed) {
     failed++;

@@ -9,7 +9,13 @@ import { applyMutation, arbitraryMutation, type Mutation } from './json-mutation
 
 export interface NamedProperty {
   name: string;
-  property: fc.IProperty<never> | fc.IProperty<unknown[]>;
+  /** Synchronous, so fc.check returns its details directly. */
+  property: fc.IProperty<unknown[]>;
+}
+
+// The properties have different argument tuples; the runner only needs to run them.
+function erase<T extends unknown[]>(property: fc.IProperty<T>): fc.IProperty<unknown[]> {
+  return property as unknown as fc.IProperty<unknown[]>;
 }
 
 const versionArb = fc.constantFrom<ProtocolVersion>(...PROTOCOL_VERSIONS);
@@ -200,38 +206,38 @@ export function createClassifierProperties(validator: SchemaValidator | undefine
   const properties: NamedProperty[] = [
     {
       name: 'never throws and always returns one of OUTCOMES',
-      property: fc.property(hostileInputArb, (input) => void classifySafely(input)),
+      property: erase(fc.property(hostileInputArb, (input) => void classifySafely(input))),
     },
     {
       name: 'deterministic: the same input gives the same verdict',
-      property: fc.property(hostileInputArb, (input) => {
+      property: erase(fc.property(hostileInputArb, (input) => {
         const first = JSON.stringify(classifySafely(input));
         const second = JSON.stringify(classifySafely(structuredClone(input)));
         if (first !== second) throw new Error(`${first} !== ${second}`);
-      }),
+      })),
     },
     {
       name: 'status precedence: a non-2xx status is HTTP_ERROR with that status',
-      property: fc.property(hostileInputArb, fc.integer({ min: 100, max: 999 }).filter((s) => s < 200 || s > 299), (input, status) => {
+      property: erase(fc.property(hostileInputArb, fc.integer({ min: 100, max: 999 }).filter((s) => s < 200 || s > 299), (input, status) => {
         const verdict = classifySafely({ ...input, status });
         if (verdict.outcome !== 'HTTP_ERROR' || verdict.status !== status) throw new Error(`status ${status} gave ${JSON.stringify(verdict)}`);
-      }),
+      })),
     },
     {
       name: 'SSE framing does not change the verdict of a single valid response',
-      property: fc.property(mutatedCaseArb, sseFramingArb, ({ version, id, original }, framing) => {
+      property: erase(fc.property(mutatedCaseArb, sseFramingArb, ({ version, id, original }, framing) => {
         const text = JSON.stringify(original);
         const asJson = classifySafely(makeInput(text, { version, id })).outcome;
         const asSse = classifySafely(makeInput(frameSse([text], framing), { version, id, contentType: 'text/event-stream' })).outcome;
         if (asJson !== asSse) throw new Error(`JSON ${asJson} vs SSE ${asSse}`);
-      }),
+      })),
     },
   ];
   if (validator) {
     absentResultTypeValidator = (message) => checkResponseMessage(validator, '2026-07-28', message).valid;
     properties.push({
       name: 'a mutation that makes the body schema-invalid is never TOOL_SUCCESS',
-      property: fc.property(mutatedCaseArb, ({ version, id, original, mutation }) => {
+      property: erase(fc.property(mutatedCaseArb, ({ version, id, original, mutation }) => {
         // Some codes carry their own error shape (e.g. -32042 needs data); such originals are skipped.
         fc.pre(checkResponseMessage(validator, version, original).valid);
         const mutated = applyMutation(original, mutation);
@@ -240,7 +246,7 @@ export function createClassifierProperties(validator: SchemaValidator | undefine
         if (!check.valid && verdict.outcome === 'TOOL_SUCCESS' && !isFormatOnly(check.errors) && !isAbsentResultType(version, mutated)) {
           throw new Error(`schema-invalid (${check.errors.join('; ')}) but TOOL_SUCCESS: ${JSON.stringify(mutated)}`);
         }
-      }),
+      })),
     });
   }
   return properties;
