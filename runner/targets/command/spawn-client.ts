@@ -2,6 +2,7 @@
 // a time limit and the run's abort signal both kill the whole tree, and nothing it started
 // outlives the cell.
 import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { constants } from 'node:os';
 import { createOutputCapture } from './output-capture.js';
 
@@ -107,14 +108,29 @@ export function spawnClient(options: SpawnClientOptions): Promise<ClientProcessR
 
 async function waitForGroupExit(pgid: number, maxMs: number): Promise<void> {
   const deadline = performance.now() + maxMs;
-  while (performance.now() < deadline) {
-    try {
-      process.kill(-pgid, 0);
-    } catch {
-      return;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 5));
+  while (performance.now() < deadline && isGroupAlive(pgid)) await new Promise((resolve) => setTimeout(resolve, 5));
+}
+
+// kill(-pgid, 0) also succeeds while dead members wait for their reaper (zombies run no code;
+// some container inits reap them late), so on Linux the members' states are read from /proc.
+function isGroupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+  } catch {
+    return false;
   }
+  if (!existsSync('/proc/self/stat')) return true;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(fields[2]) === pgid && fields[0] !== 'Z') return true;
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  return false;
 }
 
 // A shell that runs its command as a child reports the child's death by signal N as exit
