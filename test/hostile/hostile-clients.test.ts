@@ -59,7 +59,7 @@ describe('hostile command clients', () => {
     for (const name of HOSTILE) {
       const cell = byTarget.get(name);
       expect(['error', 'fail'], `${name}: ${summary(cell)}`).toContain(cell?.status);
-      expect(cell!.durationMs, name).toBeLessThan(CELL_TIMEOUT_MS + 3000);
+      expect(cell!.durationMs, name).toBeLessThan(CELL_TIMEOUT_MS + 5000);
     }
     expect(result.complete).toBe(true);
   });
@@ -83,8 +83,9 @@ describe('hostile command clients', () => {
   test('no process started by the run is left: children that outlived their client are gone', async () => {
     // The group kill is synchronous, the kernel's reaping is not: allow it a moment.
     await new Promise((wait) => setTimeout(wait, 300));
-    const pids = readdirSync(pidDir).map((file) => Number(readFileSync(join(pidDir, file), 'utf8')));
-    expect(pids.length).toBe(3);
+    const files = readdirSync(pidDir);
+    const pids = files.map((file) => Number(readFileSync(join(pidDir, file), 'utf8')));
+    expect(files.filter((file) => file.startsWith('child-')).length).toBe(3);
     expect(pids.filter(isAlive)).toEqual([]);
     expect(countMarkedProcesses('HOSTILE_MARK', MARK)).toBe(0);
   });

@@ -3,6 +3,9 @@
 import { readVerdict } from '../../classify/read-verdict.js';
 import type { TargetOutcome, Verdict } from '../../types.js';
 
+/** The largest report (verdict file or last stdout line) that is read; one verdict per call fits many times over. */
+export const MAX_REPORT_CHARS = 256 * 1024;
+
 export interface ClientReport {
   verdicts: (Verdict | null)[];
   invalidVerdicts: NonNullable<TargetOutcome['invalidVerdicts']>;
@@ -17,6 +20,16 @@ export interface ClientReport {
  * output, not a report, so a conformance-style client that prints logs reports nothing.
  */
 export function readClientReport(options: { fileText: string | undefined; lastStdoutLine: string; calls: number }): ClientReport {
+  // A verdict is a few hundred bytes; a huge one is refused unread, so it never reaches the results.
+  for (const [text, where] of [[options.fileText, 'the verdict file'], [options.lastStdoutLine, 'the last stdout line']] as const) {
+    if (text !== undefined && text.length > MAX_REPORT_CHARS) {
+      return {
+        verdicts: new Array<null>(options.calls).fill(null),
+        invalidVerdicts: [{ index: options.calls - 1, value: clip(text), problem: `${where} holds ${text.length} characters, more than the ${MAX_REPORT_CHARS} a report may have` }],
+        source: where === 'the verdict file' ? 'file' : 'stdout',
+      };
+    }
+  }
   const fileText = options.fileText?.trim();
   if (fileText) return readReportText(fileText, 'file', options.calls);
   const line = options.lastStdoutLine.trim();
