@@ -197,6 +197,10 @@ export interface TargetRunInfo {
   exitCode?: number | null;
   signal?: string | null;
   timedOut: boolean;
+  /** The process died of a signal the runner did not send. */
+  crashed?: boolean;
+  /** Output beyond the capture cap was cut (a note marks where). */
+  outputTruncated?: boolean;
   stdout?: string;
   stderr?: string;
   durationMs: number;

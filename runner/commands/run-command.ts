@@ -54,6 +54,7 @@ export async function runRunCommand(args: string[], io: CliIo): Promise<number> 
       ...(io.signal ? { signal: io.signal } : {}),
       onCell: (cell, done, total) => progress.onCell(prepared ? applyBaselineToCell(prepared.baseline, cell) : cell, done, total),
       checkSchemas: schemaCheck?.check ?? null,
+      checkRequest: schemaCheck?.checkRequest ?? null,
       schemaInfo: schemaCheck?.info ?? null,
     });
     const settled = await settleBaseline(judged, { prepared, writeBaseline: options.writeBaseline, cwd: io.cwd });
@@ -90,6 +91,7 @@ async function prepareSchemaCheck(schemas: string | false | undefined, io: CliIo
     loaded: Object.values(loaded),
     info: toSchemaInfo(loaded),
     check: (item: LoadedCase, version: ProtocolVersion) => checkScriptedResponses(validator, item.case, version),
+    checkRequest: (version: ProtocolVersion, message: unknown) => validator.checkRequestMessage(version, message),
   };
 }
 

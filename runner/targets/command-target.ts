@@ -77,13 +77,13 @@ export function getDefaultCellTimeout(context: Pick<TargetContext, 'timeoutMs' |
   return context.timeoutMs * Math.max(3, context.case.exchanges.length + 1);
 }
 
-// `crashed` is not a TargetRunInfo field (results.schema.json forbids extra members): a crash
-// shows as the cell's `error` reason and its signal/exit status.
 function toRunInfo(result: ClientProcessResult): TargetRunInfo {
   return {
     exitCode: result.exitCode,
     signal: result.signal,
     timedOut: result.timedOut,
+    crashed: result.crashed,
+    outputTruncated: result.outputTruncated,
     stdout: result.stdout,
     stderr: result.stderr,
     durationMs: result.durationMs,

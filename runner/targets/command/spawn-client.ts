@@ -28,6 +28,8 @@ export interface ClientProcessResult {
   crashed: boolean;
   stdout: string;
   stderr: string;
+  /** Either stream exceeded the capture cap and was cut. */
+  outputTruncated: boolean;
   /** The complete last line of stdout, even when the middle was cut. */
   lastStdoutLine: string;
   durationMs: number;
@@ -90,6 +92,7 @@ export function spawnClient(options: SpawnClientOptions): Promise<ClientProcessR
       const final = exit ?? { code, signal };
       const crashed = killedBy === undefined && isCrash(final.code, final.signal);
       const out = stdout.finish();
+      const err = stderr.finish();
       resolve({
         exitCode: final.code,
         signal: final.signal,
@@ -97,7 +100,8 @@ export function spawnClient(options: SpawnClientOptions): Promise<ClientProcessR
         aborted: killedBy === 'abort',
         crashed,
         stdout: out.text,
-        stderr: stderr.finish().text,
+        stderr: err.text,
+        outputTruncated: out.truncatedBytes + err.truncatedBytes > 0,
         lastStdoutLine: out.lastLine,
         durationMs: Math.round(performance.now() - started),
         ...(spawnError === undefined ? {} : { spawnError }),
