@@ -77,6 +77,7 @@ describe('hostile command clients', () => {
   });
 
   test('runner memory stays bounded (100 MB floods, a 50 MB verdict)', () => {
+    console.info(`peak RSS growth ${Math.round(peakRssGrowth / 1048576)} MiB; cells ${result.cells.map((c) => `${c.target}=${c.status}`).join(" ")}`);
     expect(peakRssGrowth).toBeLessThan(400 * 1024 * 1024);
   });
 
