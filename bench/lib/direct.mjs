@@ -23,7 +23,7 @@ export async function measureDirectThroughput(cases) {
   const cells = warm.cells.length;
   const perCell = inputs.length / cells;
   const target = createClassifierTarget({ name: 'reference', kind: 'classifier' }, classifyReference);
-  const laps = 20;
+  const laps = 5;
   const samples = await alternate(
     async () => {
       const { ms } = await timeIt(async () => {

@@ -10,7 +10,8 @@ import { createClassifierTarget } from '../../dist/runner/targets/classifier-tar
 import { alternate, median, ratio } from './measure.mjs';
 
 const BODY = '{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"ok"}],"isError":false}}';
-const REQUEST = '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{}}}';
+const REQUEST_MESSAGE = /** @type {const} */ ({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: {} } });
+const REQUEST = JSON.stringify(REQUEST_MESSAGE);
 
 /** The cases that answer at once (no scripted hang, delay or Retry-After): throughput, not waiting. */
 export function selectImmediateCases(cases, timeoutMs = 2000) {
@@ -39,7 +40,7 @@ async function runBareLoop(origin, count, concurrency) {
     Array.from({ length: concurrency }, async () => {
       while (next++ < count) {
         const response = await pool.request({ path: '/mcp', method: 'POST', headers: { 'content-type': 'application/json' }, body: REQUEST });
-        classifyReference({ status: response.statusCode, headers: {}, contentType: 'application/json', body: await response.body.text(), expectedId: 1 });
+        classifyReference({ status: response.statusCode, headers: {}, contentType: 'application/json', body: await response.body.text(), expectedId: 1, protocolVersion: '2026-07-28', request: REQUEST_MESSAGE });
       }
     }),
   );
