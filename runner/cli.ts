@@ -39,7 +39,7 @@ run options:
   --version V         only this protocol version: 2025-11-25 | 2026-07-28 (repeatable)
   --out DIR           write the reports into DIR (replaced as a whole)
   --timeout MS        per-exchange timeout (default 2000)
-  --concurrency N     cells in parallel (default: number of cores)
+  --concurrency N     cells in parallel (default: 4 per core, at least 8)
   --schemas DIR       the pinned official schemas (DIR/<version>/schema.json); else MCP_SCHEMAS_DIR,
                       the user cache, or a one-time download
   --no-schemas        skip schema checks (the reports say so)

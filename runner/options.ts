@@ -20,7 +20,7 @@ export interface RunOptions {
   out: string | undefined;
   /** Per-exchange timeout in ms. @default 2000 */
   timeoutMs: number;
-  /** @default number of cores */
+  /** @default four per core, at least 8 (see getDefaultConcurrency) */
   concurrency: number;
   /** Schema directory (`--schemas`); `false` with --no-schemas. */
   schemas: string | false | undefined;
@@ -74,7 +74,7 @@ export function parseRunOptions(args: string[], defaultTargets: string[]): RunOp
     versions: values.version?.map(parseVersion),
     out: values.out,
     timeoutMs: parsePositiveInteger('--timeout', values.timeout, 2000),
-    concurrency: parsePositiveInteger('--concurrency', values.concurrency, availableParallelism()),
+    concurrency: parsePositiveInteger('--concurrency', values.concurrency, getDefaultConcurrency()),
     schemas: values['no-schemas'] ? false : values.schemas,
     quiet: values.quiet ?? false,
     verbose: values.verbose ?? false,
@@ -110,4 +110,13 @@ function parsePositiveInteger(flag: string, value: string | undefined, fallback:
   const number = Number(value);
   if (!Number.isInteger(number) || number <= 0) throw new UsageError(`${flag} ${value}: expected a positive whole number`);
   return number;
+}
+
+/**
+ * Cells mostly wait on sockets and client processes, not on the CPU: the SDK workers answer
+ * many cells at once. Measured on 2 cores, the default run took 83 s at concurrency 2 and 33 s
+ * at 8, with identical cells.
+ */
+export function getDefaultConcurrency(): number {
+  return Math.max(8, availableParallelism() * 4);
 }

@@ -9,6 +9,7 @@ import { getPackageVersion } from '../package-paths.js';
 import type { Target } from '../types.js';
 import { createClassifierTarget } from './classifier-target.js';
 import { loadClassifierModule } from './load-classifier-module.js';
+import { listBundledSdkTargets } from './sdk/resolve-sdk-package.js';
 import { SDK_TARGET_KINDS } from './sdk/sdk-target.js';
 
 export interface ResolveTargetOptions {
@@ -41,8 +42,8 @@ const TARGET_KINDS: Record<string, TargetFactory> = {
   command: async (spec, options) => (await import('./command-target.js')).resolveCommandTarget(spec, options),
 };
 
-/** The targets the default run uses. */
-export const DEFAULT_TARGETS = ['reference', 'naive'];
+/** The targets the default run uses: the reference, the negative control, and every bundled real client. */
+export const DEFAULT_TARGETS = ['reference', 'naive', ...listBundledSdkTargets()];
 
 /** Resolves one --target spec, or throws a TargetSpecError naming what would be valid. */
 export async function resolveTarget(spec: string, options: ResolveTargetOptions): Promise<Target> {
