@@ -19,22 +19,22 @@ export function judgeVerdicts(expected: ExpectedVerdict[], outcome: TargetOutcom
     const invalid = outcome.invalidVerdicts?.find((entry) => entry.index === index);
     const got = outcome.verdicts[index] ?? null;
     if (invalid) {
-      checks.push(makeCheck({ id: `outcome@${n}`, level: 'MUST', expected: want.outcome, actual: invalid.value, passed: false, exchange: n, message: `outcome@${n}: the target's answer is not a verdict: ${invalid.problem}` }));
+      checks.push(makeCheck({ id: `outcome@${n}`, level: 'MUST', expected: want.outcome, actual: invalid.value, passed: false, exchange: index, message: `outcome@${n}: the target's answer is not a verdict: ${invalid.problem}` }));
       return;
     }
     if (got === null) {
-      checks.push(makeCheck({ id: `outcome@${n}`, level: 'MUST', expected: want.outcome, actual: null, passed: false, exchange: n, message: `outcome@${n}: expected ${want.outcome}, not reported` }));
+      checks.push(makeCheck({ id: `outcome@${n}`, level: 'MUST', expected: want.outcome, actual: null, passed: false, exchange: index, message: `outcome@${n}: expected ${want.outcome}, not reported` }));
       return;
     }
-    checks.push(makeCheck({ id: `outcome@${n}`, level: 'MUST', expected: want.outcome, actual: got.outcome, exchange: n }));
+    checks.push(makeCheck({ id: `outcome@${n}`, level: 'MUST', expected: want.outcome, actual: got.outcome, exchange: index }));
     if (want.status !== undefined) {
-      checks.push(makeCheck({ id: `status@${n}`, level: 'MUST', expected: want.status, actual: got.status, exchange: n }));
+      checks.push(makeCheck({ id: `status@${n}`, level: 'MUST', expected: want.status, actual: got.status, exchange: index }));
     }
     if (want.code !== undefined) {
-      checks.push(makeCheck({ id: `code@${n}`, level: 'MUST', expected: want.code, actual: got.code, exchange: n }));
+      checks.push(makeCheck({ id: `code@${n}`, level: 'MUST', expected: want.code, actual: got.code, exchange: index }));
     }
     if (got.layer !== undefined && got.outcome === want.outcome) {
-      checks.push(makeCheck({ id: `layer@${n}`, level: 'SHOULD', expected: OUTCOME_LAYER[want.outcome], actual: got.layer, exchange: n }));
+      checks.push(makeCheck({ id: `layer@${n}`, level: 'SHOULD', expected: OUTCOME_LAYER[want.outcome], actual: got.layer, exchange: index }));
     }
   });
   return checks;
