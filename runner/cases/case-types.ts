@@ -49,6 +49,8 @@ export interface SseEvent {
   response?: boolean;
   delayMs?: number;
   awaitReply?: boolean;
+  /** Left out of the POST stream; replayed only on a GET that resumes after an earlier event id. */
+  resumeOnly?: boolean;
 }
 
 export interface SseBody {

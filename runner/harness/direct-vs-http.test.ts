@@ -58,6 +58,7 @@ const synthetic: [string, ResponseSpec][] = [
   ['sse with comment, multi-line data and CRLF', { body: { sse: { lineEnding: 'crlf', events: [{ comment: 'hi' }, { data: progress }, { response: true, multiline: true, data: SUCCESS_JSON }] } } }],
   ['sse with CR line endings and raw data', { body: { sse: { lineEnding: 'cr', events: [{ id: 'e0', dataRaw: '' }, { dataRaw: 'a\nb' }] } } }],
   ['sse with delays', { body: { sse: { events: [{ data: progress, delayMs: 20 }, { response: true, data: SUCCESS_JSON, delayMs: 20 }] } } }],
+  ['sse whose final response is resume-only', { body: { sse: { events: [{ id: 'e1', retry: 300, data: progress }, { id: 'e2', response: true, resumeOnly: true, data: SUCCESS_JSON }] } } }],
   ['gzip json', { contentEncoding: 'gzip', body: { json: SUCCESS_JSON } }],
   ['gzip sse', { contentEncoding: 'gzip', body: { sse: { events: [{ response: true, data: SUCCESS_JSON }] } } }],
   ['bom json', { bom: true, body: { json: SUCCESS_JSON } }],

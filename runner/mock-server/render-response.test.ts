@@ -121,6 +121,12 @@ describe('renderResponse', () => {
     expect(rendered.chunks[0]!.bytes.toString()).toBe(`data: ${JSON.stringify(request)}\n\n`);
   });
 
+  it('leaves resumeOnly events out of the stream it renders', () => {
+    const response: ResponseSpec = { body: { sse: { events: [{ id: 'e1', retry: 300, dataRaw: '' }, { id: 'e2', response: true, resumeOnly: true, data: { jsonrpc: '2.0', result } }] } } };
+    expect(render(response).chunks).toHaveLength(1);
+    expect(bodyText(response)).toBe('id: e1\nretry: 300\ndata:\n\n');
+  });
+
   it('prefixes a BOM and gzips the body on request', () => {
     const bom = render({ bom: true, body: { json: { jsonrpc: '2.0', result: {} } } });
     expect([...bom.chunks[0]!.bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);

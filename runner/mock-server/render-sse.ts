@@ -12,10 +12,12 @@ export interface RenderedSseEvent {
   awaitReplyId?: unknown;
 }
 
-/** Renders every event of an SSE body; `response` events get the exchange's response id. */
+/** Renders the events an SSE body sends on its own stream; `response` events get the exchange's response id. */
 export function renderSseEvents(body: SseBody, responseId: ResponseIdText): RenderedSseEvent[] {
   const eol = LINE_ENDINGS[body.lineEnding ?? 'lf'];
-  return body.events.map((event) => {
+  // Resume-only events never reach the POST stream (nor direct mode, which renders the same way);
+  // a GET resumption replays them with the flag cleared (route-request.ts).
+  return body.events.filter((event) => !event.resumeOnly).map((event) => {
     const lines = getEventLines(event, responseId);
     const rendered: RenderedSseEvent = { text: lines.map((line) => line + eol).join('') + eol, delayMs: event.delayMs ?? 0 };
     if (event.awaitReply && isPlainObject(event.data) && 'id' in event.data) rendered.awaitReplyId = event.data.id;

@@ -141,12 +141,17 @@ function resumeStream(state: RouterState, lastEventId: string | undefined): Rout
     const sse = stream.spec.body && 'sse' in stream.spec.body ? stream.spec.body.sse : undefined;
     const spec: ResponseSpec = {
       ...(stream.spec.id !== undefined ? { id: stream.spec.id } : {}),
-      body: { sse: { events: stream.events.slice(index + 1), end: 'close', ...(sse?.lineEnding ? { lineEnding: sse.lineEnding } : {}) } },
+      body: { sse: { events: stream.events.slice(index + 1).map(clearResumeOnly), end: 'close', ...(sse?.lineEnding ? { lineEnding: sse.lineEnding } : {}) } },
     };
     return { spec, requestId: stream.requestId, idPresent: stream.idPresent };
   }
   // No matching stream: a standalone stream that stays open and quiet (closed by the client or close()).
   return { spec: { body: { sse: { events: [], end: 'hang' } } }, requestId: undefined, idPresent: false };
+}
+
+// On the resumed GET stream a resume-only event is an ordinary event.
+function clearResumeOnly({ resumeOnly: _resumeOnly, ...event }: SseEvent): SseEvent {
+  return event;
 }
 
 function consumeStep(state: RouterState, testCase: Case, requestId: unknown, idPresent: boolean): RouteDecision {

@@ -117,6 +117,31 @@ describe('mock server lifecycle (2025-11-25)', () => {
     expect(resumed.body.toString()).toBe(`id: e2\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: 4, result: SUCCESS_JSON.result })}\n\n`);
   });
 
+  it('keeps resumeOnly events off the POST stream and replays them byte for byte on the resuming GET', async () => {
+    const progress = { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 'p1', progress: 1 } };
+    const testCase = makeCase(
+      [{ body: { sse: { events: [{ id: 'e1', retry: 300, data: progress }, { id: 'e2', response: true, resumeOnly: true, data: SUCCESS_JSON }] } } }],
+      { server: { get: 'resume' } },
+    );
+    const server = await start(testCase);
+    const sessionId = await initialize(server);
+    const post = await sendRaw(server.url, { body: call(7), headers: { 'Mcp-Session-Id': sessionId } });
+    expect(post.body.toString()).toBe(`id: e1\nretry: 300\ndata: ${JSON.stringify(progress)}\n\n`);
+    // A GET without a matching Last-Event-ID replays nothing (it opens a quiet standalone stream).
+    const unknown = await sendRaw(server.url, { method: 'GET', headers: { 'Mcp-Session-Id': sessionId, 'Last-Event-ID': 'e9' } }, 100);
+    expect(unknown).toMatchObject({ statusLine: 'HTTP/1.1 200 OK', ending: 'open' });
+    expect(unknown.body.length).toBe(0);
+    const resumed = await sendRaw(server.url, { method: 'GET', headers: { 'Mcp-Session-Id': sessionId, 'Last-Event-ID': 'e1' } });
+    expect(resumed).toMatchObject({ statusLine: 'HTTP/1.1 200 OK', ending: 'end' });
+    expect(resumed.headerLines).toContain('Content-Type: text/event-stream');
+    expect(resumed.body.toString()).toBe(`id: e2\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: 7, result: SUCCESS_JSON.result })}\n\n`);
+    const exchanges = server.recording().exchanges;
+    const get = exchanges.at(-1)!;
+    expect(get.request).toMatchObject({ method: 'GET', headers: { 'last-event-id': 'e1' } });
+    expect(get.response).toMatchObject({ status: 200, ending: 'complete', body: resumed.body.toString() });
+    expect(exchanges[1]!.response!.events).toHaveLength(1);
+  });
+
   it('holds a stream at an awaitReply event until the client POSTs the matching response', async () => {
     const elicit = { jsonrpc: '2.0', id: 'srv-1', method: 'elicitation/create', params: { message: 'ok?', requestedSchema: { type: 'object', properties: {} } } };
     const server = await start(makeCase([{ body: { sse: { events: [{ data: elicit, awaitReply: true }, { response: true, data: SUCCESS_JSON }] } } }]));
