@@ -1,6 +1,5 @@
 // The well-behaved MCP client around the call being classified: lifecycle, headers, replies.
 import { createParser } from 'eventsource-parser';
-import { Pool } from 'undici';
 import type { ToolSpec } from '../cases/case-types.js';
 import type { ProtocolVersion, ToolCallRequest } from '../types.js';
 import { answerInputRequest, HARNESS_CLIENT_CAPABILITIES, HARNESS_CLIENT_INFO } from './build-tool-call-request.js';
@@ -32,6 +31,8 @@ const ACCEPT = 'application/json, text/event-stream';
 /** Opens a session: 2025-11-25 initializes (keeping the session id); 2026-07-28 is stateless. */
 export async function openHarnessSession(options: HarnessSessionOptions): Promise<HarnessSession> {
   const url = new URL(options.url);
+  // undici is imported on first use: direct mode never opens a session and saves its ~150 ms load.
+  const { Pool } = await import('undici');
   const pool = new Pool(url.origin);
   const path = url.pathname + url.search;
   const setup: ExchangeResponse[] = [];

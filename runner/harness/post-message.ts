@@ -22,8 +22,9 @@ export async function postMessage(options: PostOptions): Promise<ExchangeRespons
     timedOut = true;
     controller.abort();
   }, options.timeoutMs);
-  const forwardAbort = (): void => controller.abort();
-  options.signal?.addEventListener('abort', forwardAbort, { once: true });
+  // AbortSignal.any links the run's signal without adding a listener to it: one listener per
+  // POST in flight on the shared run signal raised MaxListenersExceededWarning past ten.
+  const signal = options.signal ? AbortSignal.any([controller.signal, options.signal]) : controller.signal;
   let status = 0;
   let headers: Record<string, string> = {};
   const chunks: Buffer[] = [];
@@ -34,7 +35,7 @@ export async function postMessage(options: PostOptions): Promise<ExchangeRespons
       method: 'POST',
       headers: options.headers,
       body: options.body,
-      signal: controller.signal,
+      signal,
       // The harness deadline rules; undici's own timers would race it.
       headersTimeout: 0,
       bodyTimeout: 0,
@@ -49,7 +50,6 @@ export async function postMessage(options: PostOptions): Promise<ExchangeRespons
     transportError = createTransportError(timedOut || options.signal?.aborted ? 'timeout' : classifyError(error), options.timeoutMs);
   } finally {
     clearTimeout(timer);
-    options.signal?.removeEventListener('abort', forwardAbort);
   }
   const response: ExchangeResponse = {
     status,
