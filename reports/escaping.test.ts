@@ -3,6 +3,7 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
 import { HOSTILE, SECRETS, makeHostileRunResult } from '../test/make-run-result.js';
+import { expandCellRow, type DetailsData } from './html-details.js';
 import { render as renderHtml } from './html.js';
 import { render as renderJUnit } from './junit.js';
 import { render as renderMarkdown } from './markdown.js';
@@ -77,8 +78,8 @@ describe('HTML under hostile input', () => {
     const block = /<script type="application\/json" id="cell-data">([\s\S]*?)<\/script>/.exec(html)?.[1] ?? '';
     expect(block).not.toContain('<');
     expect(block).toContain('\\u003cscript\\u003ealert(1)');
-    const data = JSON.parse(block) as { cells: { transcript: { response?: { headers: [string, string][] } }[] }[] };
-    const headers = data.cells[0]!.transcript[0]!.response!.headers;
+    const cell = expandCellRow(JSON.parse(block) as DetailsData, 0) as { transcript: { response?: { headers: [string, string][] } }[] };
+    const headers = cell.transcript[0]!.response!.headers;
     expect(headers).toContainEqual(['set-cookie', '[REDACTED]']);
     expect(headers.find(([name]) => name === 'x-evil')?.[1]).toContain('<script>alert(1)</script>');
   });

@@ -1,5 +1,7 @@
 // Per-cell details for the HTML matrix, embedded once as JSON and turned into DOM on click, so
-// a 6,000-cell report does not carry 6,000 rendered transcripts. All text is sanitized here.
+// a 6,000-cell report does not carry 6,000 rendered transcripts. Repeated parts are stored once.
+// All text is sanitized here.
+import { createHash } from 'node:crypto';
 import type { Cell, RecordedExchange, RunResult } from '../runner/types.js';
 import { indexCases } from './case-info.js';
 import { sanitizeHeaders, sanitizeText, sanitizeValue } from './redact.js';
@@ -57,53 +59,80 @@ function describeExchange(exchange: RecordedExchange, options: DetailsOptions): 
   };
 }
 
-function describeCell(cell: Cell, options: DetailsOptions) {
-  const run = cell.targetRun;
+function describeRun(run: NonNullable<Cell['targetRun']>, options: DetailsOptions) {
   return {
-    c: sanitizeText(cell.case),
-    t: sanitizeText(cell.target),
-    v: cell.protocolVersion,
-    s: cell.status,
-    reason: sanitizeText(cell.reason ?? ''),
-    ms: cell.durationMs,
-    repro: sanitizeText(cell.repro),
-    exchanges: Math.max(cell.expected.length, cell.actual.length),
-    expected: cell.expected.map((e) => sanitizeValue(e)),
-    actual: cell.actual.map((a) => (a === null ? 'nothing reported' : sanitizeValue(a))),
-    checks: cell.checks.map((c) => ({
-      id: sanitizeText(c.id),
-      level: c.level,
-      passed: c.passed,
-      message: sanitizeText(c.message),
-      expected: sanitizeValue(c.expected),
-      actual: sanitizeValue(c.actual),
-      ...(c.exchange === undefined ? {} : { exchange: c.exchange }),
-    })),
-    schema: cell.schema.map((r) => ({
-      version: r.version,
-      definition: sanitizeText(r.definition),
-      valid: r.valid,
-      errors: r.errors.map(sanitizeText),
-      sender: r.sender,
-      exchange: r.exchange,
-    })),
-    url: cell.recording ? sanitizeText(cell.recording.url) : '',
-    transcript: cell.recording?.exchanges.map((e) => describeExchange(e, options)) ?? [],
-    run: run
-      ? {
-          exitCode: run.exitCode ?? null,
-          signal: run.signal ?? null,
-          timedOut: run.timedOut,
-          ms: run.durationMs,
-          stderr: capTail(sanitizeText(run.stderr ?? ''), options.maxOutputChars),
-          stdout: capTail(sanitizeText(run.stdout ?? ''), options.maxOutputChars),
-        }
-      : null,
+    exitCode: run.exitCode ?? null,
+    signal: run.signal ?? null,
+    timedOut: run.timedOut,
+    ms: run.durationMs,
+    stderr: capTail(sanitizeText(run.stderr ?? ''), options.maxOutputChars),
+    stdout: capTail(sanitizeText(run.stdout ?? ''), options.maxOutputChars),
   };
 }
 
-/** The details payload: case texts by id, and one entry per cell in `cells` order. */
-export function buildDetails(result: RunResult, cells: readonly Cell[], options: DetailsOptions) {
+/**
+ * Positions in one cell's row of the details JSON. Each `*Part` is an index into `parts`, where
+ * every distinct value (transcript, checks, schema results, expected list, …) is stored once:
+ * a large run repeats them across targets and versions, and per-cell copies made the
+ * 100,000-cell report 160 MB. matrix.client.js rebuilds the cell from this row.
+ */
+export const CELL_ROW = ['case', 'target', 'version', 'status', 'ms', 'repro', 'reasonPart', 'expectedPart', 'actualPart', 'checksPart', 'schemaPart', 'urlPart', 'transcriptPart', 'runPart'] as const;
+
+export type CellRow = [number, number, number, string, number, string, number, number, number, number, number, number, number, number];
+
+export interface DetailsData {
+  cases: Record<string, unknown>;
+  /** Sanitized case ids, target names and protocol versions, referenced by index from rows. */
+  caseIds: string[];
+  targets: string[];
+  versions: string[];
+  parts: unknown[];
+  cells: CellRow[];
+}
+
+// Parts are looked up by the JSON of their raw input (described once per distinct value);
+// long keys are hashed so a run of unique transcripts does not keep a second copy of each.
+class PartPool {
+  readonly parts: unknown[] = [];
+  private readonly index = new Map<string, number>();
+
+  add(kind: string, raw: unknown, describe: () => unknown): number {
+    const json = typeof raw === 'string' ? raw : keyOf(raw);
+    if (json === undefined) return this.parts.push(describe()) - 1;
+    const key = json.length > 256 ? `${kind}#${createHash('sha1').update(json).digest('base64')}` : `${kind}:${json}`;
+    let position = this.index.get(key);
+    if (position === undefined) {
+      position = this.parts.push(describe()) - 1;
+      this.index.set(key, position);
+    }
+    return position;
+  }
+}
+
+// Unserialisable values (a BigInt, a cycle) are simply not shared.
+function keyOf(raw: unknown): string | undefined {
+  try {
+    return JSON.stringify(raw) ?? 'undefined';
+  } catch {
+    return undefined;
+  }
+}
+
+class Indexer {
+  readonly values: string[] = [];
+  private readonly index = new Map<string, number>();
+  of(value: string): number {
+    let position = this.index.get(value);
+    if (position === undefined) {
+      position = this.values.push(value) - 1;
+      this.index.set(value, position);
+    }
+    return position;
+  }
+}
+
+/** The details payload: case texts by id, distinct parts once, and one row per cell in `cells` order. */
+export function buildDetails(result: RunResult, cells: readonly Cell[], options: DetailsOptions): DetailsData {
   const cases: Record<string, unknown> = {};
   for (const [id, c] of indexCases(result)) {
     cases[sanitizeText(id)] = {
@@ -118,7 +147,49 @@ export function buildDetails(result: RunResult, cells: readonly Cell[], options:
       spec: (c.spec ?? []).map((s) => ({ ref: sanitizeText(s.ref), url: s.url && /^https?:\/\//i.test(s.url) ? s.url : '', version: s.version ?? '' })),
     };
   }
-  return { cases, cells: cells.map((cell) => describeCell(cell, options)) };
+  const pool = new PartPool();
+  const caseIds = new Indexer();
+  const targets = new Indexer();
+  const versions = new Indexer();
+  const rows = cells.map((cell): CellRow => {
+    const run = cell.targetRun;
+    return [
+      caseIds.of(sanitizeText(cell.case)),
+      targets.of(sanitizeText(cell.target)),
+      versions.of(cell.protocolVersion),
+      cell.status,
+      cell.durationMs,
+      sanitizeText(cell.repro),
+      pool.add('reason', cell.reason ?? '', () => sanitizeText(cell.reason ?? '')),
+      pool.add('expected', cell.expected, () => cell.expected.map((e) => sanitizeValue(e))),
+      pool.add('actual', cell.actual, () => cell.actual.map((a) => (a === null ? 'nothing reported' : sanitizeValue(a)))),
+      pool.add('checks', cell.checks, () =>
+        cell.checks.map((c) => ({
+          id: sanitizeText(c.id),
+          level: c.level,
+          passed: c.passed,
+          message: sanitizeText(c.message),
+          expected: sanitizeValue(c.expected),
+          actual: sanitizeValue(c.actual),
+          ...(c.exchange === undefined ? {} : { exchange: c.exchange }),
+        })),
+      ),
+      pool.add('schema', cell.schema, () =>
+        cell.schema.map((r) => ({
+          version: r.version,
+          definition: sanitizeText(r.definition),
+          valid: r.valid,
+          errors: r.errors.map(sanitizeText),
+          sender: r.sender,
+          exchange: r.exchange,
+        })),
+      ),
+      pool.add('url', cell.recording?.url ?? '', () => (cell.recording ? sanitizeText(cell.recording.url) : '')),
+      pool.add('transcript', cell.recording?.exchanges ?? [], () => cell.recording?.exchanges.map((e) => describeExchange(e, options)) ?? []),
+      pool.add('run', run ?? null, () => (run ? describeRun(run, options) : null)),
+    ];
+  });
+  return { cases, caseIds: caseIds.values, targets: targets.values, versions: versions.values, parts: pool.parts, cells: rows };
 }
 
 /**
@@ -132,4 +203,30 @@ export function serializeJsonForScript(value: unknown): string {
     .replace(/&/g, '\\u0026')
     .replace(/\u2028/g, '\\u2028')
     .replace(/\u2029/g, '\\u2029');
+}
+
+/** One cell of the details payload with its parts resolved, as matrix.client.js rebuilds it. */
+export function expandCellRow(data: DetailsData, index: number): Record<string, unknown> | undefined {
+  const row = data.cells[index];
+  if (!row) return undefined;
+  const part = (position: number) => data.parts[position];
+  const expected = part(row[7]) as unknown[];
+  const actual = part(row[8]) as unknown[];
+  return {
+    c: data.caseIds[row[0]],
+    t: data.targets[row[1]],
+    v: data.versions[row[2]],
+    s: row[3],
+    ms: row[4],
+    repro: row[5],
+    reason: part(row[6]),
+    expected,
+    actual,
+    exchanges: Math.max(expected.length, actual.length),
+    checks: part(row[9]),
+    schema: part(row[10]),
+    url: part(row[11]),
+    transcript: part(row[12]),
+    run: part(row[13]),
+  };
 }

@@ -38,7 +38,6 @@ export interface MatrixCell {
   targetIndex: number;
   status: CellStatus | 'none';
   word: string;
-  tooltip: string;
   mark?: CompareMark;
   markSymbol?: string;
 }
@@ -104,15 +103,22 @@ function orderLayers(layers: Iterable<string>): string[] {
 function buildTargets(result: RunResult): TargetBar[] {
   const info = new Map(result.targets.map((t) => [t.name, t]));
   const names = [...new Set([...result.targets.map((t) => t.name), ...result.cells.map((c) => c.target)])];
+  // One pass counts every target's statuses (filtering per target was targets × cells).
+  const counts = new Map(names.map((name) => [name, new Map<CellStatus, number>()]));
+  for (const cell of result.cells) {
+    const byStatus = counts.get(cell.target)!;
+    byStatus.set(cell.status, (byStatus.get(cell.status) ?? 0) + 1);
+  }
   const bars = names.map((name, position) => {
-    const cells = result.cells.filter((c) => c.target === name);
+    const byStatus = counts.get(name)!;
+    const total = [...byStatus.values()].reduce((sum, n) => sum + n, 0);
     const segments = CELL_STATUSES.map((status) => {
-      const count = cells.filter((c) => c.status === status).length;
-      return { status, word: STATUS_STYLE[status].word, count, percent: cells.length ? ((100 * count) / cells.length).toFixed(2) : '0' };
+      const count = byStatus.get(status) ?? 0;
+      return { status, word: STATUS_STYLE[status].word, count, percent: total ? ((100 * count) / total).toFixed(2) : '0' };
     }).filter((s) => s.count > 0);
-    const failures = cells.filter((c) => STATUS_STYLE[c.status].isFailure).length;
+    const failures = CELL_STATUSES.filter((status) => STATUS_STYLE[status].isFailure).reduce((sum, status) => sum + (byStatus.get(status) ?? 0), 0);
     const t = info.get(name);
-    return { rawName: name, name: sanitizeText(name), index: position, version: sanitizeText(t?.version ?? ''), kind: t?.kind ?? '', failures, total: cells.length, segments };
+    return { rawName: name, name: sanitizeText(name), index: position, version: sanitizeText(t?.version ?? ''), kind: t?.kind ?? '', failures, total, segments };
   });
   // Fewest failures first; ties keep the command-line order.
   return bars.sort((a, b) => a.failures - b.failures || a.index - b.index).map((bar, index) => ({ ...bar, index }));
@@ -148,7 +154,7 @@ export function buildMatrixViewModel(result: RunResult, comparison?: Comparison)
         const key = formatCellKey({ case: caseId, target, protocolVersion: version });
         const index = byKey.get(key);
         const cell = index === undefined ? undefined : result.cells[index];
-        if (!cell || index === undefined) return { index: -1, hasDetails: false, targetIndex, status: 'none', word: '—', tooltip: 'not run for this version' };
+        if (!cell || index === undefined) return { index: -1, hasDetails: false, targetIndex, status: 'none', word: '—' };
         const mark = marks.get(key);
         const style = STATUS_STYLE[cell.status];
         return {
@@ -157,7 +163,6 @@ export function buildMatrixViewModel(result: RunResult, comparison?: Comparison)
           targetIndex,
           status: cell.status,
           word: style.word,
-          tooltip: `${sanitizeText(target)} · ${version}: ${style.word}${mark ? ` (${mark})` : ''}`,
           ...(mark ? { mark, markSymbol: MARK_SYMBOL[mark] } : {}),
         };
       }),

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { CELL_STATUSES } from '../runner/types.js';
 import { makeCell, makeRecording, makeRunResult, makeSyntheticRunResult } from '../test/make-run-result.js';
 import type { Comparison } from './compare-types.js';
+import { expandCellRow, type DetailsData } from './html-details.js';
 import { render } from './html.js';
 import { buildMatrixViewModel } from './html-view-model.js';
 
@@ -14,9 +15,11 @@ function section(text: string, start: string, end: string): string {
   return text.slice(from, text.indexOf(end, from) + end.length);
 }
 
+// The embedded rows with their shared parts resolved, as the client script shows them.
 function dataBlock(text: string): { cases: Record<string, unknown>; cells: Record<string, unknown>[] } {
   const raw = /<script type="application\/json" id="cell-data">([\s\S]*?)<\/script>/.exec(text)?.[1];
-  return JSON.parse(raw ?? 'null');
+  const data = JSON.parse(raw ?? 'null') as DetailsData;
+  return { cases: data.cases, cells: data.cells.map((_, i) => expandCellRow(data, i)!) };
 }
 
 describe('HTML matrix', () => {

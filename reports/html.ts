@@ -8,19 +8,19 @@ import Handlebars from 'handlebars';
 import type { RunResult } from '../runner/types.js';
 import type { Comparison } from './compare-types.js';
 import { buildDetails, serializeJsonForScript } from './html-details.js';
-import { buildMatrixViewModel } from './html-view-model.js';
+import { buildMatrixViewModel, type MatrixCell } from './html-view-model.js';
 
 export interface HtmlOptions {
   /** Marks regressions, fixes and added cells, and lists removed ones. */
   comparison?: Comparison;
   /**
    * Characters kept per request/response body and per SSE event in the transcript.
-   * @default 16384
+   * @default 16384, or 2048 above LARGE_RUN_CELLS cells
    */
   maxBodyChars?: number;
   /**
    * Characters kept from the end of the target's stderr and stdout.
-   * @default 8192
+   * @default 8192, or 1024 above LARGE_RUN_CELLS cells
    */
   maxOutputChars?: number;
 }
@@ -58,17 +58,37 @@ function getCompiled(): Compiled {
   return compiled;
 }
 
+/** Above this many cells bodies and target output are cut shorter (a report must stay openable). */
+export const LARGE_RUN_CELLS = 10_000;
+
+// The matrix cells, the bulk of the markup, are written here rather than by a template loop
+// (100,000 cells). Every interpolated value is an enum, a number or a fixed word, and is
+// escaped anyway. The tooltip is set by matrix.client.js on hover, not carried per cell.
+function renderCells(cells: readonly MatrixCell[]): string {
+  const esc = Handlebars.escapeExpression;
+  let out = '';
+  for (const cell of cells) {
+    out +=
+      `<td class="s-${esc(cell.status)} t${cell.targetIndex}"${cell.mark ? ` data-mark="${esc(cell.mark)}"` : ''} data-i="${cell.index}" data-s="${esc(cell.status)}"` +
+      `${cell.hasDetails ? ' tabindex="0"' : ''}>${cell.markSymbol ? `<i>${esc(cell.markSymbol)}</i>` : ''}${esc(cell.word)}</td>`;
+  }
+  return out;
+}
+
 /** Render a run as one self-contained HTML file (a pure function of the result). */
 export function render(result: RunResult, options: HtmlOptions = {}): string {
   const { template, css, js, scriptHash } = getCompiled();
   const view = buildMatrixViewModel(result, options.comparison);
+  const large = result.cells.length > LARGE_RUN_CELLS;
   const details = buildDetails(result, view.cellOrder, {
-    maxBodyChars: options.maxBodyChars ?? 16_384,
-    maxOutputChars: options.maxOutputChars ?? 8192,
+    maxBodyChars: options.maxBodyChars ?? (large ? 2048 : 16_384),
+    maxOutputChars: options.maxOutputChars ?? (large ? 1024 : 8192),
   });
   const versionCount = view.targets.length ? view.columns.length / view.targets.length : 0;
+  const groups = view.groups.map((group) => ({ ...group, rows: group.rows.map((row) => ({ ...row, cells: undefined, cellsHtml: new Handlebars.SafeString(renderCells(row.cells)) })) }));
   return template({
     ...view,
+    groups,
     cellOrder: undefined,
     versionCount,
     columnSpan: view.columns.length + 1,

@@ -1,11 +1,12 @@
-// The report formats, keyed by name, each a pure render(result) plus its file name.
+// The report formats, keyed by name, each a pure render(result) plus its file name; the large
+// formats also render in chunks, so writing a big run never holds a whole file in memory.
 import type { RunResult } from '../runner/types.js';
 import type { Comparison } from './compare-types.js';
 import { render as renderHtml } from './html.js';
-import { render as renderJson } from './json.js';
-import { render as renderJunit } from './junit.js';
+import { render as renderJson, renderChunks as renderJsonChunks } from './json.js';
+import { render as renderJunit, renderChunks as renderJunitChunks } from './junit.js';
 import { render as renderMarkdown } from './markdown.js';
-import { render as renderTap } from './tap.js';
+import { render as renderTap, renderChunks as renderTapChunks } from './tap.js';
 
 export interface RenderContext {
   /** Regressions and fixes against a previous run, for the formats that show them. */
@@ -15,14 +16,24 @@ export interface RenderContext {
 export interface ReportFormat {
   file: string;
   render(result: RunResult, context: RenderContext): string;
+  /** The same text as `render`, produced lazily in pieces. */
+  chunks(result: RunResult, context: RenderContext): Iterable<string>;
 }
 
 export const REPORT_FORMATS = {
-  tap: { file: 'results.tap', render: (result) => renderTap(result) },
-  json: { file: 'results.json', render: (result) => renderJson(result) },
-  junit: { file: 'results.junit.xml', render: (result) => renderJunit(result) },
-  markdown: { file: 'summary.md', render: (result, { comparison }) => renderMarkdown(result, comparison ? { comparison } : {}) },
-  html: { file: 'matrix.html', render: (result, { comparison }) => renderHtml(result, comparison ? { comparison } : {}) },
+  tap: { file: 'results.tap', render: (result) => renderTap(result), chunks: (result) => renderTapChunks(result) },
+  json: { file: 'results.json', render: (result) => renderJson(result), chunks: (result) => renderJsonChunks(result) },
+  junit: { file: 'results.junit.xml', render: (result) => renderJunit(result), chunks: (result) => renderJunitChunks(result) },
+  markdown: {
+    file: 'summary.md',
+    render: (result, { comparison }) => renderMarkdown(result, comparison ? { comparison } : {}),
+    chunks: (result, { comparison }) => [renderMarkdown(result, comparison ? { comparison } : {})],
+  },
+  html: {
+    file: 'matrix.html',
+    render: (result, { comparison }) => renderHtml(result, comparison ? { comparison } : {}),
+    chunks: (result, { comparison }) => [renderHtml(result, comparison ? { comparison } : {})],
+  },
 } satisfies Record<string, ReportFormat>;
 
 export type ReportFormatName = keyof typeof REPORT_FORMATS;
@@ -30,4 +41,15 @@ export type ReportFormatName = keyof typeof REPORT_FORMATS;
 /** Renders every format. */
 export function renderReports(result: RunResult, context: RenderContext = {}): { name: string; content: string }[] {
   return Object.values(REPORT_FORMATS).map((format) => ({ name: format.file, content: format.render(result, context) }));
+}
+
+/**
+ * Every format as lazily rendered chunks: nothing is rendered until the file is written, and
+ * formats are rendered one after another, so only one is in memory at a time.
+ */
+export function renderReportChunks(result: RunResult, context: RenderContext = {}): { name: string; content: Iterable<string> }[] {
+  return Object.values(REPORT_FORMATS).map((format) => ({
+    name: format.file,
+    content: { [Symbol.iterator]: () => format.chunks(result, context)[Symbol.iterator]() },
+  }));
 }

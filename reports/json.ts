@@ -1,13 +1,50 @@
 // results.json: the whole result model, versioned (`format`), described by schemas/results.schema.json.
+// Written cell by cell: the whole document of a 100,000-cell run is hundreds of megabytes.
 import type { RunResult } from '../runner/types.js';
-import { redactRunResult } from './redact-result.js';
+import { redactCell } from './redact-result.js';
+
+/** Above this many cells results.json is written without indentation (half the size, faster). */
+export const COMPACT_JSON_CELLS = 10_000;
 
 export interface JsonOptions {
-  /** Pretty-print with this indentation. @default 2 */
+  /** Pretty-print with this indentation. @default 2, or 0 above COMPACT_JSON_CELLS cells */
   indent?: number;
 }
 
 /** Serialises the run result, wire and target text redacted. */
 export function render(result: RunResult, options: JsonOptions = {}): string {
-  return `${JSON.stringify(redactRunResult(result), null, options.indent ?? 2)}\n`;
+  return [...renderChunks(result, options)].join('');
+}
+
+/**
+ * The same text as `render`, in chunks (one per cell): byte for byte what
+ * `JSON.stringify(redacted, null, indent)` gives, without ever holding it whole.
+ */
+export function* renderChunks(result: RunResult, options: JsonOptions = {}): Generator<string> {
+  const indent = options.indent ?? (result.cells.length > COMPACT_JSON_CELLS ? 0 : 2);
+  const pad = ' '.repeat(indent);
+  const nl = indent ? '\n' : '';
+  const colon = indent ? ': ' : ':';
+  // JSON text has no raw newline inside strings, so nesting one level deeper is a replace.
+  const nest = (text: string, depth: number) => (indent ? text.replace(/\n/g, `\n${pad.repeat(depth)}`) : text);
+  const entries = Object.entries(result).filter(([, value]) => value !== undefined && typeof value !== 'function');
+  yield '{';
+  for (const [position, [key, value]] of entries.entries()) {
+    yield `${position ? ',' : ''}${nl}${pad}${JSON.stringify(key)}${colon}`;
+    if (key !== 'cells' || !Array.isArray(value)) {
+      yield nest(JSON.stringify(value, null, indent), 1);
+      continue;
+    }
+    const cells = value as RunResult['cells'];
+    if (cells.length === 0) {
+      yield '[]';
+      continue;
+    }
+    yield '[';
+    for (let i = 0; i < cells.length; i++) {
+      yield `${i ? ',' : ''}${nl}${pad}${pad}${nest(JSON.stringify(redactCell(cells[i]!), null, indent), 2)}`;
+    }
+    yield `${nl}${pad}]`;
+  }
+  yield `${entries.length ? nl : ''}}\n`;
 }

@@ -62,10 +62,13 @@ function renderCounts(result: RunResult): string[] {
     `| target | version | ${CELL_STATUSES.map((s) => STATUS_LABEL[s].label).join(' | ')} | total |`,
     `|---|---|${CELL_STATUSES.map(() => '---:').join('|')}|---:|`,
   ];
+  // One pass over the cells (filtering per target and status was targets × statuses × cells).
+  const counts = new Map<string, Record<CellStatus, number>>(names.map((name) => [name, Object.fromEntries(CELL_STATUSES.map((s) => [s, 0])) as Record<CellStatus, number>]));
+  for (const cell of result.cells) counts.get(cell.target)![cell.status]++;
   for (const name of names) {
-    const cells = result.cells.filter((c) => c.target === name);
-    const counts = CELL_STATUSES.map((s) => cells.filter((c) => c.status === s).length);
-    lines.push(`| ${escapeMarkdown(name)} | ${escapeMarkdown(versions.get(name) ?? '')} | ${counts.join(' | ')} | ${cells.length} |`);
+    const row = counts.get(name)!;
+    const total = CELL_STATUSES.reduce((sum, s) => sum + row[s], 0);
+    lines.push(`| ${escapeMarkdown(name)} | ${escapeMarkdown(versions.get(name) ?? '')} | ${CELL_STATUSES.map((s) => row[s]).join(' | ')} | ${total} |`);
   }
   return lines;
 }

@@ -2,14 +2,32 @@
 // target text redacted (secret headers replaced, tokens in free text replaced). Only the
 // untrusted parts are touched: digests, ids and case texts are ours and stay as they are.
 import type { Cell, Check, RecordedExchange, Recording, RunResult, TargetRunInfo, Verdict } from '../runner/types.js';
-import { isSecretHeader, REDACTED, redactText } from './redact.js';
+import { isSecretHeader, REDACTED, redactText as redactTextUncached } from './redact.js';
+
+// A large run repeats the same bodies, headers and messages across targets and versions:
+// redact each distinct short text once (bounded, so a run of unique texts cannot grow it).
+const memo = new Map<string, string>();
+const MEMO_LIMIT = 50_000;
+
+/** `redactText`, memoised for texts up to 4 KiB. */
+export function redactText(text: string): string {
+  if (text.length < 8 || text.length > 4096) return redactTextUncached(text);
+  let clean = memo.get(text);
+  if (clean === undefined) {
+    if (memo.size >= MEMO_LIMIT) memo.clear();
+    clean = redactTextUncached(text);
+    memo.set(text, clean);
+  }
+  return clean;
+}
 
 /** A copy of the result with recordings, target output, verdicts and checks redacted. */
 export function redactRunResult(result: RunResult): RunResult {
   return { ...result, cells: result.cells.map(redactCell) };
 }
 
-function redactCell(cell: Cell): Cell {
+/** One cell as it may be published (see redactRunResult); reports that stream redact cell by cell. */
+export function redactCell(cell: Cell): Cell {
   return {
     ...cell,
     ...(cell.reason === undefined ? {} : { reason: redactText(cell.reason) }),
@@ -20,11 +38,13 @@ function redactCell(cell: Cell): Cell {
   };
 }
 
-function redactCheck(check: Check): Check {
+/** A check as it may be published. */
+export function redactCheck(check: Check): Check {
   return { ...check, message: redactText(check.message), expected: redactDeep(check.expected), actual: redactDeep(check.actual) };
 }
 
-function redactVerdict(verdict: Verdict): Verdict {
+/** A verdict as it may be published. */
+export function redactVerdict(verdict: Verdict): Verdict {
   return redactDeep(verdict) as Verdict;
 }
 

@@ -2,7 +2,7 @@
 // (expected, actual, failed checks, spec, repro) on every point that is not a plain pass.
 import { stringify } from 'yaml';
 import type { Cell, CellStatus, RunResult } from '../runner/types.js';
-import { redactRunResult } from './redact-result.js';
+import { redactCheck, redactText, redactVerdict } from './redact-result.js';
 
 export interface TapOptions {
   /** Include YAML diagnostics on passing points too. @default false */
@@ -26,28 +26,46 @@ const STATUS_LINE: Record<CellStatus, (cell: Cell) => TapLine> = {
 };
 
 /** Renders the whole run as a TAP 14 document. */
-export function render(given: RunResult, options: TapOptions = {}): string {
-  // Diagnostics quote verdicts, reasons and check values: wire and target text, redacted.
-  const result = redactRunResult(given);
-  const lines = ['TAP version 14'];
+export function render(result: RunResult, options: TapOptions = {}): string {
+  return [...renderChunks(result, options)].join('');
+}
+
+/** The TAP document in chunks (a few lines each), for streaming a large run to disk. */
+export function* renderChunks(result: RunResult, options: TapOptions = {}): Generator<string> {
   const byCase = new Map(result.cases.map((item) => [item.id, item]));
-  lines.push(`1..${result.targets.length}`);
-  result.targets.forEach((target, targetIndex) => {
-    const cells = result.cells.filter((cell) => cell.target === target.name);
-    lines.push(`# Subtest: ${escapeDescription(target.name)}`);
-    lines.push(`    1..${cells.length}`);
-    cells.forEach((cell, index) => {
+  // One pass groups the cells by target (filtering per target was targets × cells).
+  const byTarget = new Map<string, Cell[]>(result.targets.map((target) => [target.name, []]));
+  for (const cell of result.cells) byTarget.get(cell.target)?.push(cell);
+  yield `TAP version 14\n1..${result.targets.length}\n`;
+  for (const [targetIndex, target] of result.targets.entries()) {
+    const cells = byTarget.get(target.name) ?? [];
+    const lines = [`# Subtest: ${escapeDescription(target.name)}`, `    1..${cells.length}`];
+    let failed = false;
+    for (const [index, given] of cells.entries()) {
+      // Diagnostics and directives quote reasons, verdicts and check values: wire and target text, redacted.
+      const cell = redactForTap(given);
       const line = STATUS_LINE[cell.status](cell);
+      if (!line.ok && cell.status !== 'xfail') failed = true;
       const suffix = cell.status === 'non_strict' ? ' (non_strict)' : cell.status === 'xpass' ? ' (xpass: listed in the baseline but passes; remove the entry)' : cell.status === 'error' ? ' (error)' : '';
       const directive = line.directive ? ` # ${escapeDirective(line.directive)}` : '';
       lines.push(`    ${line.ok ? 'ok' : 'not ok'} ${index + 1} - ${escapeDescription(`${cell.case} [${cell.protocolVersion}]${suffix}`)}${directive}`);
       if (line.diagnostics || options.verbose) lines.push(...indent(diagnosticsOf(cell, byCase.get(cell.case)?.spec), 6));
-    });
-    const failed = cells.some((cell) => !STATUS_LINE[cell.status](cell).ok && cell.status !== 'xfail');
+      if (lines.length >= 256) yield `${lines.splice(0).join('\n')}\n`;
+    }
     lines.push(`${failed ? 'not ok' : 'ok'} ${targetIndex + 1} - ${escapeDescription(target.name)}`);
-  });
-  if (!result.complete) lines.push('Bail out! The run was interrupted; results are incomplete.');
-  return `${lines.join('\n')}\n`;
+    yield `${lines.join('\n')}\n`;
+  }
+  if (!result.complete) yield 'Bail out! The run was interrupted; results are incomplete.\n';
+}
+
+// Only the parts TAP prints are redacted (the same treatment as redactRunResult gives them).
+function redactForTap(cell: Cell): Cell {
+  return {
+    ...cell,
+    ...(cell.reason === undefined ? {} : { reason: redactText(cell.reason) }),
+    checks: cell.checks.map((check) => (check.passed ? check : redactCheck(check))),
+    actual: cell.actual.map((verdict) => (verdict === null ? null : redactVerdict(verdict))),
+  };
 }
 
 function diagnosticsOf(cell: Cell, spec: { ref: string; url?: string }[] | undefined): string[] {
@@ -64,8 +82,24 @@ function diagnosticsOf(cell: Cell, spec: { ref: string; url?: string }[] | undef
     ...(spec?.length ? { spec: spec.map((ref) => ref.ref) } : {}),
     repro: cell.repro,
   };
-  const yaml = stringify(sanitize(data), { lineWidth: 0 }).trimEnd().split('\n');
-  return ['---', ...yaml, '...'];
+  // A top-level YAML mapping is its entries one after another, so each entry is stringified
+  // on its own and memoised: across a large run most entries repeat word for word.
+  const yaml = Object.entries(data).map(([key, value]) => stringifyEntry(key, value)).join('');
+  return ['---', ...yaml.trimEnd().split('\n'), '...'];
+}
+
+const entryMemo = new Map<string, string>();
+const ENTRY_MEMO_LIMIT = 20_000;
+
+function stringifyEntry(key: string, value: unknown): string {
+  const memoKey = JSON.stringify([key, value]);
+  let text = entryMemo.get(memoKey);
+  if (text === undefined) {
+    if (entryMemo.size >= ENTRY_MEMO_LIMIT) entryMemo.clear();
+    text = stringify(sanitize({ [key]: value }), { lineWidth: 0 });
+    entryMemo.set(memoKey, text);
+  }
+  return text;
 }
 
 function indent(lines: string[], width: number): string[] {

@@ -1,6 +1,6 @@
 // Writes a run's report folder: every format, then receipts over the bytes on disk.
 import type { RunResult } from '../runner/types.js';
-import { renderReports, type RenderContext } from './index.js';
+import { renderReportChunks, type RenderContext } from './index.js';
 import { createReceipts, RECEIPTS_FILE, SUMS_FILE, type ReceiptInput } from './receipts.js';
 import { writeReportFolder } from './write.js';
 
@@ -13,7 +13,7 @@ export interface WriteRunReportsOptions extends RenderContext {
 
 /** Renders and writes every report into `outDir` (replaced as a whole); returns the file names. */
 export async function writeRunReports(outDir: string, result: RunResult, options: WriteRunReportsOptions): Promise<string[]> {
-  const files = renderReports(result, options.comparison ? { comparison: options.comparison } : {});
+  const files = renderReportChunks(result, options.comparison ? { comparison: options.comparison } : {});
   await writeReportFolder(outDir, files, async (staging) => {
     const receipts = await createReceipts({ inputs: options.inputs, outputs: files.map((file) => file.name), outDir: staging, rootDir: options.rootDir });
     return [

@@ -1,12 +1,49 @@
 // Owns the report folder: every output is written into a fresh sibling folder that then
 // replaces the old one by rename, so a report folder is always complete or untouched.
 import { randomBytes } from 'node:crypto';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, open, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 
 export interface ReportFile {
   name: string;
-  content: string | Buffer;
+  /** Whole text or bytes, or text chunks produced lazily and streamed to disk. */
+  content: string | Buffer | Iterable<string>;
+}
+
+// Chunks are joined into writes of about this many characters: few syscalls, bounded memory.
+const WRITE_BATCH_CHARS = 1 << 20;
+
+/**
+ * Writes content to `path`. Chunked content is never held whole: a 100,000-cell report is
+ * hundreds of megabytes as one string, and once more as bytes inside writeFile.
+ */
+export async function writeContent(path: string, content: ReportFile['content']): Promise<void> {
+  if (typeof content === 'string' || Buffer.isBuffer(content)) {
+    await writeFile(path, content);
+    return;
+  }
+  const handle = await open(path, 'w');
+  const flush = async (text: string) => {
+    const bytes = Buffer.from(text);
+    let offset = 0;
+    while (offset < bytes.length) offset += (await handle.write(bytes, offset)).bytesWritten;
+  };
+  try {
+    let batch: string[] = [];
+    let size = 0;
+    for (const chunk of content) {
+      batch.push(chunk);
+      size += chunk.length;
+      if (size >= WRITE_BATCH_CHARS) {
+        await flush(batch.join(''));
+        batch = [];
+        size = 0;
+      }
+    }
+    if (batch.length) await flush(batch.join(''));
+  } finally {
+    await handle.close();
+  }
 }
 
 /**
@@ -32,7 +69,7 @@ export async function writeReportFolder(
       for (const file of batch) {
         const path = join(staging, file.name);
         await mkdir(dirname(path), { recursive: true });
-        await writeFile(path, file.content);
+        await writeContent(path, file.content);
       }
     };
     await writeAll(files);

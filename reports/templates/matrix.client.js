@@ -64,8 +64,31 @@
     return pre(headers.map(function (h) { return h[0] + ': ' + h[1]; }).join('\n'));
   }
 
+  // A cell's row holds indexes: into caseIds/targets/versions, and into parts, where every
+  // distinct transcript, check list, schema list, … is stored once (see html-details.ts).
+  function expand(index) {
+    var r = data.cells[index];
+    if (!r) return null;
+    var p = data.parts;
+    var expected = p[r[7]], actual = p[r[8]];
+    return {
+      c: data.caseIds[r[0]], t: data.targets[r[1]], v: data.versions[r[2]], s: r[3], ms: r[4], repro: r[5],
+      reason: p[r[6]], expected: expected, actual: actual, exchanges: Math.max(expected.length, actual.length),
+      checks: p[r[9]], schema: p[r[10]], url: p[r[11]], transcript: p[r[12]], run: p[r[13]]
+    };
+  }
+
+  var WORDS = { pass: 'PASS', fail: 'FAIL', non_strict: 'NON-STRICT', skip: 'SKIP', error: 'ERROR', xfail: 'XFAIL', xpass: 'XPASS' };
+  // Tooltips are made on first hover or focus rather than carried by every cell.
+  function addTooltip(td) {
+    if (td.getAttribute('title')) return;
+    var r = data.cells[Number(td.getAttribute('data-i'))];
+    var mark = td.getAttribute('data-mark');
+    td.setAttribute('title', r ? data.targets[r[1]] + ' · ' + data.versions[r[2]] + ': ' + (WORDS[r[3]] || r[3]) + (mark ? ' (' + mark + ')' : '') : 'not run for this version');
+  }
+
   function showDetails(index) {
-    var cell = data.cells[index];
+    var cell = expand(index);
     if (!cell) return;
     var info = data.cases[cell.c] || { title: cell.c, description: '', expectation: '', spec: [] };
     body.textContent = '';
@@ -209,6 +232,12 @@
   table.addEventListener('click', function (event) {
     var td = event.target.closest && event.target.closest('td[data-i]');
     if (td) open(td);
+  });
+  ['mouseover', 'focusin'].forEach(function (type) {
+    table.addEventListener(type, function (event) {
+      var td = event.target.closest && event.target.closest('td[data-i]');
+      if (td) addTooltip(td);
+    });
   });
   table.addEventListener('keydown', function (event) {
     if (event.key !== 'Enter' && event.key !== ' ') return;

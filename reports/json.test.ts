@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { makeRunResult, makeSyntheticRunResult } from '../test/make-run-result.js';
+import { COMPACT_JSON_CELLS, render, renderChunks } from './json.js';
+import { redactRunResult } from './redact-result.js';
+
+describe('results.json', () => {
+  it('streams exactly the text of one JSON.stringify over the redacted result', () => {
+    const result = makeRunResult();
+    expect(render(result)).toBe(`${JSON.stringify(redactRunResult(result), null, 2)}\n`);
+    expect(render(result, { indent: 0 })).toBe(`${JSON.stringify(redactRunResult(result))}\n`);
+    expect(render({ ...result, cells: [] })).toBe(`${JSON.stringify({ ...result, cells: [] }, null, 2)}\n`);
+    expect([...renderChunks(result)].length).toBeGreaterThan(result.cells.length);
+  });
+
+  it('is compact above the size threshold and still parses', () => {
+    const big = makeSyntheticRunResult({ cases: Math.ceil(COMPACT_JSON_CELLS / 4) + 1, targets: 2 });
+    expect(big.cells.length).toBeGreaterThan(COMPACT_JSON_CELLS);
+    const text = render(big);
+    expect(text).toBe(`${JSON.stringify(redactRunResult(big))}\n`);
+    expect(JSON.parse(text).cells).toHaveLength(big.cells.length);
+  });
+});
