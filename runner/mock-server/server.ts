@@ -31,15 +31,100 @@ export interface MockServerOptions {
 
 /** Starts a mock server for one case under one protocol version; no state is shared between servers. */
 export async function startMockServer(options: MockServerOptions): Promise<MockServer> {
+  const host = await createMockServerHost(options.port);
+  const server = host.open(options);
+  let closing: Promise<void> | undefined;
+  return {
+    url: server.url,
+    recording: server.recording,
+    close() {
+      closing ??= server.close().then(() => host.close());
+      return closing;
+    },
+  };
+}
+
+/**
+ * One listening socket that plays one case at a time: `open` arms it for a case with fresh
+ * state (script, sessions, recording, clock), the cell's `close` cuts every connection and
+ * disarms it. A run keeps a few hosts instead of a listen and close per cell; each cell still
+ * gets fresh connections, so the bytes on the wire are the same as with its own server.
+ */
+export interface MockServerHost {
+  /** Arms the host for one case; the previous one must be closed first. */
+  open(options: Omit<MockServerOptions, 'port'>): MockServer;
+  /** Stops listening (closing the armed case first, if any). */
+  close(): Promise<void>;
+}
+
+/** Starts listening on 127.0.0.1 (port 0 unless given) with no case armed. */
+export async function createMockServerHost(port = 0): Promise<MockServerHost> {
+  const sockets = new Set<Socket>();
+  let armed: ((req: IncomingMessage, res: ServerResponse) => Promise<void>) | undefined;
+  let closeArmed: (() => Promise<void>) | undefined;
+  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => {
+    // No case armed (a straggler between cells): drop the connection, record nothing.
+    if (!armed) return void res.socket?.destroy();
+    armed(req, res).catch(() => {
+      // A request aborted mid-body, or a header the script made invalid: drop the connection.
+      res.socket?.destroy();
+    });
+  });
+  server.on('connection', (socket) => {
+    if (!armed) return void socket.destroy();
+    sockets.add(socket);
+    // Resets and client disconnects are part of the script; they must not crash the process.
+    socket.on('error', () => undefined);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  server.on('clientError', answerClientError);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => resolve());
+  });
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}${MCP_PATH}`;
+  let hostClosing: Promise<void> | undefined;
+
+  return {
+    open(options) {
+      if (armed) throw new Error('mock server host: the previous case is still open');
+      const cell = armCase(options, url);
+      armed = cell.handle;
+      let closing: Promise<void> | undefined;
+      closeArmed = () => {
+        closing ??= (async () => {
+          cell.stop();
+          armed = undefined;
+          closeArmed = undefined;
+          for (const socket of sockets) socket.destroy();
+          await Promise.all([...sockets].map((socket) => (socket.closed ? undefined : new Promise((resolve) => socket.once('close', resolve)))));
+        })();
+        return closing;
+      };
+      return { url, recording: cell.recording, close: closeArmed };
+    },
+    close() {
+      hostClosing ??= (async () => {
+        await closeArmed?.();
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          for (const socket of sockets) socket.destroy();
+        });
+      })();
+      return hostClosing;
+    },
+  };
+}
+
+/** The per-case state and request handler: script position, sessions, recording, clock. */
+function armCase(options: Omit<MockServerOptions, 'port'>, url: string) {
   const startedAt = performance.now();
   const now = (): number => Math.round((performance.now() - startedAt) * 1000) / 1000;
   const abort = new AbortController();
   const waiter = createReplyWaiter();
   const state = createRouterState();
   const exchanges: RecordedExchange[] = [];
-  const sockets = new Set<Socket>();
   const context: PlayContext = { signal: abort.signal, waiter, now };
-
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const at = now();
     const read = await readRequest(req);
@@ -76,38 +161,12 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
     }
   };
 
-  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => {
-    handle(req, res).catch(() => {
-      // A request aborted mid-body, or a header the script made invalid: drop the connection.
-      res.socket?.destroy();
-    });
-  });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    // Resets and client disconnects are part of the script; they must not crash the process.
-    socket.on('error', () => undefined);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  server.on('clientError', answerClientError);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
-  const url = `http://127.0.0.1:${port}${MCP_PATH}`;
-  let closing: Promise<void> | undefined;
-
   return {
-    url,
-    recording: () => structuredClone({ url, exchanges }),
-    close() {
-      closing ??= new Promise<void>((resolve) => {
-        abort.abort();
-        waiter.close();
-        server.close(() => resolve());
-        for (const socket of sockets) socket.destroy();
-      });
-      return closing;
+    handle,
+    recording: (): Recording => structuredClone({ url, exchanges }),
+    stop(): void {
+      abort.abort();
+      waiter.close();
     },
   };
 }

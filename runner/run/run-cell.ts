@@ -4,6 +4,7 @@ import { decideCellStatus } from '../judge/cell-status.js';
 import { judgeClient, type CheckRequestMessage } from '../judge/judge-client.js';
 import { getExpectedVerdicts, judgeVerdicts } from '../judge/judge-verdicts.js';
 import { startMockServer } from '../mock-server/server.js';
+import type { ServerHosts } from './server-hosts.js';
 import type { Cell, ProtocolVersion, Recording, SchemaResult, Target, TargetOutcome } from '../types.js';
 import { buildReproCommand } from './repro.js';
 
@@ -18,6 +19,8 @@ export interface RunCellOptions {
   schema: SchemaResult[];
   /** Validates the messages a client target sent; none when schemas are off. */
   checkRequest?: CheckRequestMessage | undefined;
+  /** The run's reusable mock-server hosts (classifier targets only); without it each cell starts its own server. */
+  hosts?: ServerHosts | undefined;
 }
 
 /** Runs and judges one cell. Never throws: a broken harness or target becomes an `error` cell. */
@@ -72,6 +75,24 @@ async function runTarget(options: RunCellOptions): Promise<{ outcome: TargetOutc
   const context = { case: loaded.case, protocolVersion, mode, timeoutMs: options.timeoutMs, signal: options.signal };
   const budgetMs = getCellBudgetMs(options);
   if (!target.usesServer(mode)) return { outcome: await withBudget(target.run(context), budgetMs) };
+  // Only the built-in harness is known to be done with the server when run() settles (it closes
+  // its connections first); client processes may still send stragglers, so they get their own.
+  if (options.hosts && target.info.kind === 'classifier') {
+    const host = await options.hosts.acquire();
+    const server = host.open({ case: loaded.case, protocolVersion });
+    let settled = false;
+    try {
+      const outcome = await withBudget(
+        target.run({ ...context, serverUrl: server.url }).finally(() => (settled = true)),
+        budgetMs,
+      );
+      return { outcome, recording: server.recording() };
+    } finally {
+      await server.close();
+      // A target past its budget may still be sending: that host is closed, never reused.
+      await options.hosts.release(host, settled);
+    }
+  }
   const server = await startMockServer({ case: loaded.case, protocolVersion });
   try {
     const outcome = await withBudget(target.run({ ...context, serverUrl: server.url }), budgetMs);

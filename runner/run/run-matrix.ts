@@ -6,6 +6,7 @@ import { getPackageVersion } from '../package-paths.js';
 import { CELL_STATUSES, type Cell, type CaseSummary, type ProtocolVersion, type RunResult, type RunSummary, type SchemaInfo, type SchemaResult, type Target } from '../types.js';
 import { estimateWaitMs, WAITING_CELL_MS } from './estimate-wait.js';
 import { runCell } from './run-cell.js';
+import { createServerHosts } from './server-hosts.js';
 import { runPool } from './run-pool.js';
 
 /** At most this many waiting cells (scripted hangs and delays) run at once beside the pool. */
@@ -67,6 +68,7 @@ export async function runMatrix(options: RunMatrixOptions): Promise<RunResult> {
   };
   let done = 0;
   const timeoutMs = options.timeoutMs ?? 2000;
+  const hosts = mode === 'http' ? createServerHosts() : undefined;
   const run = async (cell: PlannedCell): Promise<Cell | undefined> => {
     // Interrupted: cells not yet started are left out (the reports say the run is incomplete).
     if (signal.aborted) return undefined;
@@ -77,6 +79,7 @@ export async function runMatrix(options: RunMatrixOptions): Promise<RunResult> {
       signal,
       schema: schemaFor(cell.loaded, cell.protocolVersion),
       checkRequest: options.checkRequest ?? undefined,
+      hosts,
     });
     options.onCell?.(result, ++done, planned.length);
     return result;
@@ -86,7 +89,13 @@ export async function runMatrix(options: RunMatrixOptions): Promise<RunResult> {
   const waits = (cell: PlannedCell): boolean => cell.target.usesServer(mode) && estimateWaitMs(cell.loaded.case, timeoutMs) >= Math.min(WAITING_CELL_MS, timeoutMs);
   const waiting = planned.filter(waits);
   const busy = planned.filter((cell) => !waits(cell));
-  const [waited, worked] = await Promise.all([runPool(waiting, MAX_WAITING_LANES, run), runPool(busy, options.concurrency ?? availableParallelism(), run)]);
+  let waited: (Cell | undefined)[];
+  let worked: (Cell | undefined)[];
+  try {
+    [waited, worked] = await Promise.all([runPool(waiting, MAX_WAITING_LANES, run), runPool(busy, options.concurrency ?? availableParallelism(), run)]);
+  } finally {
+    await hosts?.close();
+  }
   const byCell = new Map<PlannedCell, Cell | undefined>();
   waiting.forEach((cell, index) => byCell.set(cell, waited[index]!));
   busy.forEach((cell, index) => byCell.set(cell, worked[index]!));
