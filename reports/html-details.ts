@@ -91,20 +91,35 @@ export interface DetailsData {
 }
 
 // Parts are looked up by the JSON of their raw input (described once per distinct value);
-// long keys are hashed so a run of unique transcripts does not keep a second copy of each.
+// past a budget, long keys are hashed so a run of unique transcripts does not keep a second
+// copy of each (hashing every key cost a quarter of a second at 100,000 cells).
+const KEY_BUDGET_CHARS = 16_000_000;
 class PartPool {
   readonly parts: unknown[] = [];
-  private readonly index = new Map<string, number>();
+  // One map per kind, keyed by the JSON itself: a `kind:json` key was a second copy to hash.
+  private readonly index = new Map<string, Map<string, number>>();
+  private keyChars = 0;
 
   add(kind: string, raw: unknown, describe: () => unknown): number {
-    const json = typeof raw === 'string' ? raw : keyOf(raw);
+    let json = typeof raw === 'string' ? raw : keyOf(raw);
     if (json === undefined) return this.parts.push(describe()) - 1;
-    const key = json.length > 256 ? `${kind}#${createHash('sha1').update(json).digest('base64')}` : `${kind}:${json}`;
-    let position = this.index.get(key);
-    if (position === undefined) {
-      position = this.parts.push(describe()) - 1;
-      this.index.set(key, position);
+    let index = this.index.get(kind);
+    if (!index) this.index.set(kind, (index = new Map()));
+    let position = index.get(json);
+    if (position !== undefined) return position;
+    if (json.length > 256 && this.keyChars + json.length > KEY_BUDGET_CHARS) {
+      // Hashed keys live in a map of their own, so no raw text can ever equal one.
+      kind = `${kind}#`;
+      index = this.index.get(kind);
+      if (!index) this.index.set(kind, (index = new Map()));
+      json = createHash('sha1').update(json).digest('base64');
+      position = index.get(json);
+      if (position !== undefined) return position;
+    } else if (json.length > 256) {
+      this.keyChars += json.length;
     }
+    position = this.parts.push(describe()) - 1;
+    index.set(json, position);
     return position;
   }
 }

@@ -20,3 +20,17 @@ describe('results.json', () => {
     expect(JSON.parse(text).cells).toHaveLength(big.cells.length);
   });
 });
+
+describe('redactCell', () => {
+  it('returns a clean cell as it is and copies only a cell with something to redact', async () => {
+    const { redactCell } = await import('./redact-result.js');
+    const clean = makeRunResult().cells[0]!;
+    expect(redactCell(clean)).toBe(clean);
+    const secret = { ...clean, reason: 'failed with Authorization: Bearer abcdefghijklmnop' };
+    const redacted = redactCell(secret);
+    expect(redacted).not.toBe(secret);
+    expect(redacted.reason).not.toContain('abcdefghijklmnop');
+    expect(secret.reason).toContain('abcdefghijklmnop');
+    expect(redacted.checks).toBe(secret.checks);
+  });
+});

@@ -26,21 +26,35 @@ export function redactRunResult(result: RunResult): RunResult {
   return { ...result, cells: result.cells.map(redactCell) };
 }
 
-/** One cell as it may be published (see redactRunResult); reports that stream redact cell by cell. */
+/**
+ * One cell as it may be published (see redactRunResult); reports that stream redact cell by
+ * cell. Copy on write: what redaction leaves unchanged is returned as is (most of a large run),
+ * which spares a copy of every cell.
+ */
 export function redactCell(cell: Cell): Cell {
+  const reason = cell.reason === undefined ? undefined : redactText(cell.reason);
+  const checks = mapSame(cell.checks, redactCheck);
+  const actual = mapSame(cell.actual, (verdict) => (verdict === null ? null : redactVerdict(verdict)));
+  const recording = cell.recording ? redactRecording(cell.recording) : undefined;
+  const targetRun = cell.targetRun ? redactRun(cell.targetRun) : undefined;
+  if (reason === cell.reason && checks === cell.checks && actual === cell.actual && recording === cell.recording && targetRun === cell.targetRun) return cell;
   return {
     ...cell,
-    ...(cell.reason === undefined ? {} : { reason: redactText(cell.reason) }),
-    checks: cell.checks.map(redactCheck),
-    actual: cell.actual.map((verdict) => (verdict === null ? null : redactVerdict(verdict))),
-    ...(cell.recording ? { recording: redactRecording(cell.recording) } : {}),
-    ...(cell.targetRun ? { targetRun: redactRun(cell.targetRun) } : {}),
+    ...(reason === undefined ? {} : { reason }),
+    checks,
+    actual,
+    ...(recording ? { recording } : {}),
+    ...(targetRun ? { targetRun } : {}),
   };
 }
 
 /** A check as it may be published. */
 export function redactCheck(check: Check): Check {
-  return { ...check, message: redactText(check.message), expected: redactDeep(check.expected), actual: redactDeep(check.actual) };
+  const message = redactText(check.message);
+  const expected = redactDeep(check.expected);
+  const actual = redactDeep(check.actual);
+  if (message === check.message && expected === check.expected && actual === check.actual) return check;
+  return { ...check, message, expected, actual };
 }
 
 /** A verdict as it may be published. */
@@ -49,45 +63,78 @@ export function redactVerdict(verdict: Verdict): Verdict {
 }
 
 function redactRun(run: TargetRunInfo): TargetRunInfo {
-  return {
-    ...run,
-    ...(run.stdout === undefined ? {} : { stdout: redactText(run.stdout) }),
-    ...(run.stderr === undefined ? {} : { stderr: redactText(run.stderr) }),
-  };
+  const stdout = run.stdout === undefined ? undefined : redactText(run.stdout);
+  const stderr = run.stderr === undefined ? undefined : redactText(run.stderr);
+  if (stdout === run.stdout && stderr === run.stderr) return run;
+  return { ...run, ...(stdout === undefined ? {} : { stdout }), ...(stderr === undefined ? {} : { stderr }) };
 }
 
+// A recording is published as its url and exchanges only.
 function redactRecording(recording: Recording): Recording {
-  return { url: redactText(recording.url), exchanges: recording.exchanges.map(redactExchange) };
+  const url = redactText(recording.url);
+  const exchanges = mapSame(recording.exchanges, redactExchange);
+  if (url === recording.url && exchanges === recording.exchanges && Object.keys(recording).length === 2) return recording;
+  return { url, exchanges };
 }
 
 function redactExchange(exchange: RecordedExchange): RecordedExchange {
   const { request, response } = exchange;
+  const path = redactText(request.path);
+  const requestHeaders = redactHeaders(request.headers);
+  const requestBody = redactText(request.body);
+  const rpc = request.rpc ? (redactDeep(request.rpc) as typeof request.rpc) : undefined;
+  const sameRequest = path === request.path && requestHeaders === request.headers && requestBody === request.body && rpc === request.rpc;
+  let sameResponse = true;
+  let nextResponse = response;
+  if (response) {
+    const headers = redactHeaders(response.headers);
+    const body = redactText(response.body);
+    const events = response.events ? mapSame(response.events, (event) => { const text = redactText(event.text); return text === event.text ? event : { ...event, text }; }) : undefined;
+    sameResponse = headers === response.headers && body === response.body && events === response.events;
+    if (!sameResponse) nextResponse = { ...response, headers, body, ...(events ? { events } : {}) };
+  }
+  if (sameRequest && sameResponse) return exchange;
   return {
     ...exchange,
-    request: {
-      ...request,
-      path: redactText(request.path),
-      headers: redactHeaders(request.headers),
-      body: redactText(request.body),
-      ...(request.rpc ? { rpc: redactDeep(request.rpc) as typeof request.rpc } : {}),
-    },
-    response: response && {
-      ...response,
-      headers: redactHeaders(response.headers),
-      body: redactText(response.body),
-      ...(response.events ? { events: response.events.map((event) => ({ ...event, text: redactText(event.text) })) } : {}),
-    },
+    request: sameRequest ? request : { ...request, path, headers: requestHeaders, body: requestBody, ...(rpc ? { rpc } : {}) },
+    response: nextResponse,
   };
 }
 
 // Header values are redacted, control characters kept: results.json is data, JSON escapes them.
 function redactHeaders(headers: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, isSecretHeader(name) ? REDACTED : redactText(value)]));
+  let changed = false;
+  const entries = Object.entries(headers).map(([name, value]): [string, string] => {
+    const clean = isSecretHeader(name) ? REDACTED : redactText(value);
+    if (clean !== value) changed = true;
+    return [name, clean];
+  });
+  return changed ? Object.fromEntries(entries) : headers;
 }
 
 function redactDeep(value: unknown): unknown {
   if (typeof value === 'string') return redactText(value);
-  if (Array.isArray(value)) return value.map(redactDeep);
-  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, redactDeep(item)]));
+  if (Array.isArray(value)) return mapSame(value, redactDeep);
+  if (value !== null && typeof value === 'object') {
+    let changed = false;
+    const entries = Object.entries(value).map(([key, item]) => {
+      const clean = redactDeep(item);
+      if (clean !== item) changed = true;
+      return [key, clean] as const;
+    });
+    return changed ? Object.fromEntries(entries) : value;
+  }
   return value;
+}
+
+// items.map(fn), but the same array when fn changed no item.
+function mapSame<T>(items: T[], fn: (item: T) => T): T[] {
+  let out: T[] | undefined;
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i] as T;
+    const next = fn(item);
+    if (out) out.push(next);
+    else if (next !== item) out = [...items.slice(0, i), next];
+  }
+  return out ?? items;
 }

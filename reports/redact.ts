@@ -27,8 +27,12 @@ const ANSI = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b
 // two non-characters XML 1.0 forbids (U+FFFE, U+FFFF).
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
+const ANY_CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\ud800-\udfff\ufffe\uffff]/;
+
 /** Remove ANSI escape sequences and characters that are invalid in XML 1.0 or unprintable. */
 export function stripControl(text: string): string {
+  // Every ANSI sequence starts with ESC or U+009B, both in this class: one scan for clean text.
+  if (!ANY_CONTROL.test(text)) return text;
   return text.replace(ANSI, '').replace(CONTROL, '');
 }
 
@@ -53,10 +57,14 @@ function looksLikeSecret(run: string): boolean {
   return /[0-9]/.test(run) && /[A-Z]/.test(run) && /[a-z]/.test(run);
 }
 
+// A necessary condition for any pattern above to match (a word each needs, or a long run):
+// one scan lets the common clean text through without running every pattern.
+const MAY_HOLD_SECRET = /authorization|cookie|bearer|basic|token|secret|passw|api|session|sid|eyJ|[A-Za-z0-9+/_-]{32}/i;
+
 /** Replace token-like substrings (Bearer …, token=…, JWTs, long hex/base64 secrets) in free text. */
 export function redactText(text: string): string {
   // Nothing shorter than this can hold a secret worth hiding; most header values and ids are short.
-  if (text.length < 8) return text;
+  if (text.length < 8 || !MAY_HOLD_SECRET.test(text)) return text;
   let out = text;
   for (const pattern of TOKEN_PATTERNS) out = out.replace(pattern, (_match, label: string) => `${label}${REDACTED}`);
   return out.replace(BASE64_RUN, (run) => (looksLikeSecret(run) ? REDACTED : run));

@@ -10,8 +10,8 @@ export interface ReportFile {
   content: string | Buffer | Iterable<string>;
 }
 
-// Chunks are joined into writes of about this many characters: few syscalls, bounded memory.
-const WRITE_BATCH_CHARS = 1 << 20;
+// Chunks are gathered into writes of up to this many bytes: few syscalls, bounded memory.
+const WRITE_BATCH_BYTES = 1 << 20;
 
 /**
  * Writes content to `path`. Chunked content is never held whole: a 100,000-cell report is
@@ -23,24 +23,24 @@ export async function writeContent(path: string, content: ReportFile['content'])
     return;
   }
   const handle = await open(path, 'w');
-  const flush = async (text: string) => {
-    const bytes = Buffer.from(text);
+  // Chunks are encoded straight into one reused buffer: joining them first cost a copy per chunk.
+  const buffer = Buffer.allocUnsafe(WRITE_BATCH_BYTES);
+  let used = 0;
+  const writeBytes = async (bytes: Buffer) => {
     let offset = 0;
     while (offset < bytes.length) offset += (await handle.write(bytes, offset)).bytesWritten;
   };
   try {
-    let batch: string[] = [];
-    let size = 0;
     for (const chunk of content) {
-      batch.push(chunk);
-      size += chunk.length;
-      if (size >= WRITE_BATCH_CHARS) {
-        await flush(batch.join(''));
-        batch = [];
-        size = 0;
+      // A UTF-16 code unit is at most 3 UTF-8 bytes, so this bound never truncates.
+      if (used + chunk.length * 3 > buffer.length) {
+        await writeBytes(buffer.subarray(0, used));
+        used = 0;
       }
+      if (chunk.length * 3 > buffer.length) await writeBytes(Buffer.from(chunk));
+      else used += buffer.write(chunk, used);
     }
-    if (batch.length) await flush(batch.join(''));
+    if (used) await writeBytes(buffer.subarray(0, used));
   } finally {
     await handle.close();
   }
