@@ -1,35 +1,35 @@
 // `mcp-error-matrix run`: load and select cases, resolve targets, run the matrix, print TAP,
 // write the reports. Exit 0 when nothing unexpected happened, 1 otherwise.
-import type { CliIo } from '../cli-io.js';
-import { loadCases } from '../cases/load-cases.js';
-import { selectCases } from '../cases/select-cases.js';
-import { parseRunOptions } from '../options.js';
-import { runMatrix } from '../run/run-matrix.js';
-import { DEFAULT_TARGETS, resolveTarget } from '../targets/resolve-target.js';
-import type { ProtocolVersion, RunResult, Target } from '../types.js';
-import type { LoadedCase } from '../cases/case-types.js';
-import { checkScriptedResponses, createSchemaValidator, resolveSchemas, toSchemaInfo } from '../schema-check/index.js';
+// Modules only some runs need (report writing, compare, shards) are imported when used:
+// start-up time is most of a small run's wall time.
 import { resolve } from 'node:path';
 import { render as renderTap } from '../../reports/tap.js';
-import { writeRunReports } from '../../reports/write-run-reports.js';
-import { collectRunInputs } from '../run/collect-inputs.js';
-import { getPackageRoot } from '../package-paths.js';
-import { createProgress } from './progress.js';
 import { applyBaselineToCell } from '../baseline/apply-baseline.js';
 import { prepareBaseline, settleBaseline } from '../baseline/run-baseline.js';
-import { compareResults } from '../compare/compare-results.js';
-import { readResultsFile, type StoredRunResult } from '../compare/results-file.js';
-import { computePlanDigest, parseShard, selectShardCases } from '../shard/select-shard.js';
+import type { LoadedCase } from '../cases/case-types.js';
+import { loadCases } from '../cases/load-cases.js';
+import { selectCases } from '../cases/select-cases.js';
+import type { CliIo } from '../cli-io.js';
+import type { StoredRunResult } from '../compare/results-file.js';
+import { parseRunOptions } from '../options.js';
+import { getPackageRoot } from '../package-paths.js';
+import { runMatrix } from '../run/run-matrix.js';
+import { checkScriptedResponses, createSchemaValidator, resolveSchemas, toSchemaInfo } from '../schema-check/index.js';
+import { DEFAULT_TARGETS, resolveTarget } from '../targets/resolve-target.js';
+import type { ProtocolVersion, RunResult, Target } from '../types.js';
+import { createProgress } from './progress.js';
 
 /** Runs the `run` command; returns the exit code. */
 export async function runRunCommand(args: string[], io: CliIo): Promise<number> {
   const options = parseRunOptions(args, DEFAULT_TARGETS);
-  const shard = options.shard === undefined ? undefined : parseShard(options.shard);
+  const shards = options.shard === undefined ? undefined : await import('../shard/select-shard.js');
+  const shard = shards && options.shard !== undefined ? shards.parseShard(options.shard) : undefined;
   const table = await loadCases({ sources: options.cases, cwd: io.cwd });
   const selected = selectCases(table, options.caseIds);
-  const cases = shard ? selectShardCases(selected, shard) : selected;
+  const cases = shards && shard ? shards.selectShardCases(selected, shard) : selected;
   // Read the file to compare with before running, so a wrong path fails in a second, not after the run.
-  const previous = options.compare === undefined ? undefined : await readResultsFile(resolve(io.cwd, options.compare), options.compare);
+  const previous =
+    options.compare === undefined ? undefined : await (await import('../compare/results-file.js')).readResultsFile(resolve(io.cwd, options.compare), options.compare);
   const targets: Target[] = [];
   try {
     for (const spec of options.targets) targets.push(await resolveTarget(spec, { cwd: io.cwd }));
@@ -59,11 +59,11 @@ export async function runRunCommand(args: string[], io: CliIo): Promise<number> 
     });
     const settled = await settleBaseline(judged, { prepared, writeBaseline: options.writeBaseline, cwd: io.cwd });
     let result: StoredRunResult = settled.result;
-    if (shard) {
-      const plan = computePlanDigest(selected, targets, options.versions);
+    if (shards && shard) {
+      const plan = shards.computePlanDigest(selected, targets, options.versions);
       result = { ...result, shard: { index: shard.index, count: shard.count, planDigest: plan.digest, plannedCells: plan.cells } };
     }
-    const comparison = previous ? compareResults(previous, result, options.compare).comparison : undefined;
+    const comparison = previous ? (await import('../compare/compare-results.js')).compareResults(previous, result, options.compare).comparison : undefined;
     if (comparison) result = { ...result, comparison };
     progress.done(result);
     io.stdout(renderTap(result));
@@ -72,6 +72,8 @@ export async function runRunCommand(args: string[], io: CliIo): Promise<number> 
       io.stderr(`Compared with ${options.compare}: ${comparison.regressions.length} regressions, ${comparison.fixes.length} fixes, ${comparison.added.length} added, ${comparison.removed.length} removed\n`);
     }
     if (options.out !== undefined) {
+      const { collectRunInputs } = await import('../run/collect-inputs.js');
+      const { writeRunReports } = await import('../../reports/write-run-reports.js');
       const inputs = await collectRunInputs({ cases, schemas: schemaCheck?.loaded ?? [], targets, ...(settled.path ? { baseline: settled.path } : {}) });
       const files = await writeRunReports(resolve(io.cwd, options.out), result, { inputs, rootDir: getPackageRoot(), ...(comparison ? { comparison } : {}) });
       if (!options.quiet) io.stderr(`Reports written to ${options.out}/: ${files.join(', ')}\n`);
