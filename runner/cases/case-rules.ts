@@ -1,7 +1,7 @@
 // Rules of the case format that JSON Schema cannot express: identity against the file
 // system and references between fields.
 import type { CaseProblem } from './case-errors.js';
-import type { Case } from './case-types.js';
+import type { Case, SseEvent } from './case-types.js';
 
 interface Location {
   /** The file name without .json. */
@@ -30,8 +30,11 @@ export function checkCaseRules(item: Case, location: Location): Omit<CaseProblem
     }
     const body = exchange.response.body;
     if (body && 'sse' in body) {
-      const responses = body.sse.events.filter((event) => event.response).length;
-      if (responses > 1) problems.push({ pointer: `/exchanges/${index}/response/body/sse/events`, message: `${responses} events are marked "response": true; at most one event carries the response` });
+      const events = body.sse.events;
+      const pointer = `/exchanges/${index}/response/body/sse/events`;
+      const responses = events.filter((event) => event.response).length;
+      if (responses > 1) problems.push({ pointer, message: `${responses} events are marked "response": true; at most one event carries the response` });
+      problems.push(...checkResumeOnly(item, events, pointer));
     }
   });
   const calls = item.client?.calls;
@@ -43,5 +46,22 @@ export function checkCaseRules(item: Case, location: Location): Omit<CaseProblem
       problems.push({ pointer: `/client/outcomeByVersion/${version}`, message: `version ${version} is not in /versions; add it there or remove this entry` });
     }
   }
+  return problems;
+}
+
+/**
+ * `resumeOnly` events are replayed only on a 2025-11-25 GET that resumes after an event id the
+ * POST stream sent (T25 § Resumability and Redelivery); they must come after every sent event.
+ */
+function checkResumeOnly(item: Case, events: SseEvent[], pointer: string): Omit<CaseProblem, 'file'>[] {
+  const first = events.findIndex((event) => event.resumeOnly);
+  if (first === -1) return [];
+  const problems: Omit<CaseProblem, 'file'>[] = [];
+  const at = `${pointer}/${first}/resumeOnly`;
+  if (item.server?.get !== 'resume') problems.push({ pointer: at, message: 'resumeOnly events need "server": { "get": "resume" }: nothing else replays them' });
+  if (!item.versions.includes('2025-11-25')) problems.push({ pointer: at, message: 'resumeOnly needs version 2025-11-25: 2026-07-28 has no resumption' });
+  if (!events.slice(0, first).some((event) => event.id !== undefined)) problems.push({ pointer: at, message: 'an earlier event of this stream must carry an "id" for the client to resume after' });
+  const late = events.findIndex((event, n) => n > first && !event.resumeOnly);
+  if (late !== -1) problems.push({ pointer: `${pointer}/${late}`, message: 'events sent on the POST stream must come before every resumeOnly event' });
   return problems;
 }

@@ -51,6 +51,13 @@ describe('loadCases', () => {
     expect(await problemsOf(files)).toMatch(message);
   });
 
+  test('refuses a resumeOnly event that nothing can replay', async () => {
+    const sse = { events: [{ data: { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 1, progress: 1 } } }, { resumeOnly: true, response: true, data: { jsonrpc: '2.0', result: { content: [] } } }] };
+    const message = await problemsOf({ 'application/baseline.json': { ...baseline, exchanges: [{ response: { body: { sse } }, expect: { outcome: 'STREAM_INCOMPLETE' } }] } });
+    expect(message).toMatch(/at \/exchanges\/0\/response\/body\/sse\/events\/1\/resumeOnly: resumeOnly events need "server": \{ "get": "resume" \}/);
+    expect(message).toMatch(/an earlier event of this stream must carry an "id"/);
+  });
+
   test('refuses duplicate ids across case roots and names both files', async () => {
     const first = writeTable({ 'application/baseline.json': baseline });
     const second = writeTable({ 'application/baseline.json': baseline });
