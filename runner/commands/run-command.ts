@@ -14,7 +14,6 @@ import type { StoredRunResult } from '../compare/results-file.js';
 import { parseRunOptions } from '../options.js';
 import { getPackageRoot } from '../package-paths.js';
 import { runMatrix } from '../run/run-matrix.js';
-import { checkScriptedResponses, createSchemaValidator, resolveSchemas, toSchemaInfo } from '../schema-check/index.js';
 import { DEFAULT_TARGETS, resolveTarget } from '../targets/resolve-target.js';
 import type { ProtocolVersion, RunResult, Target } from '../types.js';
 import { createProgress } from './progress.js';
@@ -87,6 +86,7 @@ export async function runRunCommand(args: string[], io: CliIo): Promise<number> 
 /** Loads and verifies the pinned schemas (unless --no-schemas) and compiles the validator once for the run. */
 async function prepareSchemaCheck(schemas: string | false | undefined, io: CliIo) {
   if (schemas === false) return undefined;
+  const { checkScriptedResponses, createSchemaValidator, resolveSchemas, toSchemaInfo } = await import('../schema-check/index.js');
   const loaded = await resolveSchemas({ ...(schemas === undefined ? {} : { schemasDir: resolve(io.cwd, schemas) }), env: io.env });
   const validator = createSchemaValidator(loaded);
   return {
