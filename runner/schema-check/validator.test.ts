@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ProtocolVersion } from '../types.js';
@@ -19,14 +19,20 @@ beforeAll(async () => {
   validator = createSchemaValidator(await resolveSchemas({ env: { MCP_SCHEMAS_DIR: sharedDir }, download: false }));
 });
 
+// The specification's example messages come with ../shared/mcp-spec (always there in CI), not with
+// the schema cache: a clone that found its schemas in the cache has no examples to check.
 const examplesDir = join(sharedDir, V26, 'examples');
-const examples = readdirSync(examplesDir).flatMap((definition) =>
-  readdirSync(join(examplesDir, definition))
-    .filter((file) => file.endsWith('.json'))
-    .map((file) => [definition, file] as const),
-);
+const hasExamples = existsSync(examplesDir);
+const examples = hasExamples
+  ? readdirSync(examplesDir).flatMap((definition) =>
+      readdirSync(join(examplesDir, definition))
+        .filter((file) => file.endsWith('.json'))
+        .map((file) => [definition, file] as const),
+    )
+  : [];
+if (!hasExamples) console.warn(`spec examples corpus skipped: ${examplesDir} does not exist (set MCP_SCHEMAS_DIR to a checkout of shared/mcp-spec)`);
 
-describe('spec examples corpus', () => {
+describe.skipIf(!hasExamples)('spec examples corpus', () => {
   it('has the 129 published examples', () => {
     expect(examples).toHaveLength(129);
   });
