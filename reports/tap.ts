@@ -2,6 +2,7 @@
 // (expected, actual, failed checks, spec, repro) on every point that is not a plain pass.
 import { stringify } from 'yaml';
 import type { Cell, CellStatus, RunResult } from '../runner/types.js';
+import { stripControl } from './redact.js';
 import { redactCheck, redactText, redactVerdict } from './redact-result.js';
 
 export interface TapOptions {
@@ -39,7 +40,7 @@ export function* renderChunks(result: RunResult, options: TapOptions = {}): Gene
   yield `TAP version 14\n1..${result.targets.length}\n`;
   for (const [targetIndex, target] of result.targets.entries()) {
     const cells = byTarget.get(target.name) ?? [];
-    const lines = [`# Subtest: ${escapeDescription(target.name)}`, `    1..${cells.length}`];
+    const lines = [`# Subtest: ${escapeTapLine(target.name)}`, `    1..${cells.length}`];
     let failed = false;
     for (const [index, given] of cells.entries()) {
       // Diagnostics and directives quote reasons, verdicts and check values: wire and target text, redacted.
@@ -47,12 +48,12 @@ export function* renderChunks(result: RunResult, options: TapOptions = {}): Gene
       const line = STATUS_LINE[cell.status](cell);
       if (!line.ok && cell.status !== 'xfail') failed = true;
       const suffix = cell.status === 'non_strict' ? ' (non_strict)' : cell.status === 'xpass' ? ' (xpass: listed in the baseline but passes; remove the entry)' : cell.status === 'error' ? ' (error)' : '';
-      const directive = line.directive ? ` # ${escapeDirective(line.directive)}` : '';
-      lines.push(`    ${line.ok ? 'ok' : 'not ok'} ${index + 1} - ${escapeDescription(`${cell.case} [${cell.protocolVersion}]${suffix}`)}${directive}`);
+      const directive = line.directive ? ` # ${escapeTapLine(line.directive)}` : '';
+      lines.push(`    ${line.ok ? 'ok' : 'not ok'} ${index + 1} - ${escapeTapLine(`${cell.case} [${cell.protocolVersion}]${suffix}`)}${directive}`);
       if (line.diagnostics || options.verbose) lines.push(...indent(diagnosticsOf(cell, byCase.get(cell.case)?.spec), 6));
       if (lines.length >= 256) yield `${lines.splice(0).join('\n')}\n`;
     }
-    lines.push(`${failed ? 'not ok' : 'ok'} ${targetIndex + 1} - ${escapeDescription(target.name)}`);
+    lines.push(`${failed ? 'not ok' : 'ok'} ${targetIndex + 1} - ${escapeTapLine(target.name)}`);
     yield `${lines.join('\n')}\n`;
   }
   if (!result.complete) yield 'Bail out! The run was interrupted; results are incomplete.\n';
@@ -107,22 +108,17 @@ function indent(lines: string[], width: number): string[] {
   return lines.map((line) => pad + line);
 }
 
-/** TAP descriptions end at an unescaped `#`; newlines would end the line. */
-function escapeDescription(text: string): string {
-  return stripControl(text).replace(/\\/g, '\\\\').replace(/#/g, '\\#');
-}
-
-function escapeDirective(text: string): string {
-  return stripControl(text).replace(/\\/g, '\\\\').replace(/#/g, '\\#');
-}
-
-function stripControl(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/\u001b\[[0-9;]*[A-Za-z]/g, '').replace(/[\u0000-\u001f\u007f]/g, ' ');
+/**
+ * One line of TAP text: control characters and ANSI sequences go (the shared rule of
+ * reports/redact.ts), line breaks become spaces (they would end the line), and `#` and `\\` are
+ * escaped (an unescaped `#` starts a directive).
+ */
+function escapeTapLine(text: string): string {
+  return stripControl(text).replace(/[\t\n\r]/g, ' ').replace(/\\/g, '\\\\').replace(/#/g, '\\#');
 }
 
 function sanitize(value: unknown): unknown {
-  if (typeof value === 'string') return value.replace(/\u001b\[[0-9;]*[A-Za-z]/g, '');
+  if (typeof value === 'string') return stripControl(value);
   if (Array.isArray(value)) return value.map(sanitize);
   if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, sanitize(v)]));
   return value;
