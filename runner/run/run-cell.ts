@@ -27,7 +27,6 @@ export interface RunCellOptions {
 export async function runCell(options: RunCellOptions): Promise<Cell> {
   const { loaded, protocolVersion, target, mode } = options;
   const started = performance.now();
-  let expected = getExpectedVerdicts(loaded.case, protocolVersion);
   let recording: Recording | undefined;
   let outcome: TargetOutcome;
   const skip = target.skipReason?.(protocolVersion);
@@ -43,15 +42,7 @@ export async function runCell(options: RunCellOptions): Promise<Cell> {
     }
   }
   const judged = outcome.error === undefined && outcome.skip === undefined;
-  let checks = judged ? judgeVerdicts(expected, outcome) : [];
-  let schema = options.schema;
-  // Real clients (command, SDK adapters) report per explicit call and are judged on the wire.
-  if (target.info.kind !== 'classifier') {
-    const client = judgeClient({ case: loaded.case, protocolVersion, outcome, recording, checkRequest: options.checkRequest });
-    expected = client.expected;
-    checks = judged ? client.checks : [];
-    schema = [...schema, ...client.schema];
-  }
+  const { expected, checks, schema } = judgeOutcome(options, outcome, recording, judged);
   const { status, reason } = decideCellStatus(outcome, checks);
   return {
     case: loaded.case.id,
@@ -68,6 +59,17 @@ export async function runCell(options: RunCellOptions): Promise<Cell> {
     durationMs: Math.round(performance.now() - started),
     repro: buildReproCommand({ caseId: loaded.case.id, target: target.info.name, protocolVersion, mode }),
   };
+}
+
+/** Classifiers are judged per exchange; real clients (command, SDK adapters) per explicit call and on the wire. */
+function judgeOutcome(options: RunCellOptions, outcome: TargetOutcome, recording: Recording | undefined, judged: boolean) {
+  const { loaded, protocolVersion, target } = options;
+  if (target.info.kind === 'classifier') {
+    const expected = getExpectedVerdicts(loaded.case, protocolVersion);
+    return { expected, checks: judged ? judgeVerdicts(expected, outcome) : [], schema: options.schema };
+  }
+  const client = judgeClient({ case: loaded.case, protocolVersion, outcome, recording, checkRequest: options.checkRequest });
+  return { expected: client.expected, checks: judged ? client.checks : [], schema: [...options.schema, ...client.schema] };
 }
 
 async function runTarget(options: RunCellOptions): Promise<{ outcome: TargetOutcome; recording?: Recording }> {
