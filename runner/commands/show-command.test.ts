@@ -77,3 +77,12 @@ describe('show', () => {
     }
   });
 });
+
+describe('show: 2025 resumption', () => {
+  test('prints the events only a resuming GET gets, after the POST stream', async () => {
+    const { runCli } = await import('../../test/run-cli.js');
+    const run = await runCli(['show', 'sse-resume-after-retry-25']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/then the stream closes cleanly\n\s+on a GET resuming with Last-Event-ID: e1, the server replays:\n\s+2\. id: e2 ⏎ data: \{"jsonrpc":"2\.0","id":1,"result":/);
+  });
+});

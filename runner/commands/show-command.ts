@@ -4,11 +4,13 @@
 import { parseArgs } from 'node:util';
 import type { CliIo } from '../cli-io.js';
 import { closest } from '../cases/case-errors.js';
-import { DEFAULT_TOOL, getExpectedVerdict, type Case, type ExchangeSpec, type LoadedCase } from '../cases/case-types.js';
+import { DEFAULT_TOOL, getExpectedVerdict, type Case, type ExchangeSpec, type LoadedCase, type SseBody } from '../cases/case-types.js';
 import { loadCases } from '../cases/load-cases.js';
 import { UsageError } from '../errors.js';
 import { getContentLength, isBodylessStatus } from '../mock-server/framing.js';
 import { renderResponse } from '../mock-server/render-response.js';
+import { renderSseEvents } from '../mock-server/render-sse.js';
+import { getResponseIdText, type ResponseIdText } from '../mock-server/serialize-message.js';
 import { parseVersion } from '../options.js';
 import type { ExpectedVerdict, Outcome, ProtocolVersion } from '../types.js';
 
@@ -141,7 +143,24 @@ function formatResponse(exchange: ExchangeSpec, requestId: string | number): str
     lines.push(`  ${number + 1}. ${text.split(/\r\n|\r|\n/).join(' ⏎ ')}${notes.length ? `   [${notes.join('; ')}]` : ''}`);
   });
   const end = { close: 'the stream closes cleanly', reset: 'the TCP connection is reset', hang: 'the stream stays open and silent' }[plain.end];
-  return [...lines, `then ${end}`];
+  lines.push(`then ${end}`);
+  if (events) lines.push(...formatResumedEvents(events, getResponseIdText(spec.id, requestId, true), plain.chunks.length));
+  return lines;
+}
+
+/** 2025-11-25 resumption: the events only a GET with Last-Event-ID gets (T25 § Resumability and Redelivery). */
+function formatResumedEvents(body: SseBody, responseId: ResponseIdText, sent: number): string[] {
+  const resumed = body.events.filter((event) => event.resumeOnly).map(({ resumeOnly: _resumeOnly, ...event }) => event);
+  if (resumed.length === 0) return [];
+  const lastId = body.events.filter((event) => !event.resumeOnly && event.id !== undefined).at(-1)?.id;
+  const rendered = renderSseEvents({ ...body, events: resumed }, responseId);
+  return [
+    `on a GET resuming with Last-Event-ID: ${lastId ?? '(none)'}, the server replays:`,
+    ...rendered.map((event, number) => {
+      const text = event.text.replace(/(\r\n|\r|\n)+$/, '').split(/\r\n|\r|\n/).join(' ⏎ ');
+      return `  ${sent + number + 1}. ${text}${resumed[number]?.response ? '   [the response]' : ''}`;
+    }),
+  ];
 }
 
 function formatClient(c: Case): string[] {
