@@ -1,9 +1,17 @@
-// The ajv guard that narrows an unknown document to a Case (compiled once per process).
+// The ajv guard that narrows an unknown document to a Case (built once per process). The
+// validator is the standalone code the build generated when present and current; otherwise ajv
+// compiles the schema here (sources under vitest, or a schema edited since the build).
 import { readFileSync } from 'node:fs';
-import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { ErrorObject } from 'ajv';
 import { packagePath } from '../package-paths.js';
 import { describeSchemaErrors, type CaseProblem } from './case-errors.js';
 import type { Case } from './case-types.js';
+import { compileCaseSchema, GENERATED_VALIDATOR_FILE, hashSchemaText } from './case-validator-code.js';
+
+export { CASE_AJV_OPTIONS } from './case-validator-code.js';
 
 export interface CaseGuard {
   isCase(document: unknown): document is Case;
@@ -11,23 +19,36 @@ export interface CaseGuard {
   describe(file: string, document: unknown): CaseProblem[];
 }
 
-/** The Ajv options the case schema is compiled with (the test adds the meta-schema check). */
-export const CASE_AJV_OPTIONS = { allErrors: true, verbose: true, strict: true, strictRequired: false, strictTypes: false, allowUnionTypes: true } as const;
+/** What the guard needs of a validator: ajv's compiled and standalone functions both fit. */
+export interface CaseValidateFunction {
+  (document: unknown): boolean;
+  errors?: ErrorObject[] | null;
+}
 
 let guard: CaseGuard | undefined;
 
 /** Returns the shared case-file validator. */
 export function getCaseGuard(): CaseGuard {
   if (guard) return guard;
-  const schema = JSON.parse(readFileSync(packagePath('schemas', 'case.schema.json'), 'utf8')) as object;
-  // validateSchema: false skips compiling the draft 2020-12 meta-schema at every start-up (a
-  // third of the guard's cost); the schema ships with the package and case-guard.test.ts checks
-  // it against the meta-schema instead. strict mode still rejects unknown keywords at compile.
-  const ajv = new Ajv2020({ ...CASE_AJV_OPTIONS, validateSchema: false });
-  const validate: ValidateFunction = ajv.compile(schema);
+  const schemaText = readFileSync(packagePath('schemas', 'case.schema.json'), 'utf8');
+  const validate: CaseValidateFunction = loadGeneratedValidator(schemaText) ?? compileCaseSchema(schemaText).validate;
   guard = {
     isCase: (document: unknown): document is Case => validate(document),
     describe: (file, document) => describeSchemaErrors(file, document, validate.errors ?? []),
   };
   return guard;
+}
+
+/** The build's standalone validator, or undefined when absent or generated from other schema text. */
+export function loadGeneratedValidator(schemaText: string, dir = dirname(fileURLToPath(import.meta.url))): CaseValidateFunction | undefined {
+  let loaded: unknown;
+  try {
+    loaded = createRequire(import.meta.url)(join(dir, GENERATED_VALIDATOR_FILE));
+  } catch (error) {
+    if ((error as { code?: unknown }).code === 'MODULE_NOT_FOUND') return undefined;
+    throw error;
+  }
+  const validate = loaded as CaseValidateFunction & { schemaSha256?: unknown };
+  if (typeof validate !== 'function' || validate.schemaSha256 !== hashSchemaText(schemaText)) return undefined;
+  return validate;
 }
