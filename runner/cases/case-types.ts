@@ -84,7 +84,7 @@ export interface ExchangeSpec {
   schemaValid?: VersionValidity;
 }
 
-export const WIRE_RULES = ['tool-call-posts', 'retry-after', 'mrtr-follow-up', 'reissue-new-id', 'no-request-after-final'] as const;
+export const WIRE_RULES = ['tool-call-posts', 'retry-after', 'retry-backoff', 'mrtr-follow-up', 'reissue-new-id', 'no-request-after-final'] as const;
 export type WireRuleName = (typeof WIRE_RULES)[number];
 
 export interface WireRule {

@@ -171,6 +171,40 @@ describe('judgeClient: headers, Retry-After, ids', () => {
   });
 });
 
+describe('judgeClient: retry backoff', () => {
+  const item = makeCase([], {
+    tool: READ_ONLY,
+    exchanges: [
+      { response: { status: 503, contentType: null }, expect: { outcome: 'HTTP_ERROR', status: 503 } },
+      { response: { status: 503, contentType: null }, expect: { outcome: 'HTTP_ERROR', status: 503 } },
+      { response: { body: { json: SUCCESS_JSON } }, expect: { outcome: 'TOOL_SUCCESS' } },
+    ],
+    client: { wire: [{ rule: 'retry-backoff', level: 'POLICY', min: 100 }] },
+  });
+  const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  it.each([
+    ['retries at once', [0, 0], false, /POST 2 retried \d+ ms after a failed answer \(at least 100 ms expected\)/],
+    ['shortens the wait', [400, 150], false, /POST 3 waited \d+ ms, less than the \d+ ms before it \(no backoff\)/],
+    ['backs off', [150, 300], true, /wire\.retry-backoff/],
+  ])('a client that %s', async (_name, waits, passed, message) => {
+    const recording = await record(item, V26, async (send) => {
+      for (const [index, wait] of [0, ...waits].entries()) {
+        await pause(wait);
+        await send(toolCall(V26, index + 1, 'read_record'));
+      }
+    });
+    const check = find(judgeClient({ case: item, protocolVersion: V26, outcome: reported(success), recording }).checks, 'wire.retry-backoff');
+    expect(check).toMatchObject({ level: 'POLICY', passed });
+    expect(check.message).toMatch(message);
+  });
+
+  it('passes a client that does not retry at all', async () => {
+    const recording = await record(item, V26, async (send) => void (await send(toolCall(V26, 1, 'read_record'))));
+    expect(find(judgeClient({ case: item, protocolVersion: V26, outcome: reported(success), recording }).checks, 'wire.retry-backoff')).toMatchObject({ passed: true, actual: 'no retry' });
+  });
+});
+
 describe('judgeClient: what the client reported', () => {
   const item = makeCase([], { exchanges: [{ response: { status: 503 }, expect: { outcome: 'HTTP_ERROR', status: 503 } }] });
 

@@ -32,6 +32,8 @@ function judgeRule(rule: WireRule, calls: WireCall[], explicit: number): Check {
     }
     case 'retry-after':
       return judgeRetryAfter(id, rule, calls);
+    case 'retry-backoff':
+      return judgeBackoff(id, rule, calls);
     case 'mrtr-follow-up':
       return judgeMrtrFollowUps(id, rule.level, calls);
     case 'reissue-new-id':
@@ -93,6 +95,31 @@ function judgeRetryAfter(id: string, rule: WireRule, calls: WireCall[]): Check {
     }
   }
   return makeCheck({ id, level: rule.level, expected: 'retries wait for Retry-After', actual: calls.length > 1 ? 'waited' : 'no retry', passed: true });
+}
+
+const DEFAULT_MIN_BACKOFF_MS = 100;
+
+// Recommended practice, not spec (neither version defines retries): a retry after a failed answer
+// waits at least `min` ms, and the waits do not shrink, so a struggling server gets air.
+function judgeBackoff(id: string, rule: WireRule, calls: WireCall[]): Check {
+  const minimum = rule.min ?? DEFAULT_MIN_BACKOFF_MS;
+  const retries = calls.slice(1).filter((call) => !call.isFollowUp && !calls[call.n - 2]!.isFinal);
+  const waits = retries.map((call) => {
+    const previous = calls[call.n - 2]!.exchange;
+    return { call, waited: Math.round(call.exchange.at - (previous.response?.endedAt ?? previous.at)) };
+  });
+  const expected = `each retry waits ≥ ${minimum} ms, no shorter than the wait before`;
+  for (const [index, { call, waited }] of waits.entries()) {
+    const before = index > 0 ? waits[index - 1]!.waited : undefined;
+    const problem =
+      waited + RETRY_AFTER_SLACK_MS < minimum
+        ? `POST ${call.n} retried ${waited} ms after a failed answer (at least ${minimum} ms expected)`
+        : before !== undefined && waited + RETRY_AFTER_SLACK_MS < before
+          ? `POST ${call.n} waited ${waited} ms, less than the ${before} ms before it (no backoff)`
+          : undefined;
+    if (problem) return makeCheck({ id, level: rule.level, expected, actual: waits.map((w) => `${w.waited} ms`), passed: false, exchange: call.transcript, message: `${id}: ${problem}` });
+  }
+  return makeCheck({ id, level: rule.level, expected, actual: waits.length ? waits.map((w) => `${w.waited} ms`) : 'no retry', passed: true });
 }
 
 function parseRetryAfter(value: string | undefined, date: string | undefined): number | undefined {
