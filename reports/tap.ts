@@ -1,6 +1,6 @@
 // TAP 14: one subtest per target, one test point per case × version, YAML diagnostics
 // (expected, actual, failed checks, spec, repro) on every point that is not a plain pass.
-import { stringify } from 'yaml';
+import { loadYaml } from '../runner/lazy-yaml.js';
 import type { Cell, CellStatus, RunResult } from '../runner/types.js';
 import { stripControl } from './redact.js';
 import { redactCheck, redactText, redactVerdict } from './redact-result.js';
@@ -97,7 +97,7 @@ function stringifyEntry(key: string, value: unknown): string {
   let text = entryMemo.get(memoKey);
   if (text === undefined) {
     if (entryMemo.size >= ENTRY_MEMO_LIMIT) entryMemo.clear();
-    text = stringify(sanitize({ [key]: value }), { lineWidth: 0 });
+    text = loadYaml().stringify(sanitize({ [key]: value }), { lineWidth: 0 });
     entryMemo.set(memoKey, text);
   }
   return text;

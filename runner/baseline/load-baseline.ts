@@ -2,7 +2,7 @@
 // so every later error can name the file, the entry and its line.
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { LineCounter, parseDocument } from 'yaml';
+import { loadYaml } from '../lazy-yaml.js';
 import { closest } from '../cases/case-errors.js';
 import { RunnerError } from '../errors.js';
 import { PROTOCOL_VERSIONS, type ProtocolVersion } from '../types.js';
@@ -58,8 +58,9 @@ export async function loadBaselineFile(path: string, shownAs = path): Promise<Ba
 
 /** Parses baseline text (YAML, of which JSON is a subset): `entries: [...]`, or a bare list. */
 export function parseBaselineText(text: string, file: string): Omit<Baseline, 'sha256'> {
-  const lineCounter = new LineCounter();
-  const document = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  const yaml = loadYaml();
+  const lineCounter = new yaml.LineCounter();
+  const document = yaml.parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
   if (document.errors.length > 0) {
     const first = document.errors[0]!;
     const line = first.linePos?.[0]?.line;

@@ -1,6 +1,6 @@
 // `run --write-baseline FILE`: the current failures as a baseline, so regenerating the bundled
 // one is a single command. Reasons of entries that still hold are kept; new ones say when and why.
-import { stringify } from 'yaml';
+import { loadYaml } from '../lazy-yaml.js';
 import { writeFileAtomic } from '../../reports/write.js';
 import type { Cell, ProtocolVersion } from '../types.js';
 import { BASELINE_FORMAT, type Baseline, type BaselineEntry } from './load-baseline.js';
@@ -63,7 +63,7 @@ export function renderBaseline(entries: readonly NewEntry[]): string {
     '#   mcp-error-matrix run --write-baseline <this file>',
     '',
   ].join('\n');
-  const body = stringify({ format: BASELINE_FORMAT, entries: entries.map((e) => ({ target: e.target, case: e.case, ...(e.check ? { check: e.check } : {}), ...(e.version ? { version: e.version } : {}), reason: e.reason })) }, { lineWidth: 0 });
+  const body = loadYaml().stringify({ format: BASELINE_FORMAT, entries: entries.map((e) => ({ target: e.target, case: e.case, ...(e.check ? { check: e.check } : {}), ...(e.version ? { version: e.version } : {}), reason: e.reason })) }, { lineWidth: 0 });
   return `${header}${body}`;
 }
 

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
@@ -35,6 +35,14 @@ describe('loadCases', () => {
     expect(cases.length).toBeGreaterThanOrEqual(11);
     expect(cases.map((c) => c.case.id)).toEqual([...cases.map((c) => c.case.id)].sort((a, b) => a.localeCompare(b)));
     for (const item of cases) expect(item.sha256).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  test('a folder is read as the glob would: dot entries skipped, symbolic links followed', async () => {
+    const root = writeTable({ 'application/baseline.json': baseline, '.drafts/application/baseline.json': '{', 'application/.old.json': '{' });
+    expect((await loadCases({ sources: [root], cwd: root })).map((c) => c.case.id)).toEqual(['baseline']);
+    const linked = mkdtempSync(join(tmpdir(), 'mem-cases-link-'));
+    symlinkSync(join(root, 'application'), join(linked, 'application'), 'dir');
+    expect((await loadCases({ sources: [linked], cwd: linked })).map((c) => c.case.id)).toEqual(['baseline']);
   });
 
   test.each([

@@ -1,9 +1,10 @@
 // Loads the case table: reads every case file, parses it, validates it against
 // schemas/case.schema.json and the rules a schema cannot express, and fails as a whole.
 import { createHash } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
-import { basename, dirname, relative, resolve, sep } from 'node:path';
-import { globSync } from 'tinyglobby';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import type { globSync as globSyncType } from 'tinyglobby';
 import { CaseTableError, type CaseProblem } from './case-errors.js';
 import { getCaseGuard } from './case-guard.js';
 import { checkCaseRules } from './case-rules.js';
@@ -42,7 +43,7 @@ function findCaseFiles(sources: string[], cwd: string): { file: string; root: st
   for (const source of sources) {
     const absolute = resolve(cwd, source);
     if (isDirectory(absolute)) {
-      for (const file of globSync('**/*.json', { cwd: absolute, absolute: true })) found.set(resolve(file), absolute);
+      for (const file of listJsonFiles(absolute) ?? globSync('**/*.json', { cwd: absolute, absolute: true })) found.set(resolve(file), absolute);
     } else if (source.endsWith('.json') && !/[*?[{]/.test(source)) {
       found.set(absolute, dirname(dirname(absolute)));
     } else {
@@ -56,6 +57,35 @@ function findCaseFiles(sources: string[], cwd: string): { file: string; root: st
     ]);
   }
   return [...found].map(([file, root]) => ({ file, root })).sort((a, b) => a.file.localeCompare(b.file));
+}
+
+/**
+ * What the glob for *.json at any depth finds under a plain folder tree (dot entries skipped, as the glob does), without
+ * loading the glob library; undefined at the first symbolic link or unreadable folder, left to the glob.
+ */
+function listJsonFiles(dir: string, into: string[] = []): string[] | undefined {
+  let entries;
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return undefined;
+  }
+  for (const entry of entries) {
+    if (entry.name.startsWith('.')) continue;
+    const path = join(dir, entry.name);
+    if (entry.isSymbolicLink()) return undefined;
+    if (entry.isDirectory()) {
+      if (!listJsonFiles(path, into)) return undefined;
+    } else if (entry.isFile() && entry.name.endsWith('.json')) {
+      into.push(path);
+    }
+  }
+  return into;
+}
+
+// tinyglobby, required on first use: the bundled cases folder never needs it.
+function globSync(pattern: string, options: { cwd: string; absolute: true }): string[] {
+  return (createRequire(import.meta.url)('tinyglobby') as { globSync: typeof globSyncType }).globSync(pattern, options);
 }
 
 function loadCaseFile(file: string, root: string, cwd: string): { loaded: LoadedCase } | { problems: CaseProblem[] } {

@@ -1,5 +1,6 @@
 // Narrows the case table by `--case` selectors (exact ids or globs such as `sse-*`).
-import picomatch from 'picomatch';
+import { createRequire } from 'node:module';
+import type picomatchType from 'picomatch';
 import { UsageError } from '../errors.js';
 import { closest } from './case-errors.js';
 import type { LoadedCase } from './case-types.js';
@@ -8,6 +9,8 @@ import type { LoadedCase } from './case-types.js';
 export function selectCases(cases: LoadedCase[], selectors: string[]): LoadedCase[] {
   if (selectors.length === 0) return cases;
   const ids = cases.map((item) => item.case.id);
+  // Required here, not imported: most runs pass no --case, and start-up time is most of a small run.
+  const picomatch = createRequire(import.meta.url)('picomatch') as typeof picomatchType;
   const matchers = selectors.map((selector) => ({ selector, isMatch: picomatch(selector) }));
   for (const { selector, isMatch } of matchers) {
     if (!ids.some((id) => isMatch(id))) {
