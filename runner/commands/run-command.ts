@@ -86,11 +86,9 @@ export async function runRunCommand(args: string[], io: CliIo): Promise<number> 
 /** Loads and verifies the pinned schemas (unless --no-schemas) and compiles the validator once for the run. */
 async function prepareSchemaCheck(schemas: string | false | undefined, io: CliIo) {
   if (schemas === false) return undefined;
-  const { checkScriptedResponses, createSchemaValidator, getSchemaCacheDir, resolveSchemas, toSchemaInfo } = await import('../schema-check/index.js');
+  const { checkScriptedResponses, createSchemaValidator, resolveSchemas, toSchemaInfo } = await import('../schema-check/index.js');
   const loaded = await resolveSchemas({ ...(schemas === undefined ? {} : { schemasDir: resolve(io.cwd, schemas) }), env: io.env });
-  // Compiled validators are cached beside the downloaded schemas: compiling them is most of the
-  // schema check's start-up cost.
-  const validator = createSchemaValidator(loaded, { codeCacheDir: resolve(getSchemaCacheDir(io.env), '..', 'validators') });
+  const validator = createSchemaValidator(loaded);
   return {
     loaded: Object.values(loaded),
     info: toSchemaInfo(loaded),

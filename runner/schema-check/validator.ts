@@ -1,19 +1,17 @@
 // One Ajv (draft 2020-12 + formats) per protocol version, holding that version's official
 // schema; a validator per definition is compiled on first use and kept for the run.
-import { createRequire } from 'node:module';
-import type { Ajv2020 as Ajv2020Class, ErrorObject } from 'ajv/dist/2020.js';
-import type { FormatsPlugin } from 'ajv-formats';
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormatsModule, { type FormatsPlugin } from 'ajv-formats';
 import { PROTOCOL_VERSIONS, type ProtocolVersion } from '../types.js';
 import { capErrors, formatAjvErrors } from './format-errors.js';
 import type { LoadedSchemas } from './load-schemas.js';
 import { checkRequestMessage, checkResponseMessage, type MessageCheck } from './message-checks.js';
 import { detectAndValidate, type DetectOptions, type DetectResult } from './detect.js';
 import { RunnerError } from '../errors.js';
-import { getFormatsCode, getValidatorCacheDir, readCachedValidator, writeCachedValidator, type CachedValidate } from './validator-cache.js';
 
-// ajv and ajv-formats (CommonJS) are required when a definition is first compiled: with the
-// compiled-code cache warm, a run never loads them.
-const require = createRequire(import.meta.url);
+// ajv-formats is CommonJS: under NodeNext its default import is the module object.
+// At runtime module.exports is the plugin and also carries it as `.default`.
+const addFormats = (addFormatsModule as unknown as { default: FormatsPlugin }).default;
 
 /** The name the schema is registered under inside each Ajv instance. */
 const SCHEMA_KEY = 'mcp-schema.json';
@@ -44,8 +42,6 @@ export interface SchemaValidator {
 export interface SchemaValidatorOptions {
   /** @default 8 */
   maxErrors?: number;
-  /** A folder for compiled validators (see validator-cache.ts); without it every run compiles. */
-  codeCacheDir?: string;
 }
 
 /** A definition name that the version's schema does not have. */
@@ -67,7 +63,7 @@ export function createSchemaValidator(schemas: LoadedSchemas, options: SchemaVal
     if (!instance) {
       const loaded = schemas[version];
       if (!loaded) throw new RunnerError('MEM_SCHEMA_VERSION', `--version ${version}: the ${version} schema was not loaded`);
-      instance = createVersionInstance(loaded.schema, options.codeCacheDir === undefined ? undefined : getValidatorCacheDir(options.codeCacheDir, loaded.sha256, AJV_OPTIONS));
+      instance = createVersionInstance(loaded.schema);
       instances.set(version, instance);
     }
     return instance;
@@ -101,36 +97,21 @@ interface VersionInstance {
   run(definition: string, value: unknown): ErrorObject[] | null;
 }
 
-// strict: false because the upstream schema uses union types (RequestId) and annotation-only
-// keywords that strict mode rejects; verbose: true gives errors their data for format-errors.ts.
-// validateSchema: false because the bytes are SHA-256-pinned (load-schemas.ts): checking them
-// against the draft 2020-12 meta-schema compiled that meta-schema and cost about 1 s per run.
-const AJV_OPTIONS = { allErrors: true, strict: false, verbose: true, validateSchema: false } as const;
-
-function createVersionInstance(schema: unknown, cacheDir: string | undefined): VersionInstance {
+function createVersionInstance(schema: unknown): VersionInstance {
   const defs = getDefs(schema);
-  let ajv: Ajv2020Class | undefined;
-  const getAjv = (): Ajv2020Class => {
-    if (ajv) return ajv;
-    const { Ajv2020 } = require('ajv/dist/2020.js') as { Ajv2020: typeof Ajv2020Class };
-    // With a cache, ajv keeps each function's source for standalone code; formats are then named
-    // by a require() the generated file can run.
-    ajv = new Ajv2020({ ...AJV_OPTIONS, ...(cacheDir === undefined ? {} : { code: { source: true, formats: getFormatsCode() as never } }) });
-    (require('ajv-formats') as FormatsPlugin)(ajv);
-    ajv.addSchema(schema as object, SCHEMA_KEY);
-    return ajv;
-  };
-  const compiled = new Map<string, CachedValidate>();
+  // strict: false because the upstream schema uses union types (RequestId) and annotation-only
+  // keywords that strict mode rejects; verbose: true gives errors their data for format-errors.ts.
+  // validateSchema: false because the bytes are SHA-256-pinned (load-schemas.ts): checking them
+  // against the draft 2020-12 meta-schema compiled that meta-schema and cost about 1 s per run.
+  const ajv = new Ajv2020({ allErrors: true, strict: false, verbose: true, validateSchema: false });
+  addFormats(ajv);
+  ajv.addSchema(schema as object, SCHEMA_KEY);
+  const compiled = new Map<string, ValidateFunction>();
   const run = (definition: string, value: unknown): ErrorObject[] | null => {
     let validate = compiled.get(definition);
     if (!validate) {
-      validate = cacheDir === undefined ? undefined : readCachedValidator(cacheDir, definition);
-      if (!validate) {
-        const fresh = getAjv().getSchema(`${SCHEMA_KEY}#/$defs/${definition}`);
-        if (!fresh) throw new Error(`ajv could not resolve #/$defs/${definition}`);
-        if (cacheDir !== undefined) writeCachedValidator(cacheDir, definition, getAjv(), fresh);
-        validate = fresh;
-      }
+      validate = ajv.getSchema(`${SCHEMA_KEY}#/$defs/${definition}`);
+      if (!validate) throw new Error(`ajv could not resolve #/$defs/${definition}`);
       compiled.set(definition, validate);
     }
     return validate(value) ? null : [...(validate.errors ?? [])];
