@@ -212,12 +212,37 @@ export function buildDetails(result: RunResult, cells: readonly Cell[], options:
  * separators become \u escapes, so no `</script>` or `<!--` can end the block early.
  */
 export function serializeJsonForScript(value: unknown): string {
-  return JSON.stringify(value)
+  return escapeJsonForScript(JSON.stringify(value));
+}
+
+function escapeJsonForScript(json: string): string {
+  return json
     .replace(/</g, '\\u003c')
     .replace(/>/g, '\\u003e')
     .replace(/&/g, '\\u0026')
     .replace(/\u2028/g, '\\u2028')
     .replace(/\u2029/g, '\\u2029');
+}
+
+// Rows are small; this many go into one chunk so the writer is not called per row.
+const ROWS_PER_CHUNK = 256;
+
+/**
+ * The same text as `serializeJsonForScript(data)`, in pieces (a part or a batch of rows each):
+ * the whole payload as one string, plus the copies each escape pass made, was the largest
+ * allocation of a default run's report writing.
+ */
+export function* serializeDetailsChunks(data: DetailsData): Generator<string> {
+  const { parts, cells, ...head } = data;
+  const headJson = JSON.stringify(head);
+  yield escapeJsonForScript(`${headJson.slice(0, -1)}${headJson.length > 2 ? ',' : ''}"parts":[`);
+  for (let i = 0; i < parts.length; i++) yield escapeJsonForScript(`${i ? ',' : ''}${JSON.stringify(parts[i]) ?? 'null'}`);
+  yield '],"cells":[';
+  for (let i = 0; i < cells.length; i += ROWS_PER_CHUNK) {
+    const json = JSON.stringify(cells.slice(i, i + ROWS_PER_CHUNK));
+    yield escapeJsonForScript(`${i ? ',' : ''}${json.slice(1, -1)}`);
+  }
+  yield ']}';
 }
 
 /** One cell of the details payload with its parts resolved, as matrix.client.js rebuilds it. */

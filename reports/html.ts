@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import Handlebars from 'handlebars';
 import type { RunResult } from '../runner/types.js';
 import type { Comparison } from './compare-types.js';
-import { buildDetails, serializeJsonForScript } from './html-details.js';
+import { buildDetails, serializeDetailsChunks } from './html-details.js';
 import { buildMatrixViewModel, type MatrixCell } from './html-view-model.js';
 
 export interface HtmlOptions {
@@ -34,6 +34,9 @@ interface Compiled {
 
 let compiled: Compiled | undefined;
 
+// Stands where the details JSON goes. Escaped text never contains `<`, so only the helper emits it.
+const DETAILS_MARK = '<!--mcp-error-matrix:cell-data-->';
+
 // From source the templates sit beside this file; from dist/reports/ they are in the
 // package's reports/templates/ (package.json "files" ships that folder, not a copy in dist).
 function readTemplateFile(name: string): string {
@@ -47,7 +50,8 @@ function readTemplateFile(name: string): string {
 function getCompiled(): Compiled {
   if (compiled) return compiled;
   const hbs = Handlebars.create();
-  hbs.registerHelper('jsonScript', (value: unknown) => new hbs.SafeString(serializeJsonForScript(value)));
+  // The details JSON is streamed in after rendering (see renderChunks); the template marks its place.
+  hbs.registerHelper('jsonScript', () => new hbs.SafeString(DETAILS_MARK));
   const js = readTemplateFile('matrix.client.js');
   compiled = {
     template: hbs.compile(readTemplateFile('matrix.hbs'), { strict: false, preventIndent: true }),
@@ -77,6 +81,14 @@ function renderCells(cells: readonly MatrixCell[]): string {
 
 /** Render a run as one self-contained HTML file (a pure function of the result). */
 export function render(result: RunResult, options: HtmlOptions = {}): string {
+  return [...renderChunks(result, options)].join('');
+}
+
+/**
+ * The same text as `render`, in chunks: the page around the details, then the details JSON part
+ * by part, so the payload is never one string (nor copied by each escape pass).
+ */
+export function* renderChunks(result: RunResult, options: HtmlOptions = {}): Generator<string> {
   const { template, css, js, scriptHash } = getCompiled();
   const view = buildMatrixViewModel(result, options.comparison);
   const large = result.cells.length > LARGE_RUN_CELLS;
@@ -86,15 +98,20 @@ export function render(result: RunResult, options: HtmlOptions = {}): string {
   });
   const versionCount = view.targets.length ? view.columns.length / view.targets.length : 0;
   const groups = view.groups.map((group) => ({ ...group, rows: group.rows.map((row) => ({ ...row, cells: undefined, cellsHtml: new Handlebars.SafeString(renderCells(row.cells)) })) }));
-  return template({
+  const page = template({
     ...view,
     groups,
     cellOrder: undefined,
     versionCount,
     columnSpan: view.columns.length + 1,
-    details,
+    details: undefined,
     inlineCss: css,
     inlineJs: js,
     scriptHash,
   });
+  const mark = page.indexOf(DETAILS_MARK);
+  if (mark < 0) throw new Error('HTML report template has no {{jsonScript details}} block');
+  yield page.slice(0, mark);
+  yield* serializeDetailsChunks(details);
+  yield page.slice(mark + DETAILS_MARK.length);
 }

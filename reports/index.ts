@@ -2,7 +2,7 @@
 // formats also render in chunks, so writing a big run never holds a whole file in memory.
 import type { RunResult } from '../runner/types.js';
 import type { Comparison } from './compare-types.js';
-import { render as renderHtml } from './html.js';
+import { render as renderHtml, renderChunks as renderHtmlChunks } from './html.js';
 import { render as renderJson, renderChunks as renderJsonChunks } from './json.js';
 import { render as renderJunit, renderChunks as renderJunitChunks } from './junit.js';
 import { render as renderMarkdown } from './markdown.js';
@@ -32,7 +32,7 @@ export const REPORT_FORMATS = {
   html: {
     file: 'matrix.html',
     render: (result, { comparison }) => renderHtml(result, comparison ? { comparison } : {}),
-    chunks: (result, { comparison }) => [renderHtml(result, comparison ? { comparison } : {})],
+    chunks: (result, { comparison }) => renderHtmlChunks(result, comparison ? { comparison } : {}),
   },
 } satisfies Record<string, ReportFormat>;
 
