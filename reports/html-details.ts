@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import type { Cell, RecordedExchange, RunResult } from '../runner/types.js';
 import { indexCases } from './case-info.js';
-import { sanitizeHeaders, sanitizeText, sanitizeValue } from './redact.js';
+import { redactText, sanitizeHeaders, sanitizeText, sanitizeValue, stripControl } from './redact.js';
 
 export interface DetailsOptions {
   /** Characters kept per request/response body and per SSE event. */
@@ -174,7 +174,8 @@ export function buildDetails(result: RunResult, cells: readonly Cell[], options:
       versions.of(cell.protocolVersion),
       cell.status,
       cell.durationMs,
-      sanitizeText(cell.repro),
+      // One per cell and never repeated: through the shared cache it only evicted the repeated texts.
+      redactText(stripControl(cell.repro)),
       pool.add('reason', cell.reason ?? '', () => sanitizeText(cell.reason ?? '')),
       pool.add('expected', cell.expected, () => cell.expected.map((e) => sanitizeValue(e))),
       pool.add('actual', cell.actual, () => cell.actual.map((a) => (a === null ? 'nothing reported' : sanitizeValue(a)))),

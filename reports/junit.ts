@@ -2,7 +2,7 @@
 // <testcase> per case × protocol version. Only XML 1.0 characters survive; every text is escaped.
 import type { Cell, CellStatus, Check, RunResult } from '../runner/types.js';
 import { indexCases } from './case-info.js';
-import { sanitizeText, sanitizeValue, stripControl, toOneLine } from './redact.js';
+import { redactText, sanitizeText, sanitizeValue, stripControl, toOneLine } from './redact.js';
 
 export interface JUnitOptions {
   /**
@@ -87,7 +87,8 @@ function renderTestcase(cell: Cell, title: string | undefined, options: Required
   if (title) out.push(sanitizeText(title));
   if (cell.status === 'non_strict') out.push(`non_strict: only SHOULD/POLICY checks failed:\n${failedLines(cell).join('\n')}`);
   if (cell.status === 'xfail') out.push(`known failure:\n${failedLines(cell).join('\n')}`);
-  out.push(`repro: ${sanitizeText(cell.repro)}`);
+  // Unique per cell: kept out of sanitizeText's cache, which it would only churn.
+  out.push(`repro: ${redactText(stripControl(cell.repro))}`);
   const stderr = cell.targetRun?.stderr ? sanitizeText(cell.targetRun.stderr).slice(-options.maxStderrChars) : '';
   return (
     `    <testcase name="${escapeAttr(name)}" classname="${escapeAttr(cell.target)}" time="${seconds(cell.durationMs)}">\n` +
