@@ -20,6 +20,8 @@ export interface ReceiptsOptions {
   inputs: ReceiptInput[];
   /** Output files (absolute, or relative to outDir); they must lie inside outDir. */
   outputs: string[];
+  /** Digests of outputs already known (hashed while written), keyed as in `outputs`; the rest are read. */
+  outputDigests?: ReadonlyMap<string, { sha256: string; bytes: number }>;
   outDir: string;
   /**
    * Inputs outside outDir are recorded relative to this directory (e.g. the repository root)
@@ -106,7 +108,7 @@ export async function createReceipts(options: ReceiptsOptions): Promise<Receipts
       const absolute = resolve(outDir, output);
       const where = locate(absolute);
       if (where.base !== 'report') throw new Error(`receipts: output ${output} is not inside the report directory ${outDir}`);
-      return { ...where, ...(await hashFile(absolute)) };
+      return { ...where, ...(options.outputDigests?.get(output) ?? (await hashFile(absolute))) };
     }),
   );
 

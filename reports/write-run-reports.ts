@@ -14,8 +14,9 @@ export interface WriteRunReportsOptions extends RenderContext {
 /** Renders and writes every report into `outDir` (replaced as a whole); returns the file names. */
 export async function writeRunReports(outDir: string, result: RunResult, options: WriteRunReportsOptions): Promise<string[]> {
   const files = renderReportChunks(result, options.comparison ? { comparison: options.comparison } : {});
-  await writeReportFolder(outDir, files, async (staging) => {
-    const receipts = await createReceipts({ inputs: options.inputs, outputs: files.map((file) => file.name), outDir: staging, rootDir: options.rootDir });
+  await writeReportFolder(outDir, files, async (staging, written) => {
+    // The outputs were hashed as they were written: no need to read them back.
+    const receipts = await createReceipts({ inputs: options.inputs, outputs: files.map((file) => file.name), outputDigests: written, outDir: staging, rootDir: options.rootDir });
     return [
       { name: RECEIPTS_FILE, content: receipts.receiptsJson },
       { name: SUMS_FILE, content: receipts.sha256sums },
