@@ -27,21 +27,11 @@
 // `isError: true` → TOOL_ERROR; anything else the SDK accepted → TOOL_SUCCESS.
 // Anything not in this table is reported as "not reported" (null) with the error in the notes.
 
-const LAYER = {
-  TOOL_SUCCESS: 'application',
-  TOOL_ERROR: 'application',
-  HTTP_ERROR: 'transport',
-  JSONRPC_ERROR: 'protocol',
-  INPUT_REQUIRED: 'interaction',
-  MALFORMED_JSON: 'protocol',
-  INVALID_ENVELOPE: 'protocol',
-  INVALID_TOOL_RESULT: 'protocol',
-  STREAM_INCOMPLETE: 'transport',
-  NO_RESPONSE: 'transport',
-};
+// No layer is sent: the runner's verdict reader derives it from the outcome (OUTCOME_LAYER in
+// runner/types.ts), so the taxonomy is written once.
 
 function verdict(outcome, detail, extra = {}) {
-  return { outcome, layer: LAYER[outcome], ...extra, detail: String(detail).slice(0, 300) };
+  return { outcome, ...extra, detail: String(detail).slice(0, 300) };
 }
 
 /** The verdict for a value `callTool` resolved with, under the cell's protocol version. */
