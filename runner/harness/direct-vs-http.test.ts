@@ -5,11 +5,20 @@ import type { Case, ResponseSpec } from '../cases/case-types.js';
 import { startMockServer } from '../mock-server/server.js';
 import { makeCase, SUCCESS_JSON } from '../mock-server/test-cases.js';
 import type { ProtocolVersion } from '../types.js';
+import { estimateWaitMs } from '../run/estimate-wait.js';
 import { buildToolCallRequest } from './build-tool-call-request.js';
 import { openHarnessSession } from './harness-session.js';
 import { renderDirectResponse } from './render-direct-response.js';
 
-const TIMEOUT_MS = 300;
+// Cases that wait on purpose (hangs, delays) get a short timeout so they stay cheap; every other
+// case gets a long one, which only matters on a loaded machine, where 300 ms made the HTTP side
+// time out before the mock server answered.
+const SHORT_TIMEOUT_MS = 300;
+const LONG_TIMEOUT_MS = 5000;
+
+function getTimeoutMs(testCase: Case): number {
+  return estimateWaitMs(testCase, SHORT_TIMEOUT_MS) > 0 ? SHORT_TIMEOUT_MS : LONG_TIMEOUT_MS;
+}
 const casesRoot = join(import.meta.dirname, '../../cases');
 
 function loadCaseFiles(): Case[] {
@@ -26,7 +35,8 @@ function loadCaseFiles(): Case[] {
 /** Runs every exchange of the case over HTTP and in direct mode, and returns both lists. */
 async function runBothModes(testCase: Case, protocolVersion: ProtocolVersion) {
   const server = await startMockServer({ case: testCase, protocolVersion });
-  const session = await openHarnessSession({ url: server.url, protocolVersion, timeoutMs: TIMEOUT_MS });
+  const timeoutMs = getTimeoutMs(testCase);
+  const session = await openHarnessSession({ url: server.url, protocolVersion, timeoutMs });
   try {
     const http = [];
     const direct = [];
@@ -35,7 +45,7 @@ async function runBothModes(testCase: Case, protocolVersion: ProtocolVersion) {
       const request = buildToolCallRequest({ case: testCase, protocolVersion, exchangeIndex, previousResult });
       const response = await session.call(request);
       http.push(response);
-      direct.push(renderDirectResponse(testCase.exchanges[exchangeIndex]!, { requestId: request.id, timeoutMs: TIMEOUT_MS }));
+      direct.push(renderDirectResponse(testCase.exchanges[exchangeIndex]!, { requestId: request.id, timeoutMs }));
       previousResult = tryParse(response.body);
     }
     return { http, direct };
