@@ -1,6 +1,7 @@
 // @ts-check
 // A synthetic RunResult of any size for the report figures: every cell carries the realistic
 // payload of a real run (checks, schema results, a one-exchange wire recording, target output).
+import { summariseCells } from '../../dist/runner/run/run-matrix.js';
 import { CELL_STATUSES, PROTOCOL_VERSIONS } from '../../dist/runner/types.js';
 
 const REQUEST_BODY = '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hi"}}}';
@@ -84,9 +85,7 @@ export function makeSyntheticRunResult({ cases: caseCount, targets: targetCount 
         n++;
         cells.push(makeCell(item.id, target.name, version, status));
       }
-  const summary = Object.fromEntries(CELL_STATUSES.map((status) => [status, 0]));
-  for (const cell of cells) summary[cell.status]++;
-  summary.total = cells.length;
+  const summary = summariseCells(cells);
   return {
     format: 'mcp-error-matrix/results@1',
     tool: { name: 'mcp-error-matrix', version: '0.1.0' },
