@@ -1,8 +1,16 @@
 // Owns the report folder: every output is written into a fresh sibling folder that then
-// replaces the old one by rename, so a report folder is always complete or untouched.
+// replaces the old one by rename, so a report folder is always complete or untouched. Only a
+// folder the tool may replace is replaced (see check-report-folder.ts), under a lock, and what
+// a killed writer left behind is recovered by the next write (see recover-report-folder.ts).
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, open, rename, rm, writeFile } from 'node:fs/promises';
-import { basename, dirname, join, resolve } from 'node:path';
+import { homedir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { checkReportFolder, type ReportFolderPlan } from './check-report-folder.js';
+import { describeWriteError, isSystemError } from './describe-fs-error.js';
+import { acquireFolderLock } from './folder-lock.js';
+import { getSwapPaths, MOUNTPOINT_STAGING_PREFIX, recoverMountpointStaging, recoverReportFolder } from './recover-report-folder.js';
+import { createReportMarker, REPORT_MARKER_FILE } from './report-marker.js';
 
 export interface ReportFile {
   name: string;
@@ -27,16 +35,8 @@ export interface WrittenDigest {
  */
 export async function writeContent(path: string, content: ReportFile['content']): Promise<WrittenDigest> {
   const hash = createHash('sha256');
-  if (typeof content === 'string' || Buffer.isBuffer(content)) {
-    const bytes = typeof content === 'string' ? Buffer.from(content) : content;
-    await writeFile(path, bytes);
-    return { sha256: hash.update(bytes).digest('hex'), bytes: bytes.length };
-  }
   let total = 0;
   const handle = await open(path, 'w');
-  // Chunks are encoded straight into one reused buffer: joining them first cost a copy per chunk.
-  const buffer = Buffer.allocUnsafe(WRITE_BATCH_BYTES);
-  let used = 0;
   const writeBytes = async (bytes: Buffer) => {
     hash.update(bytes);
     total += bytes.length;
@@ -44,71 +44,169 @@ export async function writeContent(path: string, content: ReportFile['content'])
     while (offset < bytes.length) offset += (await handle.write(bytes, offset)).bytesWritten;
   };
   try {
-    for (const chunk of content) {
-      // A UTF-16 code unit is at most 3 UTF-8 bytes, so this bound never truncates.
-      if (used + chunk.length * 3 > buffer.length) {
-        await writeBytes(buffer.subarray(0, used));
-        used = 0;
+    if (typeof content === 'string' || Buffer.isBuffer(content)) await writeBytes(typeof content === 'string' ? Buffer.from(content) : content);
+    else {
+      // Chunks are encoded straight into one reused buffer: joining them first cost a copy per chunk.
+      const buffer = Buffer.allocUnsafe(WRITE_BATCH_BYTES);
+      let used = 0;
+      for (const chunk of content) {
+        // A UTF-16 code unit is at most 3 UTF-8 bytes, so this bound never truncates.
+        if (used + chunk.length * 3 > buffer.length) {
+          await writeBytes(buffer.subarray(0, used));
+          used = 0;
+        }
+        if (chunk.length * 3 > buffer.length) await writeBytes(Buffer.from(chunk));
+        else used += buffer.write(chunk, used);
       }
-      if (chunk.length * 3 > buffer.length) await writeBytes(Buffer.from(chunk));
-      else used += buffer.write(chunk, used);
+      if (used) await writeBytes(buffer.subarray(0, used));
     }
-    if (used) await writeBytes(buffer.subarray(0, used));
+    // On disk before the folder is swapped in: a power cut must not leave a complete-looking, empty report.
+    await handle.sync();
   } finally {
     await handle.close();
   }
   return { sha256: hash.digest('hex'), bytes: total };
 }
 
+/** Points of a write where a test may stop the process, to show that the next write recovers. */
+export type ReportWriteStep = 'staged' | 'ready' | 'retired' | 'swapped';
+
+export interface WriteReportFolderOptions {
+  /** What `outDir` is relative to, and the working directory that is never replaced. @default process.cwd() */
+  cwd?: string;
+  /** @default os.homedir() */
+  home?: string | undefined;
+  /** How the folder appears in messages (the --out value as given). @default outDir */
+  shownAs?: string;
+  /** How long to wait for another writer of the same folder. @default 120000 */
+  lockWaitMs?: number;
+  /** Called at each step of the swap; for crash tests only. */
+  onStep?: (step: ReportWriteStep) => void | Promise<void>;
+}
+
+type Finalize = (stagingDir: string, written: ReadonlyMap<string, WrittenDigest>) => Promise<ReportFile[]>;
+
 /**
- * Writes all files to `outDir`, replacing it as a whole. `finalize` runs on the staging folder
- * once the files are on disk, with the digest of each file's bytes by name (receipts hash those
- * bytes), and may add more files.
+ * Writes all files to `outDir`, replacing it as a whole, with the report marker first (so even
+ * a half-written staging folder is recognisably ours). `finalize` runs on the staging folder
+ * once the files are on disk, with the digest of each file's bytes by name (the marker
+ * included; receipts hash those bytes), and may add more files.
+ *
+ * Refuses (OutputFolderError, nothing touched) a folder that is not absent, empty or a report
+ * folder of ours, and maps file-system errors (ENOSPC, EACCES, EBUSY…) to OutputFolderError.
+ *
+ * Why two renames and a journal rather than an atomic exchange: Node has no renameat2
+ * (RENAME_EXCHANGE), and making `outDir` a symlink to versioned folders would change what users,
+ * artifact uploaders and Windows see. So the swap is: the staging folder `.NAME.tmp-ID` is
+ * complete and flushed, then renamed `.NAME.new-ID` (that rename is the journal entry "this one
+ * is complete"), the old folder is renamed `.NAME.old-ID`, and `.NAME.new-ID` is renamed into
+ * place. At every moment the old or the new complete report is either at `outDir`, or (only
+ * between the two adjacent renames) in `.NAME.new-ID`/`.NAME.old-ID`, from where the next write
+ * to `outDir` puts it back before doing anything else. Leftover staging folders are removed by
+ * the same recovery. A mountpoint cannot be renamed: it is written into, file by file, each
+ * file replaced atomically.
  */
-export async function writeReportFolder(
-  outDir: string,
-  files: ReportFile[],
-  finalize?: (stagingDir: string, written: ReadonlyMap<string, WrittenDigest>) => Promise<ReportFile[]>,
-): Promise<string[]> {
-  const target = resolve(outDir);
-  const parent = dirname(target);
-  await mkdir(parent, { recursive: true });
-  const suffix = `${process.pid}-${randomBytes(4).toString('hex')}`;
-  const staging = join(parent, `.${basename(target)}.tmp-${suffix}`);
-  const retired = join(parent, `.${basename(target)}.old-${suffix}`);
-  await mkdir(staging, { recursive: true });
-  let hadOld = false;
-  let swapped = false;
+export async function writeReportFolder(outDir: string, files: ReportFile[], finalize?: Finalize, options: WriteReportFolderOptions = {}): Promise<string[]> {
+  const cwd = options.cwd ?? process.cwd();
+  const shownAs = options.shownAs ?? outDir;
+  const check = () => checkReportFolder(outDir, { cwd, home: options.home ?? homedir(), shownAs });
+  const plan = await check();
+  const paths = getSwapPaths(plan.target, `${process.pid}-${randomBytes(4).toString('hex')}`);
+  let release: (() => Promise<void>) | undefined;
   try {
-    const written = new Map<string, WrittenDigest>();
-    const writeAll = async (batch: ReportFile[]) => {
-      for (const file of batch) {
-        const path = join(staging, file.name);
-        await mkdir(dirname(path), { recursive: true });
-        written.set(file.name, await writeContent(path, file.content));
-      }
-    };
-    await writeAll(files);
-    const extra = finalize ? await finalize(staging, written) : [];
-    await writeAll(extra);
-    files = [...files, ...extra];
-    hadOld = await rename(target, retired).then(
-      () => true,
-      (error: NodeJS.ErrnoException) => {
-        if (error.code === 'ENOENT') return false;
-        throw error;
-      },
-    );
-    await rename(staging, target);
-    swapped = true;
-    if (hadOld) await rm(retired, { recursive: true, force: true });
+    await mkdir(dirname(plan.target), { recursive: true });
+    release = await acquireFolderLock(paths.lock, { shownAs, ...(options.lockWaitMs === undefined ? {} : { waitMs: options.lockWaitMs }) });
+    if (plan.mountpoint) await recoverMountpointStaging(plan.target);
+    else await recoverReportFolder(plan.target);
+    // Checked again under the lock: recovery may have restored a folder, or someone changed it.
+    const locked = await check();
+    const written = locked.mountpoint ? await writeIntoMountpoint(locked, files, finalize, options) : await swapInFolder(locked, paths, files, finalize, options);
+    return written.map((name) => join(locked.target, name));
   } catch (error) {
-    await rm(staging, { recursive: true, force: true });
-    // The old folder was moved aside but the new one never took its place: put it back.
-    if (hadOld && !swapped) await rename(retired, target).catch(() => undefined);
+    throw describeWriteError(error, shownAs);
+  } finally {
+    await release?.();
+  }
+}
+
+/** Writes the marker, the files and finalize's files into `dir`; returns the names written. */
+async function writeStaging(dir: string, files: ReportFile[], finalize: Finalize | undefined): Promise<string[]> {
+  const written = new Map<string, WrittenDigest>();
+  const writeAll = async (batch: ReportFile[]) => {
+    for (const file of batch) {
+      const path = join(dir, file.name);
+      await mkdir(dirname(path), { recursive: true });
+      written.set(file.name, await writeContent(path, file.content));
+    }
+  };
+  await writeAll([{ name: REPORT_MARKER_FILE, content: createReportMarker() }, ...files]);
+  const extra = finalize ? await finalize(dir, written) : [];
+  await writeAll(extra);
+  await syncFolder(dir);
+  return [...files, ...extra].map((file) => file.name);
+}
+
+async function swapInFolder(plan: ReportFolderPlan, paths: ReturnType<typeof getSwapPaths>, files: ReportFile[], finalize: Finalize | undefined, options: WriteReportFolderOptions): Promise<string[]> {
+  let stage: 'tmp' | 'new' | 'old' | 'done' = 'tmp';
+  try {
+    await mkdir(paths.tmp);
+    const names = await writeStaging(paths.tmp, files, finalize);
+    await options.onStep?.('staged');
+    await rename(paths.tmp, paths.new);
+    stage = 'new';
+    await options.onStep?.('ready');
+    if (plan.state !== 'absent') {
+      await rename(plan.target, paths.old);
+      stage = 'old';
+      await options.onStep?.('retired');
+    }
+    await rename(paths.new, plan.target);
+    stage = 'done';
+    await options.onStep?.('swapped');
+    await syncFolder(dirname(plan.target));
+    await rm(paths.old, { recursive: true, force: true });
+    return names;
+  } catch (error) {
+    // Undo what this writer did; the old folder goes back to its place.
+    if (stage === 'old') await rename(paths.old, plan.target).catch(() => undefined);
+    if (stage !== 'done') await rm(stage === 'tmp' ? paths.tmp : paths.new, { recursive: true, force: true }).catch(() => undefined);
     throw error;
   }
-  return files.map((file) => join(target, file.name));
+}
+
+/** A mountpoint cannot be renamed: stage inside it, then move each file into place (each rename is atomic). */
+async function writeIntoMountpoint(plan: ReportFolderPlan, files: ReportFile[], finalize: Finalize | undefined, options: WriteReportFolderOptions): Promise<string[]> {
+  // The marker goes in first, so a crash below leaves a folder the next run recognises and recovers.
+  if (plan.state === 'empty') await writeContent(join(plan.target, REPORT_MARKER_FILE), createReportMarker());
+  const staging = join(plan.target, `${MOUNTPOINT_STAGING_PREFIX}${process.pid}-${randomBytes(4).toString('hex')}`);
+  try {
+    await mkdir(staging);
+    const names = await writeStaging(staging, files, finalize);
+    await options.onStep?.('staged');
+    for (const name of [...names, REPORT_MARKER_FILE]) {
+      await mkdir(dirname(join(plan.target, name)), { recursive: true });
+      await rename(join(staging, name), join(plan.target, name));
+    }
+    await syncFolder(plan.target);
+    await options.onStep?.('swapped');
+    return names;
+  } finally {
+    await rm(staging, { recursive: true, force: true }).catch(() => undefined);
+  }
+}
+
+/** Flushes a folder's entries to disk, so a rename that follows survives a power cut. */
+async function syncFolder(dir: string): Promise<void> {
+  let handle;
+  try {
+    handle = await open(dir, 'r');
+    await handle.sync();
+  } catch (error) {
+    // Some platforms (Windows) and file systems cannot open or flush a folder: the renames still hold.
+    if (!isSystemError(error) || !['EISDIR', 'EINVAL', 'EPERM', 'EACCES', 'ENOTSUP'].includes(error.code)) throw error;
+  } finally {
+    await handle?.close();
+  }
 }
 
 /** Writes one file atomically (temporary file, then rename). */

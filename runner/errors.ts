@@ -41,3 +41,14 @@ export class TargetSpecError extends RunnerError {
 export function isRunnerError(error: unknown): error is RunnerError {
   return error instanceof RunnerError;
 }
+
+/**
+ * The report folder (`--out`) was refused (it holds someone else's files, or is the working
+ * directory, an ancestor of it, the home directory or `/`), or could not be written (no space,
+ * permission denied, read-only, busy...). Nothing the tool did not create was touched.
+ */
+export class OutputFolderError extends RunnerError {
+  constructor(kind: 'refused' | 'unwritable', message: string, options?: { cause?: unknown }) {
+    super(kind === 'refused' ? 'MEM_OUT_REFUSED' : 'MEM_OUT_UNWRITABLE', message, options);
+  }
+}

@@ -3,6 +3,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { checkReportFolder } from '../../reports/check-report-folder.js';
 import { RECEIPTS_FILE } from '../../reports/receipts.js';
 import { writeRunReports } from '../../reports/write-run-reports.js';
 import type { CliIo } from '../cli-io.js';
@@ -20,6 +21,9 @@ export async function runMergeCommand(args: string[], io: CliIo): Promise<number
   );
   if (positionals.length === 0) throw new UsageError('merge: expected the report folders of every shard, e.g. `mcp-error-matrix merge shard-1 shard-2 --out report`');
   if (values.out === undefined) throw new UsageError('merge: --out DIR is required (where the merged report goes)');
+  // Refused before reading the shards, like `run` refuses it before running.
+  const outFolder = { cwd: io.cwd, home: io.env['HOME'], shownAs: values.out };
+  await checkReportFolder(values.out, outFolder);
   const shards: ShardInput[] = [];
   const inputs = [];
   for (const given of positionals) {
@@ -35,7 +39,7 @@ export async function runMergeCommand(args: string[], io: CliIo): Promise<number
     if (existsSync(receipts)) inputs.push({ kind: 'shard-receipts', path: receipts, label });
   }
   const merged = mergeShardResults(shards);
-  const files = await writeRunReports(resolve(io.cwd, values.out), merged, { inputs, rootDir: getPackageRoot() });
+  const files = await writeRunReports(values.out, merged, { inputs, rootDir: getPackageRoot(), ...outFolder });
   if (!values.quiet) {
     const s = merged.summary;
     io.stderr(`Merged ${shards.length} shards: ${s.total} cells: ${s.pass} pass, ${s.fail} fail, ${s.non_strict} non_strict, ${s.skip} skip, ${s.error} error, ${s.xfail} xfail, ${s.xpass} xpass\n`);

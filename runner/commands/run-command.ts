@@ -21,6 +21,9 @@ import { createProgress } from './progress.js';
 /** Runs the `run` command; returns the exit code. */
 export async function runRunCommand(args: string[], io: CliIo): Promise<number> {
   const options = parseRunOptions(args, DEFAULT_TARGETS);
+  // A report folder that would be refused is refused now, before the run, not after it.
+  const outFolder = options.out === undefined ? undefined : { cwd: io.cwd, home: io.env['HOME'], shownAs: options.out };
+  if (options.out !== undefined && outFolder) await (await import('../../reports/check-report-folder.js')).checkReportFolder(options.out, outFolder);
   const shards = options.shard === undefined ? undefined : await import('../shard/select-shard.js');
   const shard = shards && options.shard !== undefined ? shards.parseShard(options.shard) : undefined;
   const table = await loadCases({ sources: options.cases, cwd: io.cwd });
@@ -74,7 +77,7 @@ export async function runRunCommand(args: string[], io: CliIo): Promise<number> 
       const { collectRunInputs } = await import('../run/collect-inputs.js');
       const { writeRunReports } = await import('../../reports/write-run-reports.js');
       const inputs = await collectRunInputs({ cases, schemas: schemaCheck?.loaded ?? [], targets, ...(settled.path ? { baseline: settled.path } : {}) });
-      const files = await writeRunReports(resolve(io.cwd, options.out), result, { inputs, rootDir: getPackageRoot(), ...(comparison ? { comparison } : {}) });
+      const files = await writeRunReports(options.out, result, { inputs, rootDir: getPackageRoot(), ...outFolder, ...(comparison ? { comparison } : {}) });
       if (!options.quiet) io.stderr(`Reports written to ${options.out}/: ${files.join(', ')}\n`);
     }
     return hasUnexpected(result) || (comparison?.regressions.length ?? 0) > 0 ? 1 : 0;

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { Parser } from 'tap-parser';
 import { afterAll, describe, expect, test } from 'vitest';
 import { renderReports } from '../../reports/index.js';
+import { createReportMarker, REPORT_MARKER_FILE } from '../../reports/report-marker.js';
 import { writeRunReports } from '../../reports/write-run-reports.js';
 import { writeReportFolder } from '../../reports/write.js';
 import type { RunResult } from '../../runner/types.js';
@@ -110,11 +111,13 @@ describe('report safety: structure under hostile text', () => {
 });
 
 describe('report safety: the report folder is replaced completely or not at all', () => {
+  // An earlier report of ours: only a folder with the marker may be replaced.
   const seed = (dir: string) => {
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, 'old.txt'), 'old report');
+    writeFileSync(join(dir, REPORT_MARKER_FILE), createReportMarker());
   };
-  const siblings = (dir: string) => readdirSync(join(dir, '..')).filter((name) => name.includes('.tmp-') || name.includes('.old-'));
+  const siblings = (dir: string) => readdirSync(join(dir, '..')).filter((name) => /\.(tmp|new|old)-|\.lock$/.test(name));
 
   test('a failure while writing leaves the old folder untouched and no staging folder behind', async () => {
     const out = join(root, 'fail-mid-write', 'report');
@@ -124,7 +127,7 @@ describe('report safety: the report folder is replaced completely or not at all'
         throw new Error('disk full (simulated)');
       }),
     ).rejects.toThrow(/disk full/);
-    expect(readTree(out)).toEqual(new Map([[join(out, 'old.txt'), 'old report']]));
+    expect(readTree(out)).toEqual(new Map([[join(out, 'old.txt'), 'old report'], [join(out, REPORT_MARKER_FILE), createReportMarker()]]));
     expect(siblings(out)).toEqual([]);
   });
 

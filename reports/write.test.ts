@@ -1,0 +1,116 @@
+// The report folder swap is crash-safe and serialised (issue 11, item 2): a writer killed at any
+// step leaves the old or the new complete report, which the next write puts back in place;
+// leftovers never pile up; concurrent writers take turns.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import { recoverReportFolder } from './recover-report-folder.js';
+import { REPORT_MARKER_FILE } from './report-marker.js';
+import { writeReportFolder, type ReportWriteStep } from './write.js';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const VITE_NODE = resolve(ROOT, 'node_modules/.bin/vite-node');
+const CRASH_WRITER = resolve(ROOT, 'test/fixtures/hostile/crash-writer.ts');
+const root = mkdtempSync(join(tmpdir(), 'mem-write-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+const writeLabelled = (out: string, label: string) =>
+  writeReportFolder(out, [
+    { name: 'a.txt', content: label },
+    { name: 'b.txt', content: label },
+  ]);
+
+/** The label of the complete report at `dir` (both files agree, the marker is there), or why not. */
+function readReport(dir: string): string {
+  if (!existsSync(dir)) return '<missing>';
+  const a = readFileSync(join(dir, 'a.txt'), 'utf8');
+  const b = readFileSync(join(dir, 'b.txt'), 'utf8');
+  if (a !== b || !existsSync(join(dir, REPORT_MARKER_FILE))) return '<mixed or unmarked>';
+  return a;
+}
+
+/** What the swap left beside `out`: kinds of leftover folders, and whether the lock file is there. */
+function listLeftovers(out: string): string[] {
+  return readdirSync(join(out, '..'))
+    .filter((name) => name.startsWith('.report.'))
+    .map((name) => name.replace(/-\d+-[0-9a-f]{8}$/, ''))
+    .sort();
+}
+
+function crashAt(out: string, step: ReportWriteStep, label: string): Promise<{ code: number | null; signal: string | null; stdout: string; stderr: string }> {
+  const child = spawn(VITE_NODE, [CRASH_WRITER, out, step, label], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((done) => child.on('exit', (code, signal) => done({ code, signal, stdout, stderr })));
+}
+
+describe.concurrent('a writer killed at each step of the swap', () => {
+  test.each([
+    // step, what is at the folder right after the kill, what lies beside it
+    ['staged', 'old', ['.report.lock', '.report.tmp'], 'old'],
+    ['ready', 'old', ['.report.lock', '.report.new'], 'old'],
+    // Between the two renames: the only moment the folder is missing. Both reports are complete
+    // beside it, and recovery puts the new one in place.
+    ['retired', '<missing>', ['.report.lock', '.report.new', '.report.old'], 'new'],
+    ['swapped', 'new', ['.report.lock', '.report.old'], 'new'],
+  ] as const)('killed at "%s": the folder holds %s, and the next write recovers it and leaves nothing behind', { timeout: 60_000 }, async (step, atCrash, leftovers, recovered) => {
+    const out = join(root, `crash-${step}`, 'report');
+    mkdirSync(join(out, '..'));
+    await writeLabelled(out, 'old');
+    const crashed = await crashAt(out, step, 'new');
+    expect(crashed.signal, crashed.stderr).toBe('SIGKILL');
+    expect(readReport(out)).toBe(atCrash);
+    expect(listLeftovers(out)).toEqual(leftovers);
+    // Recovery alone (what every write does first, under the lock) restores a complete report.
+    await recoverReportFolder(out);
+    expect(readReport(out)).toBe(recovered);
+    expect(listLeftovers(out).filter((name) => name !== '.report.lock')).toEqual([]);
+    // The next write breaks the dead writer's lock (no waiting) and leaves nothing beside the folder.
+    await writeLabelled(out, 'next');
+    expect(readReport(out)).toBe('next');
+    expect(listLeftovers(out)).toEqual([]);
+  });
+
+  test('staging folders of several killed writers do not pile up', { timeout: 90_000 }, async () => {
+    const out = join(root, 'pile', 'report');
+    mkdirSync(join(out, '..'));
+    await writeLabelled(out, 'old');
+    for (const label of ['one', 'two', 'three']) {
+      expect((await crashAt(out, 'staged', label)).signal).toBe('SIGKILL');
+      // Each writer removed its predecessor's staging folder before writing its own.
+      expect(listLeftovers(out)).toEqual(['.report.lock', '.report.tmp']);
+      expect(readReport(out)).toBe('old');
+    }
+    await writeLabelled(out, 'next');
+    expect(readReport(out)).toBe('next');
+    expect(listLeftovers(out)).toEqual([]);
+  });
+});
+
+describe('concurrent writers to one folder', () => {
+  test('take turns: every write succeeds, the folder holds one complete report, nothing is left behind', async () => {
+    const out = join(root, 'concurrent', 'report');
+    const labels = ['w1', 'w2', 'w3', 'w4', 'w5'];
+    const results = await Promise.allSettled(labels.map((label) => writeLabelled(out, label)));
+    expect(results.map((result) => result.status)).toEqual(labels.map(() => 'fulfilled'));
+    expect(labels).toContain(readReport(out));
+    expect(listLeftovers(out)).toEqual([]);
+  });
+});
+
+describe('leftovers that are not ours', () => {
+  test('a folder named like a leftover but without the marker is never touched', async () => {
+    const out = join(root, 'foreign', 'report');
+    await writeLabelled(out, 'old');
+    const foreign = join(root, 'foreign', '.report.old-123-0badc0de');
+    mkdirSync(foreign);
+    rmSync(out, { recursive: true });
+    await recoverReportFolder(out);
+    expect(existsSync(foreign)).toBe(true);
+    expect(existsSync(out)).toBe(false);
+  });
+});
