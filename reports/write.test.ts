@@ -1,7 +1,7 @@
 // The report folder swap is crash-safe and serialised (issue 11, item 2): a writer killed at any
 // step leaves the old or the new complete report, which the next write puts back in place;
 // leftovers never pile up; concurrent writers take turns.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -112,5 +112,37 @@ describe('leftovers that are not ours', () => {
     await recoverReportFolder(out);
     expect(existsSync(foreign)).toBe(true);
     expect(existsSync(out)).toBe(false);
+  });
+});
+
+// A mount namespace of its own lets the test mount a tmpfs without touching the machine's mounts;
+// where unshare is not permitted (no CAP_SYS_ADMIN), the test cannot run.
+const canMount = spawnSync('unshare', ['-m', 'sh', '-c', `mount -t tmpfs tmpfs ${JSON.stringify(tmpdir())}`], { timeout: 10_000 }).status === 0;
+
+describe('a mountpoint', () => {
+  test.skipIf(!canMount)('is written into, file by file, never renamed; a second write replaces the first', { timeout: 90_000 }, async () => {
+    const mount = join(root, 'mnt');
+    mkdirSync(mount);
+    const writer = (label: string) => `${VITE_NODE} ${CRASH_WRITER} ${mount} none ${label}`;
+    const script = [
+      `mount -t tmpfs tmpfs ${mount}`,
+      writer('one'),
+      writer('two'),
+      `echo "files: $(ls -A ${mount} | tr '\\n' ' ')"`,
+      `echo "content: $(cat ${mount}/a.txt ${mount}/b.txt)"`,
+      `echo "still a mountpoint: $([ "$(stat -c %d ${mount})" != "$(stat -c %d ${root})" ] && echo yes)"`,
+      `ls -A ${root} | grep -E '^\\.mnt\\.' || true`,
+    ].join(' && ');
+    const child = spawn('unshare', ['-m', 'sh', '-c', script], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const code = await new Promise((done) => child.on('exit', done));
+    expect(code, output).toBe(0);
+    expect(output).toContain(`files: ${REPORT_MARKER_FILE} a.txt b.txt \n`);
+    expect(output).toContain('content: twotwo\n');
+    expect(output).toContain('still a mountpoint: yes\n');
+    // Nothing was staged beside the mountpoint, and nothing is left inside it.
+    expect(output).not.toMatch(/^\.mnt\./m);
   });
 });
