@@ -49,7 +49,7 @@ describe('action.yml', () => {
       await writeFile(env['GITHUB_STEP_SUMMARY']!, '');
       const result = await execa('bash', ['-e', '-c', step.run!], { cwd: dir, env, reject: false });
       const outputs = Object.fromEntries((await readFile(env['GITHUB_OUTPUT']!, 'utf8')).trim().split('\n').map((line) => line.split(/=(.*)/s).slice(0, 2)));
-      return { code: result.exitCode, stderr: result.stderr, outputs, summary: await readFile(env['GITHUB_STEP_SUMMARY']!, 'utf8') };
+      return { code: result.exitCode, stdout: result.stdout, stderr: result.stderr, outputs, summary: await readFile(env['GITHUB_STEP_SUMMARY']!, 'utf8') };
     }
 
     it('passes targets, cases and baseline through, sets the outputs and appends the summary', async () => {
@@ -65,6 +65,16 @@ describe('action.yml', () => {
       expect(result.code).toBe(1);
       expect(result.outputs).toMatchObject({ 'exit-code': '1', fail: '2' });
       expect(result.summary).not.toBe('');
+    });
+
+    it('an empty out input writes the default report folder, never the workspace itself', async () => {
+      const result = await runStep({ targets: 'naive', cases: 'content-not-array', out: '', args: '--mode direct --no-schemas' });
+      expect(result.stderr).not.toMatch(/--out ""/);
+      expect(result.code).toBe(1);
+      expect(result.stdout).toMatch(/^::warning title=mcp-error-matrix::the out input is empty; writing the reports to mcp-error-matrix-report$/m);
+      expect(result.outputs).toMatchObject({ 'report-path': join(dir, 'mcp-error-matrix-report'), 'exit-code': '1', fail: '2' });
+      // The workspace's own files are still there.
+      await expect(readFile(join(dir, 'known.yaml'), 'utf8')).resolves.toContain('naive');
     });
   });
 });
