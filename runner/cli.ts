@@ -42,7 +42,7 @@ run options:
   --cases DIR|GLOB    case files to load (default: the bundled table)
   --case ID           only these case ids; globs allowed, e.g. 'http-*' (repeatable)
   --version V         only this protocol version: 2025-11-25 | 2026-07-28 (repeatable)
-  --out DIR           write the reports into DIR (replaced as a whole)
+  --out DIR           write the reports into DIR (replaced as a whole if absent, empty or an earlier report)
   --timeout MS        per-exchange timeout (default 2000)
   --concurrency N     cells in parallel (default: 4 per core, at least 8)
   --schemas DIR       the pinned official schemas (DIR/<version>/schema.json); else MCP_SCHEMAS_DIR,
