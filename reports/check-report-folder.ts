@@ -47,7 +47,8 @@ export async function checkReportFolder(given: string, options: CheckReportFolde
     const sample = entries.slice(0, 3).join(', ') + (entries.length > 3 ? `, … (${entries.length} entries)` : '');
     throw refuse(
       `${target} holds files this tool did not write (${sample}); --out replaces only a folder that is absent, empty, or a report folder ` +
-        `written by mcp-error-matrix (it holds ${REPORT_MARKER_FILE}): choose a new folder name, e.g. --out ${join(given, 'report')}`,
+        `written by mcp-error-matrix (it holds ${REPORT_MARKER_FILE}): choose a new folder name, e.g. --out ${join(given, 'report')} ` +
+        `(a report written by an older mcp-error-matrix has no marker: delete it by hand once)`,
     );
   } catch (error) {
     throw describeWriteError(error, shown);

@@ -36,5 +36,5 @@ export function describeWriteError(error: unknown, shownAs: string): unknown {
   if (!isSystemError(error)) return error;
   const cause = CAUSES[error.code] ?? 'the operating system refused it';
   const where = error.path ? ` (${error.syscall ?? 'at'} ${error.path})` : '';
-  return new OutputFolderError('unwritable', `--out ${shownAs}: cannot write the report: ${cause} [${error.code}]${where}`, { cause: error });
+  return new OutputFolderError('unwritable', `--out ${JSON.stringify(shownAs)}: cannot write the report: ${cause} [${error.code}]${where}`, { cause: error });
 }

@@ -52,7 +52,7 @@ export async function acquireFolderLock(lockPath: string, options: FolderLockOpt
         const who = held ? `process ${held.pid}${held.host === owner.host ? '' : ` on ${held.host}`}` : 'another process';
         throw new OutputFolderError(
           'unwritable',
-          `--out ${options.shownAs}: ${who} has been writing this report folder for too long (lock ${lockPath}); wait for it to finish, ` +
+          `--out ${JSON.stringify(options.shownAs)}: ${who} has been writing this report folder for too long (lock ${lockPath}); wait for it to finish, ` +
             `or give each run its own --out. If no such process runs any more, delete the lock file.`,
         );
       }

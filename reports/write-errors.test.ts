@@ -66,7 +66,7 @@ describe('a file-system error while writing is a clear error, and the old report
     expect(error).toBeInstanceOf(OutputFolderError);
     expect((error as OutputFolderError).code).toBe('MEM_OUT_UNWRITABLE');
     expect((error as OutputFolderError).exitCode).toBe(2);
-    expect((error as Error).message).toMatch(new RegExp(`^--out ${out}: cannot write the report: `));
+    expect((error as Error).message).toMatch(new RegExp(`^--out "${out}": cannot write the report: `));
     expect((error as Error).message).toMatch(message);
     expect(readFileSync(join(out, 'results.json'), 'utf8')).toBe('old');
     expect(readdirSync(join(out, '..'))).toEqual(['report']);
@@ -77,7 +77,7 @@ describe('a file-system error while writing is a clear error, and the old report
     faults.current = { op: 'write', match: /\.report\.tmp-.*matrix\.html$/, code: 'ENOSPC' };
     const result = await runCli(['run', '--target', 'naive', '--case', 'content-not-array', '--mode', 'direct', '--no-schemas', '--no-baseline', '--quiet', '--out', out], { cwd: root });
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/^mcp-error-matrix run: --out .*report: cannot write the report: no space left on the device; free some space or choose another --out \[ENOSPC\] \(write .*matrix\.html\)\n$/);
+    expect(result.stderr).toMatch(/^mcp-error-matrix run: --out ".*report": cannot write the report: no space left on the device; free some space or choose another --out \[ENOSPC\] \(write .*matrix\.html\)\n$/);
     expect(existsSync(out)).toBe(false);
     expect(readdirSync(join(out, '..'))).toEqual([]);
   });
