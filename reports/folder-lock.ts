@@ -2,7 +2,7 @@
 // renaming folders under each other (which ended in ENOTEMPTY, or in one report lost).
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { link, unlink, writeFile } from 'node:fs/promises';
+import { link, lstat, unlink, writeFile } from 'node:fs/promises';
 import { OutputFolderError } from '../runner/errors.js';
 import { isSystemError } from './describe-fs-error.js';
 import { readSmallFile } from './read-small-file.js';
@@ -42,7 +42,7 @@ export async function acquireFolderLock(lockPath: string, options: FolderLockOpt
         if (!isSystemError(error) || error.code !== 'EEXIST') throw error;
       }
       const held = await readOwner(lockPath);
-      if (held && isStale(held)) {
+      if (held && (await isStale(held, lockPath))) {
         // Re-read right before removing: another writer may have broken it and taken it already.
         const again = await readOwner(lockPath);
         if (again?.token === held.token) await unlink(lockPath).catch(() => undefined);
@@ -77,13 +77,29 @@ async function readOwner(lockPath: string): Promise<LockOwner | undefined> {
   return undefined;
 }
 
-/** A lock is stale when its process, on this host, no longer exists. */
-function isStale(owner: LockOwner): boolean {
+/**
+ * A lock is stale when its process, on this host, no longer exists, or when the process now
+ * holding that pid started after the lock was taken (the pid was reused; Linux's /proc tells).
+ */
+async function isStale(owner: LockOwner, lockPath: string): Promise<boolean> {
   if (owner.host !== hostname()) return false;
   try {
     process.kill(owner.pid, 0);
-    return false;
   } catch (error) {
-    return isSystemError(error) && error.code === 'ESRCH';
+    // EPERM: the process exists but belongs to another user; still check when it started.
+    if (!isSystemError(error) || error.code !== 'EPERM') return isSystemError(error) && error.code === 'ESRCH';
   }
+  const [startedMs, locked] = await Promise.all([getProcessStartMs(owner.pid), lstat(lockPath).catch(() => undefined)]);
+  // Two seconds of slack for clock-tick rounding: a lock is written after its process starts, never before.
+  return startedMs !== undefined && locked !== undefined && startedMs > locked.mtimeMs + 2000;
+}
+
+/** When a process started (ms since the epoch), from /proc on Linux; undefined elsewhere. */
+async function getProcessStartMs(pid: number): Promise<number | undefined> {
+  const [stat, system] = await Promise.all([readSmallFile(`/proc/${pid}/stat`, 4096), readSmallFile('/proc/stat', 1 << 20)]);
+  // Field 22 (starttime, in clock ticks after boot) counts from the field after the command's ')'.
+  const ticks = Number(stat?.slice(stat.lastIndexOf(')') + 2).split(' ')[19]);
+  const bootSeconds = Number(/^btime (\d+)$/m.exec(system ?? '')?.[1]);
+  // USER_HZ is 100 on every Linux architecture Node runs on.
+  return Number.isFinite(ticks) && Number.isFinite(bootSeconds) && bootSeconds > 0 ? bootSeconds * 1000 + ticks * 10 : undefined;
 }

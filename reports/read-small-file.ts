@@ -14,9 +14,16 @@ export async function readSmallFile(path: string, maxBytes: number): Promise<str
   try {
     const stats = await handle.stat();
     if (!stats.isFile() || stats.size > maxBytes) return undefined;
-    const buffer = Buffer.alloc(maxBytes);
-    const { bytesRead } = await handle.read(buffer, 0, maxBytes, 0);
-    return buffer.subarray(0, bytesRead).toString('utf8');
+    // Read until the end: files under /proc report size 0 and may come in several reads.
+    const buffer = Buffer.alloc(maxBytes + 1);
+    let used = 0;
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, used, buffer.length - used, used);
+      if (bytesRead === 0) break;
+      used += bytesRead;
+      if (used > maxBytes) return undefined;
+    }
+    return buffer.subarray(0, used).toString('utf8');
   } catch {
     return undefined;
   } finally {

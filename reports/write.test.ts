@@ -2,10 +2,11 @@
 // step leaves the old or the new complete report, which the next write puts back in place;
 // leftovers never pile up; concurrent writers take turns.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
+import { OutputFolderError } from '../runner/errors.js';
 import { recoverReportFolder } from './recover-report-folder.js';
 import { REPORT_MARKER_FILE } from './report-marker.js';
 import { writeReportFolder, type ReportWriteStep } from './write.js';
@@ -144,5 +145,39 @@ describe('a mountpoint', () => {
     expect(output).toContain('still a mountpoint: yes\n');
     // Nothing was staged beside the mountpoint, and nothing is left inside it.
     expect(output).not.toMatch(/^\.mnt\./m);
+  });
+});
+
+describe('the lock beside the folder', () => {
+  const lockOf = (out: string) => join(out, '..', '.report.lock');
+  const plantLock = (out: string, pid: number, mtime?: Date) => {
+    mkdirSync(join(out, '..'), { recursive: true });
+    writeFileSync(lockOf(out), JSON.stringify({ pid, host: hostname(), token: 'planted' }));
+    if (mtime) utimesSync(lockOf(out), mtime, mtime);
+  };
+
+  test('held by a live process: the writer waits, then fails with a clear message, the folder untouched', async () => {
+    const out = join(root, 'lock-live', 'report');
+    await writeLabelled(out, 'old');
+    // pid 1 is alive and started before the lock was taken: a real holder.
+    plantLock(out, 1);
+    const error: unknown = await writeReportFolder(out, [{ name: 'a.txt', content: 'new' }], undefined, { lockWaitMs: 300 }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(OutputFolderError);
+    expect((error as Error).message).toMatch(/^--out ".*report": process 1 has been writing this report folder for too long \(lock .*\.report\.lock\); wait for it/);
+    expect(readReport(out)).toBe('old');
+    expect(readFileSync(lockOf(out), 'utf8')).toContain('planted');
+  });
+
+  test('left by a process that is gone, or whose pid now belongs to a later process: broken at once', async () => {
+    const out = join(root, 'lock-stale', 'report');
+    await writeLabelled(out, 'old');
+    // A pid above the kernel's maximum never exists.
+    plantLock(out, 2 ** 22 + 1);
+    await writeReportFolder(out, [{ name: 'a.txt', content: 'one' }], undefined, { lockWaitMs: 0 });
+    // pid 1 is alive, but started long after this lock was written: the pid was reused.
+    plantLock(out, 1, new Date('2000-01-01T00:00:00Z'));
+    await writeReportFolder(out, [{ name: 'a.txt', content: 'two' }], undefined, { lockWaitMs: 0 });
+    expect(readFileSync(join(out, 'a.txt'), 'utf8')).toBe('two');
+    expect(existsSync(lockOf(out))).toBe(false);
   });
 });
