@@ -72,6 +72,15 @@ describe('a file-system error while writing is a clear error, and the old report
     expect(readdirSync(join(out, '..'))).toEqual(['report']);
   });
 
+  test('an error of finalize (reading an input for the receipts) is not blamed on the folder', async () => {
+    const out = join(root, 'finalize', 'report');
+    const missing = Object.assign(new Error("ENOENT: no such file or directory, open '/gone/case.json'"), { code: 'ENOENT', syscall: 'open', path: '/gone/case.json' });
+    const error: unknown = await writeReportFolder(out, [{ name: 'results.json', content: 'x' }], () => Promise.reject(missing)).catch((caught: unknown) => caught);
+    expect(error).toBe(missing);
+    expect(existsSync(out)).toBe(false);
+    expect(readdirSync(join(out, '..'))).toEqual([]);
+  });
+
   test('the CLI exits 2 with the message, not "internal error"', async () => {
     const out = join(root, 'cli', 'report');
     faults.current = { op: 'write', match: /\.report\.tmp-.*matrix\.html$/, code: 'ENOSPC' };

@@ -103,6 +103,19 @@ describe('concurrent writers to one folder', () => {
   });
 });
 
+describe('concurrent writer processes to one folder', () => {
+  test('take turns: both finish, the folder holds one complete report, never ENOTEMPTY, nothing left behind', { timeout: 60_000 }, async () => {
+    const out = join(root, 'two-processes', 'report');
+    const [one, two] = await Promise.all([crashAt(out, 'none' as ReportWriteStep, 'one'), crashAt(out, 'none' as ReportWriteStep, 'two')]);
+    for (const writer of [one, two]) {
+      expect(writer.code, writer.stderr).toBe(0);
+      expect(writer.stdout).toBe('finished without crashing\n');
+    }
+    expect(['one', 'two']).toContain(readReport(out));
+    expect(listLeftovers(out)).toEqual([]);
+  });
+});
+
 describe('leftovers that are not ours', () => {
   test('a folder named like a leftover but without the marker is never touched', async () => {
     const out = join(root, 'foreign', 'report');

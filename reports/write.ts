@@ -123,11 +123,15 @@ export async function writeReportFolder(outDir: string, files: ReportFile[], fin
     const written = locked.mountpoint ? await writeIntoMountpoint(locked, files, finalize, options) : await swapInFolder(locked, paths, files, finalize, options);
     return written.map((name) => join(locked.target, name));
   } catch (error) {
-    throw describeWriteError(error, shownAs);
+    throw finalizeErrors.has(error as object) ? error : describeWriteError(error, shownAs);
   } finally {
     await release?.();
   }
 }
+
+// Errors thrown by `finalize` (e.g. receipts failing to read an input file) are about its own
+// inputs, not about the report folder: they pass through unchanged.
+const finalizeErrors = new WeakSet<object>();
 
 /** Writes the marker, the files and finalize's files into `dir`; returns the names written. */
 async function writeStaging(dir: string, files: ReportFile[], finalize: Finalize | undefined): Promise<string[]> {
@@ -140,7 +144,12 @@ async function writeStaging(dir: string, files: ReportFile[], finalize: Finalize
     }
   };
   await writeAll([{ name: REPORT_MARKER_FILE, content: createReportMarker() }, ...files]);
-  const extra = finalize ? await finalize(dir, written) : [];
+  const extra = finalize
+    ? await finalize(dir, written).catch((error: unknown) => {
+        if (typeof error === 'object' && error !== null) finalizeErrors.add(error);
+        throw error;
+      })
+    : [];
   await writeAll(extra);
   await syncFolder(dir);
   return [...files, ...extra].map((file) => file.name);

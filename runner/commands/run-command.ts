@@ -22,8 +22,8 @@ import { createProgress } from './progress.js';
 export async function runRunCommand(args: string[], io: CliIo): Promise<number> {
   const options = parseRunOptions(args, DEFAULT_TARGETS);
   // A report folder that would be refused is refused now, before the run, not after it.
-  const outFolder = options.out === undefined ? undefined : { cwd: io.cwd, home: io.env['HOME'], shownAs: options.out };
-  if (options.out !== undefined && outFolder) await (await import('../../reports/check-report-folder.js')).checkReportFolder(options.out, outFolder);
+  const outFolder = { cwd: io.cwd, home: io.env['HOME'], shownAs: options.out ?? '' };
+  if (options.out !== undefined) await (await import('../../reports/check-report-folder.js')).checkReportFolder(options.out, outFolder);
   const shards = options.shard === undefined ? undefined : await import('../shard/select-shard.js');
   const shard = shards && options.shard !== undefined ? shards.parseShard(options.shard) : undefined;
   const table = await loadCases({ sources: options.cases, cwd: io.cwd });
