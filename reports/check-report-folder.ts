@@ -3,7 +3,7 @@
 // report folder this tool wrote (it holds the marker); everything else is refused, and the
 // empty string, the working directory or any ancestor of it, the home directory (or an
 // ancestor) and `/` are always refused.
-import { lstat, readdir, realpath, stat } from 'node:fs/promises';
+import { lstat, opendir, realpath, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join, parse, relative, resolve, sep } from 'node:path';
 import { OutputFolderError } from '../runner/errors.js';
@@ -41,10 +41,10 @@ export async function checkReportFolder(given: string, options: CheckReportFolde
     if (!stats) return { target, state: 'absent', mountpoint: false };
     if (!stats.isDirectory()) throw refuse(`${target} is ${describeKind(stats)}, not a folder; --out replaces a folder as a whole, so choose a folder name, e.g. --out report`);
     const mountpoint = (await stat(dirname(target))).dev !== stats.dev;
-    const entries = await readdir(target);
+    const entries = await listFirstEntries(target, 4);
     if (entries.length === 0) return { target, state: 'empty', mountpoint };
     if (await hasReportMarker(target)) return { target, state: 'report', mountpoint };
-    const sample = entries.slice(0, 3).join(', ') + (entries.length > 3 ? `, … (${entries.length} entries)` : '');
+    const sample = entries.slice(0, 3).join(', ') + (entries.length > 3 ? ', …' : '');
     throw refuse(
       `${target} holds files this tool did not write (${sample}); --out replaces only a folder that is absent, empty, or a report folder ` +
         `written by mcp-error-matrix (it holds ${REPORT_MARKER_FILE}): choose a new folder name, e.g. --out ${join(given, 'report')} ` +
@@ -55,14 +55,27 @@ export async function checkReportFolder(given: string, options: CheckReportFolde
   }
 }
 
+/** Up to `count` entry names of `dir`: a folder of a million files is not listed whole to learn it is not empty. */
+async function listFirstEntries(dir: string, count: number): Promise<string[]> {
+  const handle = await opendir(dir);
+  const names: string[] = [];
+  try {
+    for (let entry = await handle.read(); entry && names.length < count; entry = await handle.read()) names.push(entry.name);
+  } finally {
+    await handle.close();
+  }
+  return names;
+}
+
 /** The real path of `absolute`: a symlink is followed to its target (a dangling one is refused). */
 async function resolveTarget(absolute: string, refuse: (why: string) => Error): Promise<string> {
   const link = await lstat(absolute).catch(() => undefined);
   if (link?.isSymbolicLink()) {
     try {
       return await realpath(absolute);
-    } catch {
-      throw refuse(`${absolute} is a symbolic link whose target does not exist; create the target folder or give --out a real folder`);
+    } catch (error) {
+      const problem = isSystemError(error) && error.code === 'ELOOP' ? 'that loops' : 'whose target does not exist';
+      throw refuse(`${absolute} is a symbolic link ${problem}; create the target folder or give --out a real folder`);
     }
   }
   if (link) return realpath(absolute);

@@ -47,6 +47,10 @@ describe('--out refuses what it did not write, before running, and touches nothi
   writeFileSync(join(home, '.bashrc'), 'export X=1\n');
   const userLink = join(root, 'link-to-notes');
   symlinkSync(join(repo, 'notes'), userLink);
+  const dangling = join(root, 'dangling-link');
+  symlinkSync(join(root, 'nowhere'), dangling);
+  const fifo = join(root, 'fifo');
+  execFileSync('mkfifo', [fifo]);
 
   test.each([
     ['`.` inside a git repository', '.', repo, /is the current directory/],
@@ -57,6 +61,8 @@ describe('--out refuses what it did not write, before running, and touches nothi
     ['the home directory', home, repo, /is the home directory/],
     ['/', '/', repo, /root of the file system/],
     ['a symlink to a user folder', userLink, repo, /holds files this tool did not write/],
+    ['a dangling symlink', dangling, repo, /is a symbolic link whose target does not exist/],
+    ['a named pipe (never opened, so nothing blocks)', fifo, repo, /is a named pipe, not a folder/],
   ])('%s: exit 2, the path and the reason named, nothing run, nothing touched', async (_title, out, cwd, reason) => {
     const before = snapshot(root);
     const result = await runCli([...RUN, '--out', out], { cwd, env: { ...process.env, CI: 'true', HOME: home } });
