@@ -3,7 +3,7 @@
 // at its place or removed, so nothing piles up and no report stays hidden.
 import { lstat, readdir, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { hasReportMarker } from './report-marker.js';
+import { hasReportMarker, REPORT_MARKER_FILE } from './report-marker.js';
 
 /** Stages of one write, in order; a leftover's kind says how far its writer got. */
 export type LeftoverKind = 'tmp' | 'new' | 'old';
@@ -20,8 +20,8 @@ export function getSwapPaths(target: string, id: string): Record<LeftoverKind, s
   };
 }
 
-/** Staging folders inside a mountpoint (which is written into, never renamed). */
-export const MOUNTPOINT_STAGING_PREFIX = '.mcp-error-matrix.tmp-';
+/** Staging folders inside a mountpoint (which is written into, never renamed): being written, and complete. */
+export const MOUNTPOINT_STAGING_PREFIX = { tmp: '.mcp-error-matrix.tmp-', new: '.mcp-error-matrix.new-' } as const;
 
 interface Leftover {
   path: string;
@@ -60,16 +60,27 @@ export async function recoverReportFolder(target: string): Promise<{ restored?: 
   return { ...(restored ? { restored } : {}), removed };
 }
 
-/** Removes staging folders a killed writer left inside a mountpoint `target`. */
+/**
+ * Recovers a mountpoint `target` after a writer was killed: a complete staging folder
+ * (`.mcp-error-matrix.new-*`) has its remaining files moved into place; a partial one is removed.
+ */
 export async function recoverMountpointStaging(target: string): Promise<string[]> {
-  const removed: string[] = [];
+  const recovered: string[] = [];
   for (const name of await readdir(target)) {
     const path = join(target, name);
-    if (!name.startsWith(MOUNTPOINT_STAGING_PREFIX) || !(await isOwnFolder(path))) continue;
+    const complete = name.startsWith(MOUNTPOINT_STAGING_PREFIX.new);
+    if (!(complete || name.startsWith(MOUNTPOINT_STAGING_PREFIX.tmp)) || !(await isOwnFolder(path))) continue;
+    if (complete) await moveStagedFiles(path, target);
     await rm(path, { recursive: true, force: true });
-    removed.push(path);
+    recovered.push(path);
   }
-  return removed;
+  return recovered;
+}
+
+/** Moves every entry of `staging` into `target`, each by one atomic rename, the report marker last. */
+export async function moveStagedFiles(staging: string, target: string): Promise<void> {
+  const names = (await readdir(staging)).sort((a, b) => Number(a === REPORT_MARKER_FILE) - Number(b === REPORT_MARKER_FILE));
+  for (const name of names) await rename(join(staging, name), join(target, name));
 }
 
 async function findLeftovers(target: string): Promise<Leftover[]> {

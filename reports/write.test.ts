@@ -159,6 +159,34 @@ describe('a mountpoint', () => {
     // Nothing was staged beside the mountpoint, and nothing is left inside it.
     expect(output).not.toMatch(/^\.mnt\./m);
   });
+
+  test.skipIf(!canMount)('a writer killed inside it: the next write finishes a complete staging (roll forward) or removes a partial one', { timeout: 120_000 }, async () => {
+    const mount = join(root, 'mnt-crash');
+    mkdirSync(mount);
+    const writer = (step: string, label: string) => `${VITE_NODE} ${CRASH_WRITER} ${mount} ${step} ${label}`;
+    const show = (tag: string) => `echo "${tag}: $(cat ${mount}/a.txt ${mount}/b.txt) | $(ls -A ${mount} | sed -E 's/-[0-9]+-[0-9a-f]{8}$//' | tr '\\n' ' ')"`;
+    const script = [
+      `mount -t tmpfs tmpfs ${mount}`,
+      writer('none', 'one'),
+      // Killed after its staging was marked complete, before any file moved.
+      `{ ${writer('ready', 'two')} || true; }`,
+      show('after crash'),
+      // The next writer first finishes the moves (the folder holds "two" whole), then is killed while staging.
+      `{ ${writer('staged', 'three')} || true; }`,
+      show('after recovery'),
+      writer('none', 'four'),
+      show('after next write'),
+    ].join(' && ');
+    const child = spawn('unshare', ['-m', 'sh', '-c', script], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const code = await new Promise((done) => child.on('exit', done));
+    expect(code, output).toBe(0);
+    expect(output).toContain(`after crash: oneone | ${REPORT_MARKER_FILE} .mcp-error-matrix.new a.txt b.txt \n`);
+    expect(output).toContain(`after recovery: twotwo | ${REPORT_MARKER_FILE} .mcp-error-matrix.tmp a.txt b.txt \n`);
+    expect(output).toContain(`after next write: fourfour | ${REPORT_MARKER_FILE} a.txt b.txt \n`);
+  });
 });
 
 describe('the lock beside the folder', () => {

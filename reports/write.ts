@@ -9,7 +9,7 @@ import { dirname, join, resolve } from 'node:path';
 import { checkReportFolder, type ReportFolderPlan } from './check-report-folder.js';
 import { describeWriteError, isSystemError } from './describe-fs-error.js';
 import { acquireFolderLock } from './folder-lock.js';
-import { getSwapPaths, MOUNTPOINT_STAGING_PREFIX, recoverMountpointStaging, recoverReportFolder } from './recover-report-folder.js';
+import { getSwapPaths, MOUNTPOINT_STAGING_PREFIX, moveStagedFiles, recoverMountpointStaging, recoverReportFolder } from './recover-report-folder.js';
 import { createReportMarker, REPORT_MARKER_FILE } from './report-marker.js';
 
 export interface ReportFile {
@@ -157,9 +157,10 @@ async function writeStaging(dir: string, files: ReportFile[], finalize: Finalize
 
 async function swapInFolder(plan: ReportFolderPlan, paths: ReturnType<typeof getSwapPaths>, files: ReportFile[], finalize: Finalize | undefined, options: WriteReportFolderOptions): Promise<string[]> {
   let stage: 'tmp' | 'new' | 'old' | 'done' = 'tmp';
+  let names: string[];
   try {
     await mkdir(paths.tmp);
-    const names = await writeStaging(paths.tmp, files, finalize);
+    names = await writeStaging(paths.tmp, files, finalize);
     await options.onStep?.('staged');
     await rename(paths.tmp, paths.new);
     stage = 'new';
@@ -171,36 +172,49 @@ async function swapInFolder(plan: ReportFolderPlan, paths: ReturnType<typeof get
     }
     await rename(paths.new, plan.target);
     stage = 'done';
-    await options.onStep?.('swapped');
-    await syncFolder(dirname(plan.target));
-    await rm(paths.old, { recursive: true, force: true });
-    return names;
   } catch (error) {
-    // Undo what this writer did; the old folder goes back to its place.
-    if (stage === 'old') await rename(paths.old, plan.target).catch(() => undefined);
-    if (stage !== 'done') await rm(stage === 'tmp' ? paths.tmp : paths.new, { recursive: true, force: true }).catch(() => undefined);
+    // Undo what this writer did; the old folder goes back to its place. If even that fails, both
+    // complete reports stay beside it, for the next write's recovery.
+    const restored = stage !== 'old' || (await rename(paths.old, plan.target).then(() => true, () => false));
+    if (restored) await rm(stage === 'tmp' ? paths.tmp : paths.new, { recursive: true, force: true }).catch(() => undefined);
     throw error;
   }
+  // The new report is in place: what follows is tidying, and a failure there is recovered by the next write.
+  await options.onStep?.('swapped');
+  await syncFolder(dirname(plan.target)).catch(() => undefined);
+  await rm(paths.old, { recursive: true, force: true }).catch(() => undefined);
+  return names;
 }
 
-/** A mountpoint cannot be renamed: stage inside it, then move each file into place (each rename is atomic). */
+/**
+ * A mountpoint cannot be renamed: stage inside it, mark the staging complete (rename to
+ * `.mcp-error-matrix.new-ID`), then move each file into place (each rename is atomic; the marker
+ * last). A writer killed while moving leaves the complete `.new-` folder, and the next write's
+ * recovery finishes the moves, so the folder ends up holding the new report whole.
+ */
 async function writeIntoMountpoint(plan: ReportFolderPlan, files: ReportFile[], finalize: Finalize | undefined, options: WriteReportFolderOptions): Promise<string[]> {
   // The marker goes in first, so a crash below leaves a folder the next run recognises and recovers.
   if (plan.state === 'empty') await writeContent(join(plan.target, REPORT_MARKER_FILE), createReportMarker());
-  const staging = join(plan.target, `${MOUNTPOINT_STAGING_PREFIX}${process.pid}-${randomBytes(4).toString('hex')}`);
+  const id = `${process.pid}-${randomBytes(4).toString('hex')}`;
+  const staging = join(plan.target, `${MOUNTPOINT_STAGING_PREFIX.tmp}${id}`);
+  const complete = join(plan.target, `${MOUNTPOINT_STAGING_PREFIX.new}${id}`);
+  let moving = false;
   try {
     await mkdir(staging);
     const names = await writeStaging(staging, files, finalize);
     await options.onStep?.('staged');
-    for (const name of [...names, REPORT_MARKER_FILE]) {
-      await mkdir(dirname(join(plan.target, name)), { recursive: true });
-      await rename(join(staging, name), join(plan.target, name));
-    }
+    await rename(staging, complete);
+    moving = true;
+    await options.onStep?.('ready');
+    await moveStagedFiles(complete, plan.target);
+    moving = false;
     await syncFolder(plan.target);
     await options.onStep?.('swapped');
     return names;
   } finally {
+    // A move that failed half-way keeps its complete staging: the next write finishes the moves.
     await rm(staging, { recursive: true, force: true }).catch(() => undefined);
+    if (!moving) await rm(complete, { recursive: true, force: true }).catch(() => undefined);
   }
 }
 
