@@ -2,20 +2,29 @@
 // step leaves the old or the new complete report, which the next write puts back in place;
 // leftovers never pile up; concurrent writers take turns.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { OutputFolderError } from '../runner/errors.js';
 import { recoverReportFolder } from './recover-report-folder.js';
 import { REPORT_MARKER_FILE } from './report-marker.js';
 import { writeReportFolder, type ReportWriteStep } from './write.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
-const VITE_NODE = resolve(ROOT, 'node_modules/.bin/vite-node');
-const CRASH_WRITER = resolve(ROOT, 'test/fixtures/hostile/crash-writer.ts');
+const CRASH_WRITER = resolve(ROOT, 'test/fixtures/hostile/crash-writer.mjs');
 const root = mkdtempSync(join(tmpdir(), 'mem-write-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+// The crash writer runs the compiled dist/: a dist older than the sources it runs would test old code.
+const DIST_WRITE = resolve(ROOT, 'dist/reports/write.js');
+const built = existsSync(DIST_WRITE);
+beforeAll(() => {
+  if (!built) return;
+  const sources = [...readdirSync(resolve(ROOT, 'reports')).filter((name) => name.endsWith('.ts') && !name.endsWith('.test.ts')).map((name) => resolve(ROOT, 'reports', name)), resolve(ROOT, 'runner/errors.ts')];
+  const stale = sources.filter((source) => statSync(source).mtimeMs > statSync(DIST_WRITE).mtimeMs);
+  if (stale.length > 0) throw new Error(`dist/ is older than ${stale.join(', ')}: run \`npm run build\` first`);
+});
 
 const writeLabelled = (out: string, label: string) =>
   writeReportFolder(out, [
@@ -40,8 +49,8 @@ function listLeftovers(out: string): string[] {
     .sort();
 }
 
-function crashAt(out: string, step: ReportWriteStep, label: string): Promise<{ code: number | null; signal: string | null; stdout: string; stderr: string }> {
-  const child = spawn(VITE_NODE, [CRASH_WRITER, out, step, label], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+function crashAt(out: string, step: ReportWriteStep | 'none', label: string): Promise<{ code: number | null; signal: string | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [CRASH_WRITER, out, step, label], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -49,7 +58,7 @@ function crashAt(out: string, step: ReportWriteStep, label: string): Promise<{ c
   return new Promise((done) => child.on('exit', (code, signal) => done({ code, signal, stdout, stderr })));
 }
 
-describe.concurrent('a writer killed at each step of the swap', () => {
+describe.skipIf(!built)('a writer killed at each step of the swap (needs `npm run build`)', () => {
   test.each([
     // step, what is at the folder right after the kill, what lies beside it
     ['staged', 'old', ['.report.lock', '.report.tmp'], 'old'],
@@ -58,7 +67,7 @@ describe.concurrent('a writer killed at each step of the swap', () => {
     // beside it, and recovery puts the new one in place.
     ['retired', '<missing>', ['.report.lock', '.report.new', '.report.old'], 'new'],
     ['swapped', 'new', ['.report.lock', '.report.old'], 'new'],
-  ] as const)('killed at "%s": the folder holds %s, and the next write recovers it and leaves nothing behind', { timeout: 60_000 }, async (step, atCrash, leftovers, recovered) => {
+  ] as const)('killed at "%s": the folder holds %s, and the next write recovers it and leaves nothing behind', async (step, atCrash, leftovers, recovered) => {
     const out = join(root, `crash-${step}`, 'report');
     mkdirSync(join(out, '..'));
     await writeLabelled(out, 'old');
@@ -76,7 +85,7 @@ describe.concurrent('a writer killed at each step of the swap', () => {
     expect(listLeftovers(out)).toEqual([]);
   });
 
-  test('staging folders of several killed writers do not pile up', { timeout: 90_000 }, async () => {
+  test('staging folders of several killed writers do not pile up', async () => {
     const out = join(root, 'pile', 'report');
     mkdirSync(join(out, '..'));
     await writeLabelled(out, 'old');
@@ -103,10 +112,10 @@ describe('concurrent writers to one folder', () => {
   });
 });
 
-describe('concurrent writer processes to one folder', () => {
-  test('take turns: both finish, the folder holds one complete report, never ENOTEMPTY, nothing left behind', { timeout: 60_000 }, async () => {
+describe.skipIf(!built)('concurrent writer processes to one folder (needs `npm run build`)', () => {
+  test('take turns: both finish, the folder holds one complete report, never ENOTEMPTY, nothing left behind', async () => {
     const out = join(root, 'two-processes', 'report');
-    const [one, two] = await Promise.all([crashAt(out, 'none' as ReportWriteStep, 'one'), crashAt(out, 'none' as ReportWriteStep, 'two')]);
+    const [one, two] = await Promise.all([crashAt(out, 'none', 'one'), crashAt(out, 'none', 'two')]);
     for (const writer of [one, two]) {
       expect(writer.code, writer.stderr).toBe(0);
       expect(writer.stdout).toBe('finished without crashing\n');
@@ -133,11 +142,11 @@ describe('leftovers that are not ours', () => {
 // where unshare is not permitted (no CAP_SYS_ADMIN), the test cannot run.
 const canMount = spawnSync('unshare', ['-m', 'sh', '-c', `mount -t tmpfs tmpfs ${JSON.stringify(tmpdir())}`], { timeout: 10_000 }).status === 0;
 
-describe('a mountpoint', () => {
-  test.skipIf(!canMount)('is written into, file by file, never renamed; a second write replaces the first', { timeout: 90_000 }, async () => {
+describe.skipIf(!built)('a mountpoint (needs `npm run build`)', () => {
+  test.skipIf(!canMount)('is written into, file by file, never renamed; a second write replaces the first', async () => {
     const mount = join(root, 'mnt');
     mkdirSync(mount);
-    const writer = (label: string) => `${VITE_NODE} ${CRASH_WRITER} ${mount} none ${label}`;
+    const writer = (label: string) => `${process.execPath} ${CRASH_WRITER} ${mount} none ${label}`;
     const script = [
       `mount -t tmpfs tmpfs ${mount}`,
       writer('one'),
@@ -160,10 +169,10 @@ describe('a mountpoint', () => {
     expect(output).not.toMatch(/^\.mnt\./m);
   });
 
-  test.skipIf(!canMount)('a writer killed inside it: the next write finishes a complete staging (roll forward) or removes a partial one', { timeout: 120_000 }, async () => {
+  test.skipIf(!canMount)('a writer killed inside it: the next write finishes a complete staging (roll forward) or removes a partial one', async () => {
     const mount = join(root, 'mnt-crash');
     mkdirSync(mount);
-    const writer = (step: string, label: string) => `${VITE_NODE} ${CRASH_WRITER} ${mount} ${step} ${label}`;
+    const writer = (step: string, label: string) => `${process.execPath} ${CRASH_WRITER} ${mount} ${step} ${label}`;
     const show = (tag: string) => `echo "${tag}: $(cat ${mount}/a.txt ${mount}/b.txt) | $(ls -A ${mount} | sed -E 's/-[0-9]+-[0-9a-f]{8}$//' | tr '\\n' ' ')"`;
     const script = [
       `mount -t tmpfs tmpfs ${mount}`,
