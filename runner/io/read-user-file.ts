@@ -144,7 +144,7 @@ function describeKind(stats: Stats): string {
 
 function describeOpenError(path: string, options: ReadUserFileOptions, error: unknown): UserFileError {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  if (code === 'ENOENT' || code === 'ENOTDIR') return new UserFileError(path, 'missing', `no such ${options.what}`, { cause: error });
+  if (code === 'ENOENT' || code === 'ENOTDIR') return new UserFileError(path, 'missing', `cannot read the ${options.what}: no such file`, { cause: error });
   if (code === 'ELOOP') return new UserFileError(path, 'symlink-loop', `the ${options.what} is a symlink loop (too many levels of symbolic links); point the link at a regular file`, { cause: error });
   if (code === 'EISDIR') return new UserFileError(path, 'not-regular', `the ${options.what} is not a regular file (it is a folder); give a regular file`, { cause: error });
   // ENXIO: a UNIX socket cannot be opened; EAGAIN/EWOULDBLOCK on a non-blocking special file.
