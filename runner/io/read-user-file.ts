@@ -38,6 +38,20 @@ const CHUNK_BYTES = 64 * 1024;
 
 /** Reads a user-supplied regular file, at most `maxBytes`; throws UserFileError otherwise. */
 export async function readUserFile(path: string, options: ReadUserFileOptions): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  await forEachUserFileChunk(path, options, (chunk) => {
+    chunks.push(chunk);
+    total += chunk.length;
+  });
+  return Buffer.concat(chunks, total);
+}
+
+/**
+ * Opens a user-supplied regular file as readUserFile does and hands its bytes, in order, to
+ * `onChunk`, never more than the cap in all. For streaming work such as hashing.
+ */
+export async function forEachUserFileChunk(path: string, options: ReadUserFileOptions, onChunk: (chunk: Buffer) => void): Promise<number> {
   let handle: FileHandle;
   try {
     handle = await open(path, OPEN_FLAGS);
@@ -47,17 +61,16 @@ export async function readUserFile(path: string, options: ReadUserFileOptions): 
   try {
     const stats = await handle.stat();
     assertReadable(path, options, stats);
-    const chunks: Buffer[] = [];
     let total = 0;
     for (;;) {
       const buffer = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, options.maxBytes + 1 - total));
       const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
       if (bytesRead === 0) break;
-      chunks.push(buffer.subarray(0, bytesRead));
       total += bytesRead;
       if (total > options.maxBytes) throw tooLarge(path, options);
+      onChunk(buffer.subarray(0, bytesRead));
     }
-    return Buffer.concat(chunks, total);
+    return total;
   } catch (error) {
     throw error instanceof UserFileError ? error : describeOpenError(path, options, error);
   } finally {
