@@ -1,7 +1,7 @@
 // Loads the case table: reads every case file, parses it, validates it against
 // schemas/case.schema.json and the rules a schema cannot express, and fails as a whole.
 import { createHash } from 'node:crypto';
-import { statSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import type { globSync as globSyncType } from 'tinyglobby';
@@ -62,7 +62,36 @@ function findCaseFiles(sources: string[], cwd: string): { files: { file: string;
       { file: sources.join(', '), pointer: '', message: 'no case files (*.json) found; check the --cases path or pattern' },
     ]);
   }
-  return { files: [...found].map(([file, root]) => ({ file, root })).sort((a, b) => a.file.localeCompare(b.file)), problems };
+  const files = [...found].map(([file, root]) => ({ file, root })).sort((a, b) => a.file.localeCompare(b.file));
+  return { files: dropSecondPaths(files, cwd, problems), problems };
+}
+
+/**
+ * One file reached under two paths (a glob through a symlink loop, two links to one folder) is loaded
+ * once: the later path is named as a problem instead of being reported as a duplicate id.
+ */
+function dropSecondPaths(files: { file: string; root: string }[], cwd: string, problems: CaseProblem[]): { file: string; root: string }[] {
+  // The path without links wins; else the first in order.
+  const kept = new Map<string, string>();
+  for (const { file } of files) {
+    const real = realPathOrSelf(file);
+    if (!kept.has(real) || file === real) kept.set(real, file);
+  }
+  const shown = (path: string) => relative(cwd, path) || path;
+  return files.filter(({ file }) => {
+    const first = kept.get(realPathOrSelf(file))!;
+    if (first === file) return true;
+    problems.push({ file: shown(file), pointer: '', message: `is the same file as ${shown(first)}, reached through a symbolic link (a symlink loop or a second link to one folder); remove the link` });
+    return false;
+  });
+}
+
+function realPathOrSelf(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
 }
 
 // tinyglobby, required on first use: only glob patterns need it.

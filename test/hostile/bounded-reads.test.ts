@@ -145,6 +145,14 @@ describe('hostile case files are refused at load with exit 2, naming the file', 
   });
 });
 
+test('a glob through a symlink loop names the second path of the same file, not a duplicate id', { timeout: GUARD_MS + 10_000 }, async () => {
+  const { dir } = makeTable();
+  symlinkSync('..', join(dir, 'application', 'again'));
+  const run = await runBuiltCli(runArgs(`${dir}/**/*.json`));
+  expectRefusedAtLoad(run, /application\/again\/application\/baseline\.json: is the same file as table-\d+\/application\/baseline\.json, reached through a symbolic link/);
+  expect(run.stderr).not.toMatch(/duplicate id/);
+});
+
 describe('hostile files named to other commands: exit 2 with a message, never a hang', () => {
   const fifo = join(work, 'input-fifo');
   test.each([
