@@ -215,3 +215,29 @@ describe('a gzip bomb in a case body is a clear per-cell error with low peak RSS
     expect(run.maxRssMb).toBeLessThan(300);
   });
 });
+
+describe('verify on hostile receipts: exit 1 with a mismatch per entry, never a hang, nothing read outside the allowed folders', () => {
+  test('receipts naming /dev/zero, /etc/hostname and a FIFO in the report folder; an unlisted file', { timeout: 2 * GUARD_MS + 10_000 }, async () => {
+    const out = join(work, 'out-verify');
+    const made = await runBuiltCli(['run', '--case', 'baseline', '--target', 'reference', '--mode', 'direct', '--no-schemas', '--quiet', '--out', out]);
+    expect(made.code, made.stderr).toBe(0);
+    expect((await runBuiltCli(['verify', out])).stdout).toMatch(/^OK: /m);
+
+    const receiptsPath = join(out, 'receipts.json');
+    const receipts = JSON.parse(readFileSync(receiptsPath, 'utf8')) as { inputs: unknown[]; outputs: unknown[] };
+    const zero = '0'.repeat(64);
+    receipts.inputs.push({ kind: 'case', base: 'absolute', path: '/dev/zero', sha256: zero, bytes: 0 }, { kind: 'case', base: 'absolute', path: '/etc/hostname', sha256: zero, bytes: 0 });
+    execFileSync('mkfifo', [join(out, 'pipe')]);
+    receipts.outputs.push({ base: 'report', path: 'pipe', sha256: zero, bytes: 0 });
+    writeFileSync(receiptsPath, `${JSON.stringify(receipts, null, 2)}\n`);
+    writeFileSync(join(out, 'extra.txt'), 'added after the run');
+    const run = await runBuiltCli(['verify', out]);
+    expect(run.killed, 'verify hung and was killed').toBe(false);
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stdout).toMatch(/MISMATCH \/dev\/zero: expected 0{64}, found outside the folders verify may read .*; not hashed/);
+    expect(run.stdout).toMatch(/MISMATCH \/etc\/hostname: expected 0{64}, found outside the folders verify may read .*; not hashed/);
+    expect(run.stdout).toMatch(/MISMATCH pipe: expected 0{64}, found the file is not a regular file \(it is a FIFO/);
+    expect(run.stdout).toMatch(/MISMATCH extra\.txt: expected absent .*, found present, unlisted/);
+    expect(run.stdout).toMatch(/MISMATCH receipts\.json: expected [0-9a-f]{64}/);
+  });
+});
