@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -82,14 +83,14 @@ describe('receipts and verify', () => {
 
   it('verifies a fresh report', async () => {
     await writeReport({ rootDir: true });
-    const result = await verifyReport(reportDir);
+    const result = await verifyReport(reportDir, { rootDir: root });
     expect(result).toEqual({ ok: true, checked: 7, mismatches: [] });
   });
 
   it('fails on a one-byte change in an input outside the report dir', async () => {
     const { receipts } = await writeReport();
     await flipOneByte(join(root, 'cases', 'protocol', 'malformed-json.json'));
-    const result = await verifyReport(reportDir);
+    const result = await verifyReport(reportDir, { allowDirs: [root] });
     expect(result.ok).toBe(false);
     expect(result.mismatches).toEqual([{ path: join(root, 'cases', 'protocol', 'malformed-json.json'), expected: receipts.inputs[0]!.sha256, actual: expect.stringMatching(/^[0-9a-f]{64}$/) }]);
   });
@@ -97,7 +98,7 @@ describe('receipts and verify', () => {
   it('fails on a one-byte change in an output, and sha256sum -c agrees', async () => {
     await writeReport();
     await flipOneByte(join(reportDir, 'matrix.html'));
-    const result = await verifyReport(reportDir);
+    const result = await verifyReport(reportDir, { allowDirs: [root] });
     expect(result.ok).toBe(false);
     expect(result.mismatches.map((m) => m.path)).toEqual(['matrix.html']);
     expect(() => execFileSync('sha256sum', ['-c', '--quiet', SUMS_FILE], { cwd: reportDir, stdio: 'pipe' })).toThrow();
@@ -114,7 +115,7 @@ describe('receipts and verify', () => {
     await writeReport();
     const path = join(reportDir, RECEIPTS_FILE);
     await writeFile(path, (await readFile(path, 'utf8')).replace('"bytes": 24', '"bytes": 25'));
-    const result = await verifyReport(reportDir);
+    const result = await verifyReport(reportDir, { allowDirs: [root] });
     expect(result.mismatches.map((m) => m.path)).toEqual([RECEIPTS_FILE]);
   });
 
@@ -129,5 +130,72 @@ describe('receipts and verify', () => {
     await mkdir(reportDir, { recursive: true });
     await writeFile(join(root, 'elsewhere.txt'), 'x');
     await expect(createReceipts({ inputs: [], outputs: [join(root, 'elsewhere.txt')], outDir: reportDir })).rejects.toThrow(/not inside the report directory/);
+  });
+});
+
+// Issue 11 item 8: the receipts are someone else's file; verify must not hang on them, read outside
+// the folders it was given, accept an unlisted file, or accept receipts with no inputs.
+describe('verify treats receipts as untrusted input', () => {
+  async function rewriteReceipts(edit: (receipts: { inputs: unknown[]; outputs: unknown[] }) => void) {
+    const path = join(reportDir, RECEIPTS_FILE);
+    const receipts = JSON.parse(await readFile(path, 'utf8')) as { inputs: unknown[]; outputs: unknown[] };
+    edit(receipts);
+    const text = `${JSON.stringify(receipts, null, 2)}\n`;
+    await writeFile(path, text);
+    // Keep SHA256SUMS consistent, as a forger would.
+    const sums = join(reportDir, SUMS_FILE);
+    const sha = createHash('sha256').update(text).digest('hex');
+    await writeFile(sums, (await readFile(sums, 'utf8')).replace(/^[0-9a-f]{64} {2}receipts\.json$/m, `${sha}  receipts.json`));
+  }
+  const zero = '0'.repeat(64);
+
+  it('a receipt naming /dev/zero or a FIFO is a "not a regular file" mismatch at once, never a hang', { timeout: 10_000 }, async () => {
+    await writeReport({ rootDir: true });
+    const fifo = join(reportDir, 'fifo');
+    execFileSync('mkfifo', [fifo]);
+    await rewriteReceipts((receipts) => {
+      receipts.inputs.push({ kind: 'case', base: 'absolute', path: '/dev/zero', sha256: zero, bytes: 0 });
+      receipts.outputs.push({ base: 'report', path: 'fifo', sha256: zero, bytes: 0 });
+    });
+    const result = await verifyReport(reportDir, { rootDir: root, allowDirs: ['/dev'] });
+    expect(result.ok).toBe(false);
+    expect(result.mismatches).toContainEqual({ path: '/dev/zero', expected: zero, actual: expect.stringMatching(/not a regular file \(it is a character device\)/) });
+    expect(result.mismatches).toContainEqual({ path: 'fifo', expected: zero, actual: expect.stringMatching(/not a regular file \(it is a FIFO/) });
+  });
+
+  it('does not hash a file outside the report folder, --root and the allowed folders (e.g. /etc/hostname)', async () => {
+    await writeReport({ rootDir: true });
+    await rewriteReceipts((receipts) => {
+      receipts.inputs.push({ kind: 'case', base: 'absolute', path: '/etc/hostname', sha256: zero, bytes: 0 });
+      receipts.outputs.push({ base: 'report', path: '../../../../../../etc/hostname', sha256: 'f'.repeat(64), bytes: 0 });
+    });
+    const result = await verifyReport(reportDir, { rootDir: root });
+    const outside = result.mismatches.filter((m) => m.path.endsWith('etc/hostname'));
+    expect(outside).toHaveLength(2);
+    for (const mismatch of outside) expect(mismatch.actual).toMatch(/^outside the folders verify may read .*; not hashed$/);
+  });
+
+  it('does not follow a link in the report folder to a file outside the allowed folders', async () => {
+    await writeReport({ rootDir: true });
+    await symlink('/etc/hostname', join(reportDir, 'link.txt'));
+    await rewriteReceipts((receipts) => receipts.outputs.push({ base: 'report', path: 'link.txt', sha256: zero, bytes: 0 }));
+    const result = await verifyReport(reportDir, { rootDir: root });
+    expect(result.mismatches).toContainEqual({ path: 'link.txt', expected: zero, actual: expect.stringMatching(/^outside the folders/) });
+  });
+
+  it('fails naming a file in the report folder that no receipt lists', async () => {
+    await writeReport({ rootDir: true });
+    await writeFile(join(reportDir, 'sub', 'extra.html'), '<p>added later</p>');
+    const result = await verifyReport(reportDir, { rootDir: root });
+    expect(result.ok).toBe(false);
+    expect(result.mismatches).toEqual([{ path: 'sub/extra.html', expected: expect.stringMatching(/^absent/), actual: 'present, unlisted' }]);
+  });
+
+  it('refuses receipts that list no inputs', async () => {
+    await writeReport({ rootDir: true });
+    await rewriteReceipts((receipts) => void receipts.inputs.splice(0));
+    const result = await verifyReport(reportDir, { rootDir: root });
+    expect(result.ok).toBe(false);
+    expect(result.mismatches).toEqual([{ path: RECEIPTS_FILE, expected: expect.stringMatching(/^at least one input/), actual: 'no inputs listed' }]);
   });
 });

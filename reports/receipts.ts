@@ -1,8 +1,9 @@
 // Receipts: the SHA-256 of every input and output file, computed from the bytes on disk
 // (streamed, never re-serialised), as receipts.json plus a SHA256SUMS that `sha256sum -c` accepts.
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { HASHED_FILE_MAX_BYTES } from '../runner/io/input-caps.js';
+import { forEachUserFileChunk } from '../runner/io/read-user-file.js';
 
 export const RECEIPTS_FILE = 'receipts.json';
 export const SUMS_FILE = 'SHA256SUMS';
@@ -56,15 +57,13 @@ export interface ReceiptsResult {
   sha256sums: string;
 }
 
-/** SHA-256 of a file's bytes, streamed. */
+/**
+ * SHA-256 of a file's bytes, streamed; only a regular file up to HASHED_FILE_MAX_BYTES is read
+ * (a FIFO or /dev/zero throws UserFileError at once instead of hanging or spinning).
+ */
 export async function hashFile(path: string): Promise<{ sha256: string; bytes: number }> {
   const hash = createHash('sha256');
-  let bytes = 0;
-  for await (const chunk of createReadStream(path)) {
-    const buffer = chunk as Buffer;
-    bytes += buffer.length;
-    hash.update(buffer);
-  }
+  const bytes = await forEachUserFileChunk(path, { maxBytes: HASHED_FILE_MAX_BYTES, what: 'file' }, (chunk) => hash.update(chunk));
   return { sha256: hash.digest('hex'), bytes };
 }
 

@@ -1,10 +1,11 @@
 // Reading an expected-failures baseline (YAML or JSON): the entries with where each one sits,
 // so every later error can name the file, the entry and its line.
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { loadYaml } from '../lazy-yaml.js';
 import { closest } from '../cases/case-errors.js';
 import { RunnerError } from '../errors.js';
+import { BASELINE_FILE_MAX_BYTES } from '../io/input-caps.js';
+import { decodeUserText, readUserFile, UserFileError } from '../io/read-user-file.js';
 import { PROTOCOL_VERSIONS, type ProtocolVersion } from '../types.js';
 
 export const BASELINE_FORMAT = 'mcp-error-matrix/baseline@1';
@@ -47,13 +48,15 @@ export function describeEntryLocation(baseline: Pick<Baseline, 'file'>, entry: B
 /** Reads a baseline file; `shownAs` is the name used in messages and reports. */
 export async function loadBaselineFile(path: string, shownAs = path): Promise<Baseline> {
   let bytes: Buffer;
+  let text: string;
   try {
-    bytes = await readFile(path);
+    bytes = await readUserFile(path, { maxBytes: BASELINE_FILE_MAX_BYTES, what: 'baseline' });
+    text = decodeUserText(path, bytes, 'baseline');
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new BaselineError(shownAs, code === 'ENOENT' ? 'no such file; create it with `run --write-baseline FILE`' : `cannot read: ${(error as Error).message}`);
+    if (!(error instanceof UserFileError)) throw new BaselineError(shownAs, `cannot read: ${(error as Error).message}`);
+    throw new BaselineError(shownAs, error.problem === 'missing' ? 'no such file; create it with `run --write-baseline FILE`' : error.detail);
   }
-  return { ...parseBaselineText(bytes.toString('utf8'), shownAs), sha256: createHash('sha256').update(bytes).digest('hex') };
+  return { ...parseBaselineText(text, shownAs), sha256: createHash('sha256').update(bytes).digest('hex') };
 }
 
 /** Parses baseline text (YAML, of which JSON is a subset): `entries: [...]`, or a bare list. */

@@ -1,7 +1,7 @@
 // Loads the case table: reads every case file, parses it, validates it against
 // schemas/case.schema.json and the rules a schema cannot express, and fails as a whole.
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import type { globSync as globSyncType } from 'tinyglobby';
@@ -9,6 +9,10 @@ import { CaseTableError, type CaseProblem } from './case-errors.js';
 import { getCaseGuard } from './case-guard.js';
 import { checkCaseRules } from './case-rules.js';
 import type { LoadedCase } from './case-types.js';
+import { findDeepNesting } from './find-deep-nesting.js';
+import { listCaseFiles } from './list-case-files.js';
+import { CASE_FILE_MAX_BYTES, CASE_MAX_NESTING } from '../io/input-caps.js';
+import { decodeUserText, readUserFileSync, UserFileError } from '../io/read-user-file.js';
 import { packagePath } from '../package-paths.js';
 
 export interface LoadCasesOptions {
@@ -25,8 +29,7 @@ export async function loadCases(options: LoadCasesOptions = {}): Promise<LoadedC
 /** The same, synchronously: for test collection (vitest `describe` callbacks cannot await). */
 export function loadCasesSync(options: LoadCasesOptions = {}): LoadedCase[] {
   const cwd = options.cwd ?? process.cwd();
-  const files = findCaseFiles(options.sources ?? [packagePath('cases')], cwd);
-  const problems: CaseProblem[] = [];
+  const { files, problems } = findCaseFiles(options.sources ?? [packagePath('cases')], cwd);
   const loaded: LoadedCase[] = [];
   for (const { file, root } of files) {
     const result = loadCaseFile(file, root, cwd);
@@ -38,12 +41,15 @@ export function loadCasesSync(options: LoadCasesOptions = {}): LoadedCase[] {
   return loaded.sort((a, b) => a.case.id.localeCompare(b.case.id));
 }
 
-function findCaseFiles(sources: string[], cwd: string): { file: string; root: string }[] {
+function findCaseFiles(sources: string[], cwd: string): { files: { file: string; root: string }[]; problems: CaseProblem[] } {
   const found = new Map<string, string>();
+  const problems: CaseProblem[] = [];
   for (const source of sources) {
     const absolute = resolve(cwd, source);
     if (isDirectory(absolute)) {
-      for (const file of listJsonFiles(absolute) ?? globSync('**/*.json', { cwd: absolute, absolute: true })) found.set(resolve(file), absolute);
+      const listing = listCaseFiles(absolute);
+      for (const file of listing.files) found.set(resolve(file), absolute);
+      for (const problem of listing.problems) problems.push({ file: relative(cwd, problem.path) || problem.path, pointer: '', message: problem.message });
     } else if (source.endsWith('.json') && !/[*?[{]/.test(source)) {
       found.set(absolute, dirname(dirname(absolute)));
     } else {
@@ -51,39 +57,44 @@ function findCaseFiles(sources: string[], cwd: string): { file: string; root: st
       for (const file of matches.filter((f) => f.endsWith('.json'))) found.set(resolve(file), dirname(dirname(resolve(file))));
     }
   }
-  if (found.size === 0) {
+  if (found.size === 0 && problems.length === 0) {
     throw new CaseTableError([
       { file: sources.join(', '), pointer: '', message: 'no case files (*.json) found; check the --cases path or pattern' },
     ]);
   }
-  return [...found].map(([file, root]) => ({ file, root })).sort((a, b) => a.file.localeCompare(b.file));
+  const files = [...found].map(([file, root]) => ({ file, root })).sort((a, b) => a.file.localeCompare(b.file));
+  return { files: dropSecondPaths(files, cwd, problems), problems };
 }
 
 /**
- * What the glob for *.json at any depth finds under a plain folder tree (dot entries skipped, as the glob does), without
- * loading the glob library; undefined at the first symbolic link or unreadable folder, left to the glob.
+ * One file reached under two paths (a glob through a symlink loop, two links to one folder) is loaded
+ * once: the later path is named as a problem instead of being reported as a duplicate id.
  */
-function listJsonFiles(dir: string, into: string[] = []): string[] | undefined {
-  let entries;
-  try {
-    entries = readdirSync(dir, { withFileTypes: true });
-  } catch {
-    return undefined;
+function dropSecondPaths(files: { file: string; root: string }[], cwd: string, problems: CaseProblem[]): { file: string; root: string }[] {
+  // The path without links wins; else the first in order.
+  const kept = new Map<string, string>();
+  for (const { file } of files) {
+    const real = realPathOrSelf(file);
+    if (!kept.has(real) || file === real) kept.set(real, file);
   }
-  for (const entry of entries) {
-    if (entry.name.startsWith('.')) continue;
-    const path = join(dir, entry.name);
-    if (entry.isSymbolicLink()) return undefined;
-    if (entry.isDirectory()) {
-      if (!listJsonFiles(path, into)) return undefined;
-    } else if (entry.isFile() && entry.name.endsWith('.json')) {
-      into.push(path);
-    }
-  }
-  return into;
+  const shown = (path: string) => relative(cwd, path) || path;
+  return files.filter(({ file }) => {
+    const first = kept.get(realPathOrSelf(file))!;
+    if (first === file) return true;
+    problems.push({ file: shown(file), pointer: '', message: `is the same file as ${shown(first)}, reached through a symbolic link (a symlink loop or a second link to one folder); remove the link` });
+    return false;
+  });
 }
 
-// tinyglobby, required on first use: the bundled cases folder never needs it.
+function realPathOrSelf(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
+// tinyglobby, required on first use: only glob patterns need it.
 function globSync(pattern: string, options: { cwd: string; absolute: true }): string[] {
   return (createRequire(import.meta.url)('tinyglobby') as { globSync: typeof globSyncType }).globSync(pattern, options);
 }
@@ -91,16 +102,28 @@ function globSync(pattern: string, options: { cwd: string; absolute: true }): st
 function loadCaseFile(file: string, root: string, cwd: string): { loaded: LoadedCase } | { problems: CaseProblem[] } {
   const shown = relative(cwd, file) || file;
   let bytes: Buffer;
+  let text: string;
   try {
-    bytes = readFileSync(file);
+    // Bounded, regular files only, strict UTF-8: a case body that needs other bytes says so with `base64`.
+    bytes = readUserFileSync(file, { maxBytes: CASE_FILE_MAX_BYTES, what: 'case file' });
+    text = decodeUserText(file, bytes, 'case file');
   } catch (error) {
-    return { problems: [{ file: shown, pointer: '', message: `cannot be read: ${(error as Error).message}` }] };
+    const message = !(error instanceof UserFileError)
+      ? `cannot be read: ${(error as Error).message}`
+      : error.problem === 'invalid-utf8'
+        ? `${error.detail}; a body that must carry other bytes gives them in its \`base64\` field`
+        : error.detail;
+    return { problems: [{ file: shown, pointer: '', message }] };
   }
   let document: unknown;
   try {
-    document = JSON.parse(bytes.toString('utf8'));
+    document = JSON.parse(text);
   } catch (error) {
     return { problems: [{ file: shown, pointer: '', message: `is not valid JSON: ${(error as Error).message}; fix the syntax` }] };
+  }
+  const deep = findDeepNesting(document, CASE_MAX_NESTING);
+  if (deep !== undefined) {
+    return { problems: [{ file: shown, pointer: deep, message: `nested more than ${CASE_MAX_NESTING} arrays/objects deep (the limit for a case file); flatten the value` }] };
   }
   const guard = getCaseGuard();
   if (!guard.isCase(document)) return { problems: guard.describe(shown, document) };

@@ -1,12 +1,13 @@
 // Reading results.json files back (compare, merge, run --compare): parse, check the format
 // against schemas/results.schema.json, and say which file is wrong and where.
-import { readFile } from 'node:fs/promises';
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { Comparison } from '../../reports/compare-types.js';
 import { describeSchemaErrors } from '../cases/case-errors.js';
 import { RunnerError } from '../errors.js';
+import { RESULTS_FILE_MAX_BYTES } from '../io/input-caps.js';
+import { readUserText, UserFileError } from '../io/read-user-file.js';
 import { packagePath } from '../package-paths.js';
 import type { RunResult } from '../types.js';
 
@@ -55,10 +56,11 @@ export function checkResults(value: unknown, file = 'results.json'): string[] {
 export async function readResultsFile(file: string, shownAs = file): Promise<StoredRunResult> {
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = await readUserText(file, { maxBytes: RESULTS_FILE_MAX_BYTES, what: 'results file' });
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new ResultsFileError(shownAs, code === 'ENOENT' ? 'no such file (expected a results.json written by `run --out DIR`)' : code === 'EISDIR' ? 'is a folder; give its results.json' : `cannot read: ${(error as Error).message}`);
+    if (!(error instanceof UserFileError)) throw new ResultsFileError(shownAs, `cannot read: ${(error as Error).message}`);
+    const isFolder = error.problem === 'not-regular' && isDirectory(file);
+    throw new ResultsFileError(shownAs, error.problem === 'missing' ? 'no such file (expected a results.json written by `run --out DIR`)' : isFolder ? 'is a folder; give its results.json' : error.detail);
   }
   let value: unknown;
   try {
@@ -75,4 +77,12 @@ export async function readResultsFile(file: string, shownAs = file): Promise<Sto
     throw new ResultsFileError(shownAs, `does not match schemas/results.schema.json:\n  - ${problems.slice(0, 10).join('\n  - ')}`);
   }
   return value as StoredRunResult;
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }

@@ -1,5 +1,7 @@
 // The response to one harness call as a classifier sees it, and the decoding both modes share.
 import { constants, gunzipSync } from 'node:zlib';
+import { DECODED_BODY_MAX_BYTES } from '../io/input-caps.js';
+import { formatByteCap } from '../io/read-user-file.js';
 import type { TransportErrorKind } from '../types.js';
 
 /** One exchange's response: what arrived, and how the transport failed if it did. */
@@ -29,14 +31,27 @@ export function normalizeResponseHeaders(headers: Iterable<[string, string | str
   return out;
 }
 
+/**
+ * A gzip body that decodes to more than the cap: a decompression bomb in the case (issue 11 item 5).
+ * The cell becomes an error with this message; it is the case's doing, not a harness bug.
+ */
+export class DecodedBodyTooLargeError extends Error {
+  constructor(readonly encodedBytes: number) {
+    super(`the gzip response body (${encodedBytes} bytes) decodes to more than the ${formatByteCap(DECODED_BODY_MAX_BYTES)} cap on a decoded body; decoding stopped there (a decompression bomb)`);
+    this.name = 'DecodedBodyTooLargeError';
+  }
+}
+
 /** Decodes body bytes as any HTTP client would: gunzip when gzip-encoded (also a truncated stream), then UTF-8. */
 export function decodeBody(bytes: Buffer, contentEncoding: string | undefined): string {
   let decoded = bytes;
   if (contentEncoding?.trim().toLowerCase() === 'gzip' && bytes.length > 0) {
     try {
-      // Z_SYNC_FLUSH lets a body cut short by a reset or timeout decode as far as it got.
-      decoded = gunzipSync(bytes, { finishFlush: constants.Z_SYNC_FLUSH });
-    } catch {
+      // Z_SYNC_FLUSH lets a body cut short by a reset or timeout decode as far as it got;
+      // maxOutputLength stops a bomb before it is inflated into memory.
+      decoded = gunzipSync(bytes, { finishFlush: constants.Z_SYNC_FLUSH, maxOutputLength: DECODED_BODY_MAX_BYTES });
+    } catch (error) {
+      if ((error as { code?: unknown }).code === 'ERR_BUFFER_TOO_LARGE') throw new DecodedBodyTooLargeError(bytes.length);
       decoded = bytes;
     }
   }

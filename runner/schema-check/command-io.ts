@@ -1,6 +1,7 @@
 // What the schema commands need from their caller, and the one place they turn their own
 // input errors into exit code 2 (runner/cli.ts does the same for every other command).
 import { isRunnerError } from '../errors.js';
+import { formatByteCap } from '../io/read-user-file.js';
 import type { DownloadOptions } from './download-schema.js';
 
 export interface CommandIO {
@@ -28,8 +29,14 @@ export async function runReportingInputErrors(command: string, io: CommandIO, bo
 }
 
 /** Reads all of process.stdin as UTF-8. */
-export async function readProcessStdin(): Promise<string> {
+export async function readProcessStdin(maxBytes = Number.POSITIVE_INFINITY): Promise<string> {
   const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+  let total = 0;
+  for await (const chunk of process.stdin) {
+    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+    total += buffer.length;
+    if (total > maxBytes) throw new Error(`standard input is larger than the ${formatByteCap(maxBytes)} a message may have`);
+    chunks.push(buffer);
+  }
   return Buffer.concat(chunks).toString('utf8');
 }

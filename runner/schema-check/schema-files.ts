@@ -1,9 +1,11 @@
 // Byte-level helpers for schema files: where the cache lives, hashing, verified reads and
 // atomic writes. Nothing here decides the resolution order (see load-schemas.ts).
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, rename, unlink, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join } from 'node:path';
+import { SCHEMA_FILE_MAX_BYTES } from '../io/input-caps.js';
+import { readUserFile, UserFileError } from '../io/read-user-file.js';
 import type { ProtocolVersion } from '../types.js';
 import type { SchemaPin } from './pins.js';
 import { SchemaLoadError, SchemaMismatchError } from './schema-errors.js';
@@ -47,13 +49,17 @@ export function parseSchemaBytes(file: string, bytes: Uint8Array): unknown {
   }
 }
 
-/** Reads a file, or returns undefined when it does not exist. Other I/O errors are input errors. */
+/**
+ * Reads a schema file (bounded, regular files only), or returns undefined when it does not exist.
+ * Anything else (a FIFO, a device, over the cap, unreadable) is an input error.
+ */
 export async function readIfExists(file: string): Promise<Buffer | undefined> {
   try {
-    return await readFile(file);
+    return await readUserFile(file, { maxBytes: SCHEMA_FILE_MAX_BYTES, what: 'schema file' });
   } catch (error) {
-    if (isErrnoCode(error, 'ENOENT') || isErrnoCode(error, 'ENOTDIR')) return undefined;
-    throw new SchemaLoadError('MEM_SCHEMA_UNREADABLE', `${file}: cannot read (${(error as Error).message})`, { cause: error });
+    if (error instanceof UserFileError && error.problem === 'missing') return undefined;
+    const detail = error instanceof UserFileError ? error.detail : `cannot read (${(error as Error).message})`;
+    throw new SchemaLoadError('MEM_SCHEMA_UNREADABLE', `${file}: ${detail}`, { cause: error });
   }
 }
 
@@ -68,8 +74,4 @@ export async function writeFileAtomic(file: string, bytes: Uint8Array): Promise<
     await unlink(temp).catch(() => undefined);
     throw error;
   }
-}
-
-function isErrnoCode(error: unknown, code: string): boolean {
-  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === code;
 }

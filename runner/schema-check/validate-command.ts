@@ -1,8 +1,9 @@
 // `mcp-error-matrix validate <file.json> [--version V] [--def NAME]`: check any message
 // against the pinned schemas, for people debugging their own servers and clients.
-import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { RunnerError, UsageError } from '../errors.js';
+import { VALIDATE_INPUT_MAX_BYTES } from '../io/input-caps.js';
+import { readUserText, UserFileError } from '../io/read-user-file.js';
 import { PROTOCOL_VERSIONS, type ProtocolVersion } from '../types.js';
 import { readProcessStdin, runReportingInputErrors, type CommandIO } from './command-io.js';
 import type { DetectResult } from './detect.js';
@@ -69,8 +70,9 @@ function parseVersion(value: string | undefined): ProtocolVersion | undefined {
 async function readMessage(file: string, io: CommandIO): Promise<unknown> {
   let text: string;
   try {
-    text = file === '-' ? await (io.readStdin ?? readProcessStdin)() : await readFile(file, 'utf8');
+    text = file === '-' ? await (io.readStdin ?? (() => readProcessStdin(VALIDATE_INPUT_MAX_BYTES)))() : await readUserText(file, { maxBytes: VALIDATE_INPUT_MAX_BYTES, what: 'message file' });
   } catch (error) {
+    if (error instanceof UserFileError) throw error;
     throw new RunnerError('MEM_INPUT_FILE', `${file}: cannot read (${(error as Error).message})`, { cause: error });
   }
   try {

@@ -4,7 +4,7 @@ import type { Case, ExchangeSpec } from '../cases/case-types.js';
 import { readVerdict } from '../classify/read-verdict.js';
 import { buildToolCallRequest } from '../harness/build-tool-call-request.js';
 import { renderDirectResponse } from '../harness/render-direct-response.js';
-import type { ExchangeResponse } from '../harness/exchange-response.js';
+import { DecodedBodyTooLargeError, type ExchangeResponse } from '../harness/exchange-response.js';
 import { openHarnessSession } from '../harness/harness-session.js';
 import type { Classifier, ClassifierInput, Target, TargetContext, TargetInfo, TargetOutcome, Verdict } from '../types.js';
 
@@ -29,9 +29,14 @@ async function runClassifier(classify: Classifier, context: TargetContext): Prom
     for (const [index, exchange] of item.exchanges.entries()) {
       const previousResult = index > 0 ? getScriptedResult(item.exchanges[index - 1]!) : undefined;
       const request = buildToolCallRequest({ case: item, protocolVersion, exchangeIndex: index, previousResult });
-      const response: ExchangeResponse = session
-        ? await session.call(request)
-        : renderDirectResponse(exchange, { requestId: request.id, timeoutMs: context.timeoutMs });
+      let response: ExchangeResponse;
+      try {
+        response = session ? await session.call(request) : renderDirectResponse(exchange, { requestId: request.id, timeoutMs: context.timeoutMs });
+      } catch (error) {
+        // A decompression bomb in the case is an error of this cell, named as such; anything else is a harness bug.
+        if (error instanceof DecodedBodyTooLargeError) return { verdicts, error: `exchange ${index + 1}: ${error.message}` };
+        throw error;
+      }
       const input: ClassifierInput = { ...response, expectedId: request.id, protocolVersion, request };
       let raw: unknown;
       try {

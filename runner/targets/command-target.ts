@@ -1,9 +1,11 @@
 // `command:<command line>`: any client in any language as a target. Per cell the runner runs
 // the command through the shell with the mock server's URL appended as the last argument,
 // reads what the client reported, and leaves the judging of the wire to judge-client.
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { VERDICT_FILE_MAX_BYTES } from '../io/input-caps.js';
+import { readUserText, UserFileError } from '../io/read-user-file.js';
 import type { ProtocolVersion, Target, TargetContext, TargetInfo, TargetOutcome, TargetRunInfo } from '../types.js';
 import { buildClientEnv } from './command/client-env.js';
 import { findCommandSource, parseCommandSpec, type CommandSpec } from './command/parse-command-spec.js';
@@ -61,7 +63,9 @@ async function runCommandClient(options: CommandTargetOptions, cwd: string, cont
     if (result.spawnError !== undefined) return { verdicts: [], run, error: `the client could not be started: ${result.spawnError}` };
     if (result.aborted) return { verdicts: [], run, error: 'interrupted: the run was aborted' };
     if (result.crashed) return { verdicts: [], run, error: `the client crashed: ${describeExit(result)}` };
-    const report = readClientReport({ fileText: await readOptional(verdictFile), lastStdoutLine: result.lastStdoutLine, calls });
+    const verdict = await readVerdictFile(verdictFile);
+    if (typeof verdict === 'object') return { verdicts: [], run, error: `the client's verdict file was refused: ${verdict.problem}` };
+    const report = readClientReport({ fileText: verdict, lastStdoutLine: result.lastStdoutLine, calls });
     if (report.skip !== undefined) return { verdicts: [], run, skip: report.skip };
     if (result.exitCode === SKIP_EXIT_CODE && !result.timedOut && report.source === 'none') {
       return { verdicts: [], run, skip: getLastLine(result.stderr) ?? `the client exited with ${SKIP_EXIT_CODE} (skip)` };
@@ -90,11 +94,14 @@ function toRunInfo(result: ClientProcessResult): TargetRunInfo {
   };
 }
 
-async function readOptional(file: string): Promise<string | undefined> {
+// The client writes the verdict file, so it is read like any user-supplied file: a FIFO, a link to
+// /dev/zero or a file over the cap is refused at once (issue 11 items 4, 5). Absent means "no report".
+async function readVerdictFile(file: string): Promise<string | undefined | { problem: string }> {
   try {
-    return await readFile(file, 'utf8');
-  } catch {
-    return undefined;
+    return await readUserText(file, { maxBytes: VERDICT_FILE_MAX_BYTES, what: 'verdict file' });
+  } catch (error) {
+    if (error instanceof UserFileError && error.problem === 'missing') return undefined;
+    return { problem: error instanceof UserFileError ? error.detail : (error as Error).message };
   }
 }
 
