@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { REDACTED, redactText, sanitizeHeaders, sanitizeText, stripControl } from './redact.js';
+import { REDACTED, redactText, sanitizeHeaders, sanitizeText, sanitizeValue, stripControl } from './redact.js';
+import { redactCheck } from './redact-result.js';
 
 describe('stripControl', () => {
   it.each([
@@ -131,4 +132,21 @@ describe('redaction of long and huge texts', () => {
     // Linear: a megabyte of a 100 MB text costs about what a 1 MB text costs (generous bound for a loaded machine).
     expect(perMbBig).toBeLessThan(Math.max(perMbSmall, 5) * 10);
   }, 120_000);
+});
+
+describe('sanitizeValue and redactCheck on values JSON cannot carry', () => {
+  it('never throws on a cycle, a BigInt or a throwing toJSON', () => {
+    const cyclic: Record<string, unknown> = { token: 'abcd1234efgh' };
+    cyclic['self'] = cyclic;
+    expect(sanitizeValue(cyclic)).toBe(`{"token":"[REDACTED]","self":"[circular reference]"}`);
+    expect(sanitizeValue({ n: 5n })).toBe('{"n":"[BigInt 5]"}');
+    expect(sanitizeValue({ toJSON: () => { throw new Error('x'); } })).toBe('"[toJSON threw: Error: x]"');
+  });
+
+  it('a published check holds JSON data only, even when built with hostile values', () => {
+    const cyclic: Record<string, unknown> = {};
+    cyclic['self'] = cyclic;
+    const check = redactCheck({ id: 'outcome@1', level: 'MUST', passed: false, message: 'm', expected: 1n, actual: { cyclic, when: new Date(0) } });
+    expect(JSON.parse(JSON.stringify(check))).toMatchObject({ expected: '[BigInt 1]', actual: { when: '1970-01-01T00:00:00.000Z' } });
+  });
 });

@@ -1,5 +1,6 @@
 // Text hygiene shared by every report format: what a target printed or a server sent is
 // untrusted, may carry terminal escapes, and may carry secrets the user never meant to publish.
+import { stringifySafe } from '../runner/safe-copy.js';
 
 /** Header names whose values are always replaced, compared lower-cased. */
 export const SECRET_HEADERS: ReadonlySet<string> = new Set([
@@ -329,17 +330,11 @@ export function sanitizeHeaders(headers: Record<string, string>): [string, strin
   return Object.entries(headers).map(([name, value]) => [stripControl(name), sanitizeHeaderValue(name, String(value))]);
 }
 
-/** Any value (check expected/actual, verdicts) as sanitized one-line-friendly text. */
+/** Any value (check expected/actual, verdicts) as sanitized one-line-friendly text. Never throws. */
 export function sanitizeValue(value: unknown): string {
   if (value === undefined) return '';
   if (typeof value === 'string') return sanitizeText(value);
-  let text: string;
-  try {
-    text = JSON.stringify(value) ?? String(value);
-  } catch {
-    text = String(value);
-  }
-  return sanitizeText(text);
+  return sanitizeText(stringifySafe(value));
 }
 
 /** Collapse whitespace runs (newlines included) so the text fits on one line, then cap it. */
