@@ -32,7 +32,7 @@ export function* renderChunks(result: RunResult, options: JsonOptions = {}): Gen
   for (const [position, [key, value]] of entries.entries()) {
     yield `${position ? ',' : ''}${nl}${pad}${JSON.stringify(key)}${colon}`;
     if (key !== 'cells' || !Array.isArray(value)) {
-      yield nest(JSON.stringify(value, null, indent), 1);
+      yield escapeRawControls(nest(JSON.stringify(value, null, indent), 1));
       continue;
     }
     const cells = value as RunResult['cells'];
@@ -42,9 +42,21 @@ export function* renderChunks(result: RunResult, options: JsonOptions = {}): Gen
     }
     yield '[';
     for (let i = 0; i < cells.length; i++) {
-      yield `${i ? ',' : ''}${nl}${pad}${pad}${nest(JSON.stringify(redactCell(cells[i]!), null, indent), 2)}`;
+      yield `${i ? ',' : ''}${nl}${pad}${pad}${escapeRawControls(nest(JSON.stringify(redactCell(cells[i]!), null, indent), 2))}`;
     }
     yield `${nl}${pad}]`;
   }
   yield `${entries.length ? nl : ''}}\n`;
+}
+
+// JSON.stringify escapes C0 controls and lone surrogates but writes DEL, the C1 controls (U+009B,
+// the 8-bit CSI, among them) and U+2028/U+2029 raw: a terminal or an old JavaScript reader
+// shown the file would act on them. They can only occur inside strings, so a \u escape keeps
+// the data exactly.
+const RAW_CONTROL = /[\u007f-\u009f\u2028\u2029]/g;
+
+function escapeRawControls(json: string): string {
+  RAW_CONTROL.lastIndex = 0;
+  if (!RAW_CONTROL.test(json)) return json;
+  return json.replace(RAW_CONTROL, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

@@ -2,6 +2,7 @@
 // target text redacted (secret headers replaced, tokens in free text replaced). Only the
 // untrusted parts are touched: digests, ids and case texts are ours and stay as they are.
 import type { Cell, Check, RecordedExchange, Recording, RunResult, TargetRunInfo, Verdict } from '../runner/types.js';
+import { copySafeValue } from '../runner/safe-copy.js';
 import { isSecretHeader, REDACTED, redactText as redactTextUncached } from './redact.js';
 
 // A large run repeats the same bodies, headers and messages across targets and versions:
@@ -112,19 +113,29 @@ function redactHeaders(headers: Record<string, string>): Record<string, string> 
   return changed ? Object.fromEntries(entries) : headers;
 }
 
-function redactDeep(value: unknown): unknown {
+// Values that reach here from a run are bounded JSON data (runner/run/copy-target-outcome.ts);
+// a result built elsewhere (the programmatic API) may hold anything: what JSON cannot carry as
+// it is (a BigInt, a toJSON, a throwing getter, a cycle, extreme depth) is copied safely first.
+const MAX_REDACT_DEPTH = 64;
+
+function redactDeep(value: unknown, depth = 0): unknown {
   if (typeof value === 'string') return redactText(value);
-  if (Array.isArray(value)) return mapSame(value, redactDeep);
-  if (value !== null && typeof value === 'object') {
+  if (typeof value === 'bigint') return copySafeValue(value);
+  if (value === null || typeof value !== 'object') return value;
+  if (depth >= MAX_REDACT_DEPTH) return `[nested deeper than ${MAX_REDACT_DEPTH} levels]`;
+  try {
+    if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return redactDeep(copySafeValue(value, { maxDepth: 16 }), depth);
+    if (Array.isArray(value)) return mapSame(value, (item) => redactDeep(item, depth + 1));
     let changed = false;
     const entries = Object.entries(value).map(([key, item]) => {
-      const clean = redactDeep(item);
+      const clean = redactDeep(item, depth + 1);
       if (clean !== item) changed = true;
       return [key, clean] as const;
     });
     return changed ? Object.fromEntries(entries) : value;
+  } catch {
+    return redactDeep(copySafeValue(value, { maxDepth: 16 }), depth);
   }
-  return value;
 }
 
 // items.map(fn), but the same array when fn changed no item.

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { REDACTED, redactText, sanitizeHeaders, stripControl } from './redact.js';
+import { REDACTED, redactText, sanitizeHeaders, sanitizeText, sanitizeValue, stripControl } from './redact.js';
+import { redactCheck } from './redact-result.js';
 
 describe('stripControl', () => {
   it.each([
@@ -11,6 +12,10 @@ describe('stripControl', () => {
     ['lone \ud800 surrogate', 'lone  surrogate'],
     ['pair 😀 kept', 'pair 😀 kept'],
     ['\ufffe\uffff', ''],
+    ['unterminated CSI \u001b[12', 'unterminated CSI 12'],
+    ['OSC ended by ST \u001b]8;;http://x\u001b\\link', 'OSC ended by ST link'],
+    ['bare 8-bit CSI \u009b', 'bare 8-bit CSI '],
+    ['lone low \udc00 and pair \ud83d\ude00', 'lone low  and pair \ud83d\ude00'],
   ])('%j becomes %j', (input, expected) => {
     expect(stripControl(input)).toBe(expected);
   });
@@ -27,12 +32,42 @@ describe('redactText', () => {
     ['Cookie: a=1; b=2', 'Cookie: [REDACTED]'],
     ['jwt eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.sig', `jwt ${REDACTED}`],
     ['key 0123456789abcdef0123456789abcdef', `key ${REDACTED}`],
-    ['b64 QWxhZGRpbjpvcGVuIHNlc2FtZQ9xYz12ZXJ5bG9uZw==', `b64 ${REDACTED}`],
+    ['Proxy-Authorization: Basic dXNlcjpwYXNz', 'Proxy-Authorization: [REDACTED]'],
+    ['Set-Cookie: sid=abc123; HttpOnly\nnext line', 'Set-Cookie: [REDACTED]\nnext line'],
+    ['{"authorization":"Bearer abc","accept":"text/event-stream"}', '{"authorization":"[REDACTED]","accept":"text/event-stream"}'],
+    ['{\\"cookie\\": \\"a=1\\", \\"x\\": 1}', '{\\"cookie\\": \\"[REDACTED]\\", \\"x\\": 1}'],
+    ['Authorization: token ghp_16C7e42F292c6912E7710c838347Ae178B4a', 'Authorization: [REDACTED]'],
+    ['use Bearer dXNlcjpwYXNzd29yZA in the header', `use Bearer ${REDACTED} in the header`],
+    ['key sk-proj-AbCdEf0123456789xyz', `key ${REDACTED}`],
+    ['export GITHUB_TOKEN ghp_16C7e42F292c6912E7710c838347Ae178B4a', `export GITHUB_TOKEN ${REDACTED}`],
+    ['pat github_pat_11ABCDEFG0abcdefghij_klmnopqrstuvwxyz0123456789', `pat ${REDACTED}`],
+    ['slack xoxb-1234567890-abcdefghijkl', `slack ${REDACTED}`],
+    ['aws AKIAIOSFODNN7EXAMPLE here', `aws ${REDACTED} here`],
+    ['https://api.example/cb?code=1&access_token=abcd1234efgh&state=x', 'https://api.example/cb?code=1&access_token=[REDACTED]&state=x'],
+    ['"password": "hunter22"', '"password": "[REDACTED]"'],
   ])('%j becomes %j', (input, expected) => {
     expect(redactText(input)).toBe(expected);
   });
 
-  it.each(['HTTP/1.1 503 Service Unavailable', '{"jsonrpc":"2.0","id":1,"result":{"isError":true}}', 'mcp-session-id missing', 'retry after 2000 ms'])(
+  it.each([
+    'HTTP/1.1 503 Service Unavailable',
+    '{"jsonrpc":"2.0","id":1,"result":{"isError":true}}',
+    'mcp-session-id missing',
+    'retry after 2000 ms',
+    // Titles and challenges: a scheme name followed by a word or by auth-params is no credential.
+    'HTTP 401 with a WWW-Authenticate Bearer challenge',
+    'WWW-Authenticate: Bearer resource_metadata="http://127.0.0.1:4321/.well-known/oauth-protected-resource", scope="tools:call"',
+    'Bearer realm="mcp", error="invalid_token", error_description="The access token expired"',
+    'Bearer error="insufficient_scope", scope="files:write"',
+    'Basic realm="Access to the staging site", charset="UTF-8"',
+    'the token expired; use Basic authentication',
+    // URLs and ordinary content: a long path or a base64 blob is content, not a credential.
+    'see https://example.com/docs/Authorization2025/tokenGuide?x=1',
+    'http://127.0.0.1:4321/.well-known/oauth-protected-resource/mcp/TenantABC123xyzLongPathSegment',
+    '{"type":"image","data":"iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="}',
+    'task-sk-learn and risk_assessment',
+    '"max_tokens": 1024, "token_type": "Bearer"',
+  ])(
     'leaves ordinary text alone: %j',
     (text) => {
       expect(redactText(text)).toBe(text);
@@ -49,5 +84,69 @@ describe('sanitizeHeaders', () => {
       ['proxy-authorization', REDACTED],
       ['accept', 'text/event-stream'],
     ]);
+  });
+});
+
+describe('redaction of long and huge texts', () => {
+  it('redacts a secret inside a text longer than 2,048 characters (no length is skipped)', () => {
+    const text = `${'log line without secrets\n'.repeat(200)}Authorization: Bearer sk-live-4f9aQz7Yb2Xc8Wd1Ve6Uf3Tg0\n${'tail\n'.repeat(100)}`;
+    expect(text.length).toBeGreaterThan(2048);
+    for (const clean of [redactText(text), sanitizeText(text)]) {
+      expect(clean).not.toContain('sk-live-4f9aQz7Yb2Xc8Wd1Ve6Uf3Tg0');
+      expect(clean).toContain(`Authorization: ${REDACTED}`);
+    }
+  });
+
+  // Before: "Maximum call stack size exceeded" from a regex over one long run (6 MB and more).
+  it.each([
+    ['a 6 MB run of base64 characters', () => 'Qz9'.repeat(2 * 1024 * 1024)],
+    ['a 6 MB run of word characters after a secret key', () => `token=${'x'.repeat(6 * 1024 * 1024)}`],
+    ['a 6 MB header value', () => `Authorization: ${'y'.repeat(6 * 1024 * 1024)}`],
+    ['a 6 MB unterminated OSC', () => `\u001b]${'z'.repeat(6 * 1024 * 1024)}`],
+    ['6 MB of repeated triggers', () => 'sidtokensecret'.repeat(450_000)],
+  ])('%s is processed without throwing', (_name, make) => {
+    const text = make();
+    expect(() => sanitizeText(text)).not.toThrow();
+  });
+
+  it('keeps the secret-free parts of a huge text and redacts what is inside it', () => {
+    const filler = 'Qz9'.repeat(2 * 1024 * 1024);
+    const text = `${filler} api_key=ZZZZ9999 ${filler}`;
+    const clean = redactText(text);
+    expect(clean.length).toBe(text.length - 'ZZZZ9999'.length + REDACTED.length);
+    expect(clean).toContain(`api_key=${REDACTED}`);
+  });
+
+  it('handles a 100 MB text in time linear in its length', () => {
+    const line = 'INFO request ok Bearer challenge http://127.0.0.1:1/x?q=1 session\n';
+    const big = line.repeat(Math.ceil((100 * 1024 * 1024) / line.length));
+    const small = line.repeat(Math.ceil((1024 * 1024) / line.length));
+    const time = (text: string) => {
+      const started = performance.now();
+      expect(sanitizeText(text).length).toBe(text.length);
+      return performance.now() - started;
+    };
+    time(small);
+    const perMbSmall = time(small);
+    const perMbBig = time(big) / 100;
+    // Linear: a megabyte of a 100 MB text costs about what a 1 MB text costs (generous bound for a loaded machine).
+    expect(perMbBig).toBeLessThan(Math.max(perMbSmall, 5) * 10);
+  }, 120_000);
+});
+
+describe('sanitizeValue and redactCheck on values JSON cannot carry', () => {
+  it('never throws on a cycle, a BigInt or a throwing toJSON', () => {
+    const cyclic: Record<string, unknown> = { token: 'abcd1234efgh' };
+    cyclic['self'] = cyclic;
+    expect(sanitizeValue(cyclic)).toBe(`{"token":"[REDACTED]","self":"[circular reference]"}`);
+    expect(sanitizeValue({ n: 5n })).toBe('{"n":"[BigInt 5]"}');
+    expect(sanitizeValue({ toJSON: () => { throw new Error('x'); } })).toBe('"[toJSON threw: Error: x]"');
+  });
+
+  it('a published check holds JSON data only, even when built with hostile values', () => {
+    const cyclic: Record<string, unknown> = {};
+    cyclic['self'] = cyclic;
+    const check = redactCheck({ id: 'outcome@1', level: 'MUST', passed: false, message: 'm', expected: 1n, actual: { cyclic, when: new Date(0) } });
+    expect(JSON.parse(JSON.stringify(check))).toMatchObject({ expected: '[BigInt 1]', actual: { when: '1970-01-01T00:00:00.000Z' } });
   });
 });

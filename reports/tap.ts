@@ -114,11 +114,17 @@ function indent(lines: string[], width: number): string[] {
  * escaped (an unescaped `#` starts a directive).
  */
 function escapeTapLine(text: string): string {
-  return stripControl(text).replace(/[\t\n\r]/g, ' ').replace(/\\/g, '\\\\').replace(/#/g, '\\#');
+  return escapeSeparators(stripControl(text)).replace(/[\t\n\r]/g, ' ').replace(/\\/g, '\\\\').replace(/#/g, '\\#');
+}
+
+// U+2028/U+2029 end a line for some TAP and YAML readers (a strict TAP 14 parser lost the
+// points after one): they are written as the visible text `\u2028`/`\u2029`.
+function escapeSeparators(text: string): string {
+  return text.replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
 }
 
 function sanitize(value: unknown): unknown {
-  if (typeof value === 'string') return stripControl(value);
+  if (typeof value === 'string') return escapeSeparators(stripControl(value));
   if (Array.isArray(value)) return value.map(sanitize);
   if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, sanitize(v)]));
   return value;

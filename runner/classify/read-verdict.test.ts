@@ -28,6 +28,12 @@ describe('readVerdict', () => {
     ['a fractional code', { outcome: 'JSONRPC_ERROR', code: 1.5 }, /code must be an integer/],
     ['a non-string detail', { outcome: 'TOOL_SUCCESS', detail: 1 }, /detail/],
     ['a bad replay', { outcome: 'TOOL_SUCCESS', recovery: { hasFinalResult: true, replay: 'always' } }, /recovery.replay/],
+    // Untrusted values that JSON.stringify or a property read would throw on: a problem, never a throw.
+    ['a BigInt status', { outcome: 'HTTP_ERROR', status: 503n }, /status must be an integer; got "\[BigInt 503\]"/],
+    ['a BigInt outcome', { outcome: 1n }, /outcome must be one of .*BigInt 1/],
+    ['a cyclic outcome', (() => { const o: Record<string, unknown> = {}; o['outcome'] = o; return o; })(), /outcome must be one of .*circular/],
+    ['a throwing toJSON', { outcome: { toJSON: () => { throw new Error('boom'); } } }, /outcome must be one of .*toJSON threw/],
+    ['a throwing getter', Object.defineProperty({}, 'outcome', { enumerable: true, get: () => { throw new Error('getter'); } }), /could not be read \(Error: getter\)/],
     ['a bad hasFinalResult', { outcome: 'TOOL_SUCCESS', recovery: { hasFinalResult: 'yes', replay: 'no' } }, /hasFinalResult/],
   ])('refuses %s', (_title, value, problem) => {
     const read = readVerdict(value);

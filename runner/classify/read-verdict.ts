@@ -11,12 +11,22 @@ import {
   type Verdict,
   type VerdictLayer,
 } from '../types.js';
+import { describeThrown, stringifySafe } from '../safe-copy.js';
 import { isPlainObject } from './json-value.js';
 
 export type ReadVerdictResult = { verdict: Verdict } | { problem: string };
 
-/** Validates a target's conclusion and returns it as a Verdict, or says what is wrong with it. */
+/** Validates a target's conclusion and returns it as a Verdict, or says what is wrong with it. Never throws. */
 export function readVerdict(value: unknown): ReadVerdictResult {
+  try {
+    return readVerdictFields(value);
+  } catch (error) {
+    // A throwing getter or a revoked Proxy: the answer cannot be read, so it is not a verdict.
+    return { problem: `the verdict could not be read (${describeThrown(error, 200)})` };
+  }
+}
+
+function readVerdictFields(value: unknown): ReadVerdictResult {
   if (!isPlainObject(value)) return { problem: `a verdict must be an object, got ${describe(value)}` };
   const { outcome, layer, status, code, detail, recovery } = value;
   if (typeof outcome !== 'string' || !(OUTCOMES as readonly string[]).includes(outcome)) {
@@ -67,6 +77,7 @@ function isPresent(value: unknown): boolean {
 
 function describe(value: unknown): string {
   if (value === undefined) return 'nothing';
-  const text = JSON.stringify(value) ?? String(value);
+  // Untrusted: may be a BigInt, cyclic or hold a throwing toJSON.
+  const text = stringifySafe(value, { maxChars: 200, maxDepth: 4 });
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }

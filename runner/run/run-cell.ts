@@ -6,6 +6,8 @@ import { getExpectedVerdicts, judgeVerdicts } from '../judge/judge-verdicts.js';
 import { startMockServer } from '../mock-server/server.js';
 import type { ServerHosts } from './server-hosts.js';
 import type { Cell, ProtocolVersion, Recording, SchemaResult, Target, TargetOutcome } from '../types.js';
+import { describeThrownMessage } from '../safe-copy.js';
+import { copyTargetOutcome } from './copy-target-outcome.js';
 import { buildReproCommand } from './repro.js';
 
 export interface RunCellOptions {
@@ -38,9 +40,10 @@ export async function runCell(options: RunCellOptions): Promise<Cell> {
       outcome = result.outcome;
       recording = result.recording;
     } catch (error) {
-      outcome = { verdicts: [], error: `harness error: ${error instanceof Error ? error.message : String(error)}` };
+      outcome = { verdicts: [], error: `harness error: ${describeThrownMessage(error)}` };
     }
   }
+  outcome = copyTargetOutcome(outcome);
   const judged = outcome.error === undefined && outcome.skip === undefined;
   const { expected, checks, schema } = judgeOutcome(options, outcome, recording, judged);
   const { status, reason } = decideCellStatus(outcome, checks);

@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
 import { loadCases } from '../../runner/cases/load-cases.js';
 import { runMatrix } from '../../runner/run/run-matrix.js';
+import { createSchemaValidator, resolveSchemas } from '../../runner/schema-check/index.js';
 import { resolveTarget } from '../../runner/targets/resolve-target.js';
 import type { Cell } from '../../runner/types.js';
 
@@ -35,5 +36,31 @@ describe.each(['direct', 'http'] as const)('determinism, %s mode', (mode) => {
     }
     expect(new Set(fingerprints).size).toBe(1);
     if (RUNS > 3) console.info(`determinism ${mode}: ${RUNS} runs, ${first?.length} cells each, fingerprint ${fingerprints[0]}`);
+  });
+});
+
+// Issue 11 item 15: an SDK client that times out sends notifications/cancelled without awaiting
+// it; the worker closed the transport at once, so the POST was recorded in some runs and not in
+// others (an extra `schema.request@5` check in 4 of 5 identical runs). The checks a cell gets,
+// and the requests recorded, must not depend on that race.
+describe('determinism of a real client that times out (SDK target)', () => {
+  test(`${RUNS} runs of the timeout cases give the same checks and the same recorded requests`, { timeout: 60_000 * Math.max(1, RUNS / 3) }, async () => {
+    const validator = createSchemaValidator(await resolveSchemas({ env: process.env, download: false }));
+    const cases = (await loadCases()).filter((loaded) => ['no-response-hang', 'sse-hang-after-progress'].includes(loaded.case.id));
+    expect(cases).toHaveLength(2);
+    const target = await resolveTarget('ts-sdk@1.32.2', { cwd: process.cwd() });
+    const shapes: string[][] = [];
+    for (let run = 0; run < RUNS; run++) {
+      const result = await runMatrix({ cases, targets: [target], versions: ['2025-11-25'], mode: 'http', timeoutMs: 1000, checkRequest: (version, message) => validator.checkRequestMessage(version, message) });
+      shapes.push(
+        result.cells.map((cell) => {
+          const requests = (cell.recording?.exchanges ?? []).map((exchange) => `${exchange.request.method} ${exchange.request.rpc?.method ?? ''}`);
+          return `${cell.case}: ${cell.status} [${cell.checks.map((check) => `${check.id}=${check.passed}`).join(' ')}] ${requests.join(', ')}`;
+        }),
+      );
+    }
+    // The cancellation the client sent is always recorded, and checked as the fifth request.
+    for (const line of shapes[0]!) expect(line).toMatch(/schema\.request@5=true.*POST notifications\/cancelled$/);
+    for (const [run, shape] of shapes.entries()) expect(shape, `run ${run + 1}`).toEqual(shapes[0]);
   });
 });

@@ -9,7 +9,10 @@ import { renderReports } from '../../reports/index.js';
 import { createReportMarker, REPORT_MARKER_FILE } from '../../reports/report-marker.js';
 import { writeRunReports } from '../../reports/write-run-reports.js';
 import { writeReportFolder } from '../../reports/write.js';
-import type { RunResult } from '../../runner/types.js';
+import { loadCases } from '../../runner/cases/load-cases.js';
+import { runMatrix } from '../../runner/run/run-matrix.js';
+import { createClassifierTarget } from '../../runner/targets/classifier-target.js';
+import type { Classifier, RunResult } from '../../runner/types.js';
 import { HOSTILE, makeHostileRunResult, SECRETS } from '../make-run-result.js';
 
 const root = mkdtempSync(join(tmpdir(), 'mem-report-safety-'));
@@ -152,5 +155,83 @@ describe('report safety: the report folder is replaced completely or not at all'
     expect(existsSync(join(out, 'old.txt'))).toBe(false);
     expect(existsSync(join(out, 'matrix.html'))).toBe(true);
     expect(siblings(out)).toEqual([]);
+  });
+});
+
+// Issue 11 item 10: each of these ended a full run with "Maximum call stack size exceeded",
+// exit 1 and no report. Now every report is written and parses.
+describe('report safety: huge and hostile values still give every report', () => {
+  async function writeAndRead(name: string, result: RunResult): Promise<Map<string, string>> {
+    const out = join(root, name);
+    await writeRunReports(out, result, { inputs: [], rootDir: root });
+    const files = new Map([...readTree(out)].map(([file, text]) => [file.slice(out.length + 1), text]));
+    expect([...files.keys()].sort()).toEqual(['SHA256SUMS', 'matrix.html', 'receipts.json', 'results.json', 'results.junit.xml', 'results.tap', 'summary.md']);
+    JSON.parse(files.get('results.json')!);
+    expect(XMLValidator.validate(files.get('results.junit.xml')!)).toBe(true);
+    return files;
+  }
+
+  test('a 6 MB raw body (base64-like, one run) is redacted and written', { timeout: 120_000 }, async () => {
+    const result = makeResult();
+    const secretInBody = 'api_key=ZZZZ9999secret';
+    result.cells[0]!.recording!.exchanges[0]!.response!.body = `${'Qz9'.repeat(2 * 1024 * 1024)} ${secretInBody}`;
+    const files = await writeAndRead('body-6mb', result);
+    expect(files.get('results.json')).not.toContain('ZZZZ9999secret');
+  });
+
+  test('a 10 MB verdict detail and a check value of 10 MB are written', { timeout: 120_000 }, async () => {
+    const result = makeResult();
+    result.cells[0]!.actual = [{ outcome: 'TOOL_SUCCESS', layer: 'application', detail: 'd'.repeat(10 * 1024 * 1024) }];
+    result.cells[0]!.checks[0]!.actual = 'e'.repeat(10 * 1024 * 1024);
+    await writeAndRead('detail-10mb', result);
+  });
+
+  test('a 100 MB case description is written', { timeout: 300_000 }, async () => {
+    const result = makeResult();
+    result.cases[0] = { ...result.cases[0]!, description: 'A long description. '.repeat(5 * 1024 * 1024) };
+    await writeAndRead('description-100mb', result);
+  });
+});
+
+// A classifier fixture whose answers JSON.stringify (or a property read) throws on, or that are
+// huge: each cell is judged (the answer is "not a verdict", or the detail is cut), never a crash.
+describe('report safety: hostile classifier answers', () => {
+  const cyclic = (): unknown => {
+    const answer: Record<string, unknown> = { outcome: 'TOOL_SUCCESS', layer: 'nowhere' };
+    answer['self'] = answer;
+    return answer;
+  };
+  const answers: Record<string, () => unknown> = {
+    cyclic,
+    bigint: () => ({ outcome: 'HTTP_ERROR', status: 503n }),
+    'throwing-toJSON': () => ({ outcome: { toJSON: () => { throw new Error('toJSON says no'); } } }),
+    'throwing-getter': () => Object.defineProperty({}, 'outcome', { enumerable: true, get: () => { throw new Error('getter says no'); } }),
+    'huge-detail': () => ({ outcome: 'TOOL_SUCCESS', detail: `${'d'.repeat(10 * 1024 * 1024)} tail` }),
+    'deep-invalid': () => {
+      let deep: unknown = 'bottom';
+      for (let i = 0; i < 50_000; i++) deep = [deep];
+      return { outcome: deep };
+    },
+  };
+
+  test('every answer gives a judged cell and every report is written', { timeout: 120_000 }, async () => {
+    const cases = (await loadCases()).filter((loaded) => ['baseline', 'http-503-then-200'].includes(loaded.case.id));
+    expect(cases.length).toBe(2);
+    const targets = Object.entries(answers).map(([name, answer]) => createClassifierTarget({ name, kind: 'classifier' }, (() => answer()) as Classifier));
+    const result = await runMatrix({ cases, targets, mode: 'direct', versions: ['2025-11-25'], checkSchemas: null, checkRequest: null });
+    const byTarget = new Map(result.cells.map((cell) => [cell.target, cell]));
+    for (const name of Object.keys(answers)) expect(byTarget.get(name)?.status, name).not.toBe('error');
+    const out = join(root, 'hostile-classifiers');
+    await writeRunReports(out, result, { inputs: [], rootDir: root });
+    const json = readFileSync(join(out, 'results.json'), 'utf8');
+    expect(json.length).toBeLessThan(2 * 1024 * 1024);
+    const published = JSON.parse(json) as RunResult;
+    const problems = published.cells.flatMap((cell) => cell.checks.filter((check) => !check.passed).map((check) => `${cell.target}: ${check.message}`));
+    expect(problems.join('\n')).toMatch(/cyclic|circular|layer must be one of/);
+    expect(problems.join('\n')).toMatch(/bigint: .*BigInt 503/i);
+    expect(problems.join('\n')).toMatch(/throwing-toJSON: .*toJSON threw/);
+    expect(problems.join('\n')).toMatch(/throwing-getter: .*could not be read/);
+    const detail = published.cells.find((cell) => cell.target === 'huge-detail')!.actual[0]!.detail!;
+    expect(detail).toMatch(/… \[truncated: \d+ more characters\]$/);
   });
 });

@@ -13,6 +13,22 @@ describe('readClientReport', () => {
     expect(readClientReport({ ...input, calls: 1 })).toEqual({ verdicts: [success], invalidVerdicts: [], source });
   });
 
+  // Issue 11 item 14: a 300 KB log line on stdout made a valid verdict file count for nothing.
+  it('reads the verdict file whatever the last stdout line is, even one over the size cap', () => {
+    for (const lastStdoutLine of ['x'.repeat(300 * 1024), `{"log": "${'x'.repeat(300 * 1024)}"}`]) {
+      expect(readClientReport({ fileText: JSON.stringify(success), lastStdoutLine, calls: 1 })).toEqual({ verdicts: [success], invalidVerdicts: [], source: 'file' });
+    }
+  });
+
+  it('treats a long log line that is not JSON-shaped as no report, and refuses an oversized JSON-shaped one', () => {
+    expect(readClientReport({ fileText: undefined, lastStdoutLine: 'x'.repeat(300 * 1024), calls: 1 })).toEqual({ verdicts: [null], invalidVerdicts: [], source: 'none' });
+    const oversized = readClientReport({ fileText: undefined, lastStdoutLine: `[${'1,'.repeat(150 * 1024)}1]`, calls: 1 });
+    expect(oversized.source).toBe('stdout');
+    expect(oversized.invalidVerdicts[0]?.problem).toMatch(/the last stdout line holds \d+ characters, more than the 262144/);
+    const oversizedFile = readClientReport({ fileText: ' '.repeat(10) + '{'.repeat(300 * 1024), lastStdoutLine: '', calls: 1 });
+    expect(oversizedFile.invalidVerdicts[0]?.problem).toMatch(/the verdict file holds/);
+  });
+
   it('treats a log line that is not JSON-shaped as no report at all', () => {
     expect(readClientReport({ fileText: undefined, lastStdoutLine: 'done: 1 call', calls: 1 })).toEqual({ verdicts: [null], invalidVerdicts: [], source: 'none' });
   });

@@ -20,21 +20,23 @@ export interface ClientReport {
  * output, not a report, so a conformance-style client that prints logs reports nothing.
  */
 export function readClientReport(options: { fileText: string | undefined; lastStdoutLine: string; calls: number }): ClientReport {
-  // A verdict is a few hundred bytes; a huge one is refused unread, so it never reaches the results.
-  for (const [text, where] of [[options.fileText, 'the verdict file'], [options.lastStdoutLine, 'the last stdout line']] as const) {
-    if (text !== undefined && text.length > MAX_REPORT_CHARS) {
-      return {
-        verdicts: new Array<null>(options.calls).fill(null),
-        invalidVerdicts: [{ index: options.calls - 1, value: clip(text), problem: `${where} holds ${text.length} characters, more than the ${MAX_REPORT_CHARS} a report may have` }],
-        source: where === 'the verdict file' ? 'file' : 'stdout',
-      };
-    }
-  }
-  const fileText = options.fileText?.trim();
-  if (fileText) return readReportText(fileText, 'file', options.calls);
-  const line = options.lastStdoutLine.trim();
-  if (line.startsWith('{') || line.startsWith('[')) return readReportText(line, 'stdout', options.calls);
+  // The verdict file, when present and not blank, wins: stdout is then only log output, whatever its last line.
+  if (options.fileText !== undefined && /\S/.test(options.fileText)) return readReportChannel(options.fileText, 'file', options.calls);
+  if (/^\s*[[{]/.test(options.lastStdoutLine)) return readReportChannel(options.lastStdoutLine, 'stdout', options.calls);
   return { verdicts: new Array<null>(options.calls).fill(null), invalidVerdicts: [], source: 'none' };
+}
+
+function readReportChannel(text: string, source: 'file' | 'stdout', calls: number): ClientReport {
+  // A verdict is a few hundred bytes; a huge one is refused unread, so it never reaches the results.
+  if (text.length > MAX_REPORT_CHARS) {
+    const where = source === 'file' ? 'the verdict file' : 'the last stdout line';
+    return {
+      verdicts: new Array<null>(calls).fill(null),
+      invalidVerdicts: [{ index: calls - 1, value: clip(text), problem: `${where} holds ${text.length} characters, more than the ${MAX_REPORT_CHARS} a report may have` }],
+      source,
+    };
+  }
+  return readReportText(text.trim(), source, calls);
 }
 
 function readReportText(text: string, source: 'file' | 'stdout', calls: number): ClientReport {
