@@ -9,6 +9,7 @@ import { CaseTableError, type CaseProblem } from './case-errors.js';
 import { getCaseGuard } from './case-guard.js';
 import { checkCaseRules } from './case-rules.js';
 import type { LoadedCase } from './case-types.js';
+import { deepFreeze } from '../deep-freeze.js';
 import { packagePath } from '../package-paths.js';
 
 export interface LoadCasesOptions {
@@ -109,7 +110,8 @@ function loadCaseFile(file: string, root: string, cwd: string): { loaded: Loaded
   const rules = checkCaseRules(document, { fileId: basename(file, '.json'), folder }).map((p) => ({ ...p, file: shown }));
   if (rules.length > 0) return { problems: rules };
   const sha256 = createHash('sha256').update(bytes).digest('hex');
-  return { loaded: { case: document, file, relativeFile, sha256 } };
+  // Frozen: every target and report reads this one object, so nothing may change it.
+  return { loaded: { case: deepFreeze(document), file, relativeFile, sha256 } };
 }
 
 function findDuplicateIds(loaded: LoadedCase[]): CaseProblem[] {
