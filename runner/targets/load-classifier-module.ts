@@ -23,7 +23,7 @@ export async function loadClassifierModule(spec: string, cwd: string): Promise<{
   } catch (error) {
     await classifier.close();
     const hint = ['.ts', '.mts', '.cts'].includes(extname(file))
-      ? ' (Node cannot import TypeScript by itself: compile it to .js, or run with a loader such as `node --import tsx`)'
+      ? ' (Node cannot import TypeScript by itself, and classifier modules load in a worker thread: compile it to .js first)'
       : '';
     throw new TargetSpecError(spec, `cannot import ${file}: ${(error as Error).message}${hint}`);
   }
