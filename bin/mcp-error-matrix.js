@@ -1,12 +1,6 @@
 #!/usr/bin/env node
 // The CLI is compiled from runner/cli.ts by `npm run build` (run automatically by `npm ci`/`npm install`).
-import { main } from '../dist/runner/cli.js';
+// runCliProcess owns the exit status: an exit guard, fatal-error handlers and bounded exits.
+import { runCliProcess } from '../dist/runner/cli-process.js';
 
-try {
-  process.exitCode = await main(process.argv.slice(2));
-} catch (error) {
-  // Input errors are handled inside main(); anything here is a bug in mcp-error-matrix itself.
-  const detail = process.env.MEM_DEBUG ? (error?.stack ?? String(error)) : String(error?.message ?? error);
-  process.stderr.write(`mcp-error-matrix: internal error: ${detail}\n(set MEM_DEBUG=1 for the stack trace, and please report it)\n`);
-  process.exitCode = 1;
-}
+await runCliProcess(process.argv.slice(2));

@@ -1,4 +1,5 @@
-// The process surface the CLI talks to, injectable so tests run the CLI in-process.
+// The process surface the CLI talks to, injectable so tests run the CLI in-process; and the one
+// shutdown mechanism of the process: SIGINT, SIGTERM and fatal errors all go through stopRun().
 
 export interface CliIo {
   stdout(text: string): void;
@@ -7,33 +8,90 @@ export interface CliIo {
   env: NodeJS.ProcessEnv;
   /** Whether stderr is an interactive terminal (progress output). */
   isTTY: boolean;
-  /** Aborted on SIGINT/SIGTERM. */
+  /** Aborted on SIGINT/SIGTERM (while the stop mode is 'abort') or on a fatal error; the reason is the StopReason. */
   signal?: AbortSignal;
+  /** What the first SIGINT/SIGTERM does from now on (see StopMode); absent when not a real process. */
+  setStopMode?(mode: StopMode, note?: string): void;
 }
 
-/** Exit statuses of a run stopped by a signal: 128 + the signal number, as a shell reports it. */
-export const SIGNAL_EXIT_CODES: Readonly<Record<string, number>> = { SIGINT: 130, SIGTERM: 143 };
+/**
+ * What the first SIGINT/SIGTERM does:
+ * - 'exit': exit at once with 130/143 (the default: commands with nothing to save);
+ * - 'abort': abort io.signal and let the command wind down (`run`: children killed, reports
+ *   written marked incomplete; `serve`: the server closed), within STOP_DEADLINE_MS;
+ * - 'finish': the results are complete and being written: finish them, exit per result.
+ * A second signal always exits at once.
+ */
+export type StopMode = 'exit' | 'abort' | 'finish';
+export type StopReason = 'SIGINT' | 'SIGTERM' | 'fatal';
 
-let processSignal: AbortSignal | undefined;
+/** Exit statuses of a stopped process: 128 + the signal number, as a shell reports it; 1 for a fatal error. */
+export const SIGNAL_EXIT_CODES: Readonly<Record<string, number>> = { SIGINT: 130, SIGTERM: 143, fatal: 1 };
+/** A process that started to stop exits by then at the latest, whatever still runs. */
+export const STOP_DEADLINE_MS = 20_000;
+
+const DEFAULT_NOTES: Record<StopMode, string> = {
+  exit: 'stopped',
+  abort: 'stopping; the reports will be marked incomplete',
+  finish: 'the run is complete; finishing its reports',
+};
+
+let controller: AbortController | undefined;
+let stopMode: StopMode = 'exit';
+let stopNote = DEFAULT_NOTES.exit;
+let signals = 0;
+let deadline: NodeJS.Timeout | undefined;
+let finished = false;
+
+/** From now on, exiting with the status already set is planned (the exit guard lets it through). */
+export function markProcessFinished(): void {
+  finished = true;
+}
+
+/** Exits on purpose with `code` (the exit guard lets it through). */
+export function endProcess(code: number): never {
+  finished = true;
+  process.exit(code);
+}
+
+/** Whether the process reached a planned end (the command returned, or endProcess was called). */
+export function isProcessFinished(): boolean {
+  return finished;
+}
 
 /**
- * The first SIGINT/SIGTERM aborts the run (children are killed, reports are written marked
- * incomplete); a second one exits at once. Installed once per process.
+ * Starts stopping the process: in 'abort' mode aborts io.signal (the command winds down and
+ * returns); in 'exit' mode exits at once. Either way the process exits within STOP_DEADLINE_MS.
  */
+export function stopRun(reason: StopReason): void {
+  const code = SIGNAL_EXIT_CODES[reason] ?? 1;
+  if (stopMode === 'exit') process.exit(code);
+  if (stopMode === 'abort' && controller && !controller.signal.aborted) controller.abort(reason);
+  deadline ??= setTimeout(() => {
+    process.stderr.write(`mcp-error-matrix: still not stopped ${STOP_DEADLINE_MS / 1000} s after ${reason}; exiting now (reports may be missing)\n`);
+    process.exit(code);
+  }, STOP_DEADLINE_MS).unref();
+}
+
 function getProcessSignal(): AbortSignal {
-  if (processSignal) return processSignal;
-  const controller = new AbortController();
-  const onSignal = (name: NodeJS.Signals): void => {
-    if (controller.signal.aborted) process.exit(SIGNAL_EXIT_CODES[name] ?? 1);
-    process.stderr.write(`\nmcp-error-matrix: ${name}: stopping; the reports will be marked incomplete (send it again to exit at once)\n`);
-    controller.abort(name);
+  if (controller) return controller.signal;
+  controller = new AbortController();
+  const onSignal = (name: 'SIGINT' | 'SIGTERM'): void => {
+    const code = SIGNAL_EXIT_CODES[name] ?? 1;
+    if (++signals > 1 || stopMode === 'exit') {
+      process.stderr.write(`\nmcp-error-matrix: ${name}: ${signals > 1 ? 'exiting at once' : stopNote}\n`);
+      process.exit(code);
+    }
+    process.stderr.write(`\nmcp-error-matrix: ${name}: ${stopNote} (send it again to exit at once)\n`);
+    // Finishing complete reports: the signal changes neither the result nor the exit status.
+    if (stopMode === 'abort') stopRun(name);
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  return (processSignal = controller.signal);
+  return controller.signal;
 }
 
-/** The exit status for an aborted run: 130 for SIGINT, 143 for SIGTERM; undefined when not aborted. */
+/** The exit status for an aborted run: 130 for SIGINT, 143 for SIGTERM, 1 for a fatal error; undefined when not aborted. */
 export function getSignalExitCode(signal: AbortSignal | undefined): number | undefined {
   if (!signal?.aborted) return undefined;
   return SIGNAL_EXIT_CODES[String(signal.reason)] ?? 130;
@@ -44,12 +102,16 @@ export function createProcessIo(): CliIo {
   // A closed pipe (`mcp-error-matrix list | head`) is the reader's choice, not an error.
   for (const stream of [process.stdout, process.stderr]) {
     stream.on('error', (error: NodeJS.ErrnoException) => {
-      if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+      if (error.code === 'EPIPE') endProcess(Number(process.exitCode ?? 0));
       throw error;
     });
   }
   return {
     signal: getProcessSignal(),
+    setStopMode: (mode, note) => {
+      stopMode = mode;
+      stopNote = note ?? DEFAULT_NOTES[mode];
+    },
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),
     cwd: process.cwd(),

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { OUTCOMES, type RunResult } from '../runner/types.js';
+import { compileFixture } from './compile-fixture.js';
 import { runCli } from './run-cli.js';
 
 const ELEVEN = [
@@ -52,13 +53,13 @@ describe('the eleven published cases', () => {
   });
 
   test('a classifier written for the published { status, body, expectedId } shape runs unchanged', async () => {
-    const run = await runCli(['run', '--target', 'classifier:test/fixtures/classifiers/published-shape.ts', ...selectEleven, '--quiet']);
+    const run = await runCli(['run', '--target', `classifier:${compileFixture('test/fixtures/classifiers/published-shape.ts')}`, ...selectEleven, '--quiet']);
     expect(run.stdout).not.toMatch(/^\s*not ok/m);
     expect(run.code).toBe(0);
   });
 
   test('a classifier that throws gives error cells, not a crash', async () => {
-    const run = await runCli(['run', '--target', 'classifier:test/fixtures/classifiers/throws.ts', '--case', 'baseline', '--quiet']);
+    const run = await runCli(['run', '--target', `classifier:${compileFixture('test/fixtures/classifiers/throws.ts')}`, '--case', 'baseline', '--quiet']);
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(/not ok 1 - baseline \[2025-11-25\] \(error\)/);
     expect(run.stdout).toMatch(/reason: .*threw/);
@@ -68,9 +69,9 @@ describe('the eleven published cases', () => {
 describe('a classifier that never returns', () => {
   test('gives an error cell within the cell budget instead of hanging the run', async () => {
     const started = Date.now();
-    const run = await runCli(['run', '--target', 'classifier:test/fixtures/classifiers/never-returns.ts', '--case', 'baseline', '--version', '2026-07-28', '--timeout', '200', '--mode', 'direct', '--quiet']);
+    const run = await runCli(['run', '--target', `classifier:${compileFixture('test/fixtures/classifiers/never-returns.ts')}`, '--case', 'baseline', '--version', '2026-07-28', '--timeout', '200', '--mode', 'direct', '--quiet']);
     expect(run.code).toBe(1);
-    expect(run.stdout).toMatch(/not ok 1 - baseline \[2026-07-28\] \(error\)[\s\S]*did not finish within 2600 ms/);
+    expect(run.stdout).toMatch(/not ok 1 - baseline \[2026-07-28\] \(error\)[\s\S]*gave no answer within 1200 ms/);
     expect(Date.now() - started).toBeLessThan(8000);
   });
 });

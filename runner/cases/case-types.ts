@@ -1,5 +1,6 @@
 // The case-file format as TypeScript types. `schemas/case.schema.json` is the source
 // of truth; the loader's ajv guard is what turns `unknown` into `Case`.
+import { deepFreeze } from '../deep-freeze.js';
 import type { CheckLevel, ExpectedVerdict, Outcome, ProtocolVersion } from '../types.js';
 
 export const CASE_LAYERS = ['transport', 'protocol', 'application', 'stream', 'interaction', 'session'] as const;
@@ -132,11 +133,11 @@ export interface LoadedCase {
   sha256: string;
 }
 
-export const DEFAULT_TOOL: Required<Pick<ToolSpec, 'name' | 'inputSchema' | 'arguments'>> = {
+export const DEFAULT_TOOL: Required<Pick<ToolSpec, 'name' | 'inputSchema' | 'arguments'>> = deepFreeze({
   name: 'synthetic_tool',
   inputSchema: { type: 'object', properties: { input: { type: 'string' } } },
   arguments: { input: 'synthetic' },
-};
+});
 
 /** The verdict a case expects for one exchange under one version. */
 export function getExpectedVerdict(exchange: ExchangeSpec, version: ProtocolVersion): ExpectedVerdict {

@@ -13,6 +13,7 @@ import { findDeepNesting } from './find-deep-nesting.js';
 import { listCaseFiles } from './list-case-files.js';
 import { CASE_FILE_MAX_BYTES, CASE_MAX_NESTING } from '../io/input-caps.js';
 import { decodeUserText, readUserFileSync, UserFileError } from '../io/read-user-file.js';
+import { deepFreeze } from '../deep-freeze.js';
 import { packagePath } from '../package-paths.js';
 
 export interface LoadCasesOptions {
@@ -132,7 +133,8 @@ function loadCaseFile(file: string, root: string, cwd: string): { loaded: Loaded
   const rules = checkCaseRules(document, { fileId: basename(file, '.json'), folder }).map((p) => ({ ...p, file: shown }));
   if (rules.length > 0) return { problems: rules };
   const sha256 = createHash('sha256').update(bytes).digest('hex');
-  return { loaded: { case: document, file, relativeFile, sha256 } };
+  // Frozen: every target and report reads this one object, so nothing may change it.
+  return { loaded: { case: deepFreeze(document), file, relativeFile, sha256 } };
 }
 
 function findDuplicateIds(loaded: LoadedCase[]): CaseProblem[] {

@@ -13,6 +13,8 @@ import type { CliIo } from '../cli-io.js';
 import type { StoredRunResult } from '../compare/results-file.js';
 import { parseRunOptions } from '../options.js';
 import { getPackageRoot } from '../package-paths.js';
+import { createFaultInjector } from '../run/fault-injection.js';
+import { MatrixFailure } from '../run/matrix-failure.js';
 import { runMatrix } from '../run/run-matrix.js';
 import { DEFAULT_TARGETS, resolveTarget } from '../targets/resolve-target.js';
 import type { ProtocolVersion, RunResult, Target } from '../types.js';
@@ -33,6 +35,8 @@ export async function runRunCommand(args: string[], io: CliIo): Promise<number> 
   const previous =
     options.compare === undefined ? undefined : await (await import('../compare/results-file.js')).readResultsFile(resolve(io.cwd, options.compare), options.compare);
   const targets: Target[] = [];
+  // From here a first signal stops the run (clients killed) and the reports are written marked incomplete.
+  io.setStopMode?.('abort');
   try {
     for (const spec of options.targets) targets.push(await resolveTarget(spec, { cwd: io.cwd }));
     const prepared = await prepareBaseline({
@@ -46,6 +50,10 @@ export async function runRunCommand(args: string[], io: CliIo): Promise<number> 
     });
     const schemaCheck = await prepareSchemaCheck(options.schemas, io);
     const progress = createProgress(io, { quiet: options.quiet, verbose: options.verbose });
+    const injectFault = createFaultInjector(io.env);
+    // An internal error mid-run is handled like a signal: the result so far is written, marked
+    // incomplete, and the error is thrown again once the reports are out.
+    let internalError: { error: unknown } | undefined;
     const judged = await runMatrix({
       cases,
       targets,
@@ -54,11 +62,21 @@ export async function runRunCommand(args: string[], io: CliIo): Promise<number> 
       timeoutMs: options.timeoutMs,
       concurrency: options.concurrency,
       ...(io.signal ? { signal: io.signal } : {}),
-      onCell: (cell, done, total) => progress.onCell(prepared ? applyBaselineToCell(prepared.baseline, cell) : cell, done, total),
+      onCell: (cell, done, total) => {
+        progress.onCell(prepared ? applyBaselineToCell(prepared.baseline, cell) : cell, done, total);
+        injectFault?.({ cellsDone: done });
+      },
       checkSchemas: schemaCheck?.check ?? null,
       checkRequest: schemaCheck?.checkRequest ?? null,
       schemaInfo: schemaCheck?.info ?? null,
+    }).catch((error: unknown) => {
+      if (!(error instanceof MatrixFailure)) throw error;
+      internalError = { error: error.cause };
+      return error.partial;
     });
+    // A complete result stays complete: a signal from here on lets the reports finish, and the
+    // exit status follows the result (never 130/143 beside `complete: true`).
+    if (judged.complete) io.setStopMode?.('finish');
     const settled = await settleBaseline(judged, { prepared, writeBaseline: options.writeBaseline, cwd: io.cwd });
     let result: StoredRunResult = settled.result;
     if (shards && shard) {
@@ -76,12 +94,15 @@ export async function runRunCommand(args: string[], io: CliIo): Promise<number> 
     if (options.out !== undefined) {
       const { collectRunInputs } = await import('../run/collect-inputs.js');
       const { writeRunReports } = await import('../../reports/write-run-reports.js');
+      injectFault?.('write');
       const inputs = await collectRunInputs({ cases, schemas: schemaCheck?.loaded ?? [], targets, ...(settled.path ? { baseline: settled.path } : {}) });
       const files = await writeRunReports(options.out, result, { inputs, rootDir: getPackageRoot(), ...outFolder, ...(comparison ? { comparison } : {}) });
       if (!options.quiet) io.stderr(`Reports written to ${options.out}/: ${files.join(', ')}\n`);
     }
+    if (internalError) throw internalError.error;
     return hasUnexpected(result) || (comparison?.regressions.length ?? 0) > 0 ? 1 : 0;
   } finally {
+    io.setStopMode?.('exit');
     await Promise.all(targets.map((target) => target.close?.()));
   }
 }

@@ -35,6 +35,7 @@ export async function runServeCommand(args: string[], io: CliIo): Promise<number
   }
   const version = selectVersion(loaded.case, values.version);
   const stop = getStopSignal(io);
+  io.setStopMode?.('abort', 'stopping the server');
   let server;
   try {
     server = await startMockServer({ case: loaded.case, protocolVersion: version, port, onExchange: (exchange) => io.stdout(`${formatExchangeLog(exchange)}\n`) });

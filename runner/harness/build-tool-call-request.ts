@@ -1,10 +1,11 @@
 // Builds the tools/call request the harness sends for one exchange of a case.
 import { DEFAULT_TOOL, type Case, type ToolSpec } from '../cases/case-types.js';
+import { deepFreeze } from '../deep-freeze.js';
 import type { ProtocolVersion, ToolCallRequest } from '../types.js';
 
 /** The client capabilities the harness declares: it can answer every kind of input request. */
-export const HARNESS_CLIENT_CAPABILITIES = { elicitation: {}, roots: {}, sampling: {} };
-export const HARNESS_CLIENT_INFO = { name: 'mcp-error-matrix-harness', version: '0.1.0' };
+export const HARNESS_CLIENT_CAPABILITIES = deepFreeze({ elicitation: {}, roots: {}, sampling: {} });
+export const HARNESS_CLIENT_INFO = deepFreeze({ name: 'mcp-error-matrix-harness', version: '0.1.0' });
 
 export interface BuildToolCallOptions {
   case: Case;

@@ -1,9 +1,10 @@
 // The correct MCP server around the script: built-in replies per protocol version.
 import type { Case, ResponseSpec } from '../cases/case-types.js';
 import { DEFAULT_TOOL } from '../cases/case-types.js';
+import { deepFreeze } from '../deep-freeze.js';
 import type { ProtocolVersion } from '../types.js';
 
-export const SERVER_INFO = { name: 'mcp-error-matrix-mock', version: '0.1.0' };
+export const SERVER_INFO = deepFreeze({ name: 'mcp-error-matrix-mock', version: '0.1.0' });
 
 /** A JSON-RPC result reply (status 200, application/json, id echoed). */
 export function createResultReply(result: Record<string, unknown>, headers?: Record<string, string>): ResponseSpec {

@@ -5,6 +5,7 @@ import type { CheckRequestMessage } from '../judge/judge-client.js';
 import { getPackageVersion } from '../package-paths.js';
 import { CELL_STATUSES, type Cell, type CaseSummary, type ProtocolVersion, type RunResult, type RunSummary, type SchemaInfo, type SchemaResult, type Target } from '../types.js';
 import { estimateWaitMs, WAITING_CELL_MS } from './estimate-wait.js';
+import { MatrixFailure } from './matrix-failure.js';
 import { runCell } from './run-cell.js';
 import { createServerHosts } from './server-hosts.js';
 import { runPool } from './run-pool.js';
@@ -52,11 +53,20 @@ export function planCells(cases: LoadedCase[], targets: Target[], versions?: Pro
   return planned;
 }
 
-/** Runs every planned cell and returns the whole result model. */
+/**
+ * Runs every planned cell and returns the whole result model. An internal error stops the
+ * rest like an abort does and throws a MatrixFailure carrying the incomplete result.
+ */
 export async function runMatrix(options: RunMatrixOptions): Promise<RunResult> {
   const startedAt = new Date().toISOString();
   const mode = options.mode ?? 'http';
-  const signal = options.signal ?? new AbortController().signal;
+  // One stop for the caller's signal and for an internal error: cells check and pass on this one.
+  const stop = new AbortController();
+  const onAbort = (): void => stop.abort(options.signal?.reason);
+  options.signal?.addEventListener('abort', onAbort, { once: true });
+  if (options.signal?.aborted) onAbort();
+  const signal = stop.signal;
+  let failure: { error: unknown } | undefined;
   const planned = planCells(options.cases, options.targets, options.versions);
   const schemaCache = new Map<string, SchemaResult[]>();
   const schemaFor = (loaded: LoadedCase, version: ProtocolVersion): SchemaResult[] => {
@@ -72,17 +82,23 @@ export async function runMatrix(options: RunMatrixOptions): Promise<RunResult> {
   const run = async (cell: PlannedCell): Promise<Cell | undefined> => {
     // Interrupted: cells not yet started are left out (the reports say the run is incomplete).
     if (signal.aborted) return undefined;
-    const result = await runCell({
-      ...cell,
-      mode,
-      timeoutMs,
-      signal,
-      schema: schemaFor(cell.loaded, cell.protocolVersion),
-      checkRequest: options.checkRequest ?? undefined,
-      hosts,
-    });
-    options.onCell?.(result, ++done, planned.length);
-    return result;
+    try {
+      const result = await runCell({
+        ...cell,
+        mode,
+        timeoutMs,
+        signal,
+        schema: schemaFor(cell.loaded, cell.protocolVersion),
+        checkRequest: options.checkRequest ?? undefined,
+        hosts,
+      });
+      options.onCell?.(result, ++done, planned.length);
+      return result;
+    } catch (error) {
+      failure ??= { error };
+      stop.abort('fatal');
+      return undefined;
+    }
   };
   // A cell that mostly waits on a scripted hang or delay would hold a CPU slot doing nothing:
   // such cells start at once in lanes of their own, so their waits overlap with everything else.
@@ -94,13 +110,14 @@ export async function runMatrix(options: RunMatrixOptions): Promise<RunResult> {
   try {
     [waited, worked] = await Promise.all([runPool(waiting, MAX_WAITING_LANES, run), runPool(busy, options.concurrency ?? availableParallelism(), run)]);
   } finally {
+    options.signal?.removeEventListener('abort', onAbort);
     await hosts?.close();
   }
   const byCell = new Map<PlannedCell, Cell | undefined>();
   waiting.forEach((cell, index) => byCell.set(cell, waited[index]!));
   busy.forEach((cell, index) => byCell.set(cell, worked[index]!));
   const cells = planned.map((cell) => byCell.get(cell)).filter((cell): cell is Cell => cell !== undefined);
-  return {
+  const result: RunResult = {
     format: 'mcp-error-matrix/results@1',
     tool: { name: 'mcp-error-matrix', version: getPackageVersion() },
     startedAt,
@@ -115,6 +132,8 @@ export async function runMatrix(options: RunMatrixOptions): Promise<RunResult> {
     cells,
     summary: summariseCells(cells),
   };
+  if (failure) throw new MatrixFailure(failure.error, result);
+  return result;
 }
 
 /** Counts cells per status. */

@@ -1,5 +1,7 @@
-// An in-process classifier as a target: the harness plays a correct client around each
-// scripted exchange and hands the classifier what came back (over loopback or directly).
+// A classifier as a target: the harness plays a correct client around each scripted exchange
+// and hands the classifier what came back (over loopback or directly). A classifier function
+// runs in-process on its own structured clone of each input (a mutation reaches nothing else);
+// a classifier module runs in its own worker thread (isolated-classifier.ts).
 import type { Case, ExchangeSpec } from '../cases/case-types.js';
 import { readVerdict } from '../classify/read-verdict.js';
 import { buildToolCallRequest } from '../harness/build-tool-call-request.js';
@@ -7,17 +9,35 @@ import { renderDirectResponse } from '../harness/render-direct-response.js';
 import { DecodedBodyTooLargeError, type ExchangeResponse } from '../harness/exchange-response.js';
 import { openHarnessSession } from '../harness/harness-session.js';
 import type { Classifier, ClassifierInput, Target, TargetContext, TargetInfo, TargetOutcome, Verdict } from '../types.js';
+import { ClassifierFailure, type IsolatedClassifier } from './isolated-classifier.js';
 
-/** Wraps a classifier function as a target. */
+/** How long an isolated classifier may take per input beyond the per-exchange timeout. */
+const CLASSIFY_SLACK_MS = 1000;
+
+type CallClassifier = (input: ClassifierInput, context: TargetContext) => Promise<unknown>;
+
+/** Wraps a classifier function as a target (in-process: each call gets its own copy of the input). */
 export function createClassifierTarget(info: TargetInfo, classify: Classifier): Target {
+  const call: CallClassifier = async (input) => classify(structuredClone(input));
   return {
     info,
     usesServer: (mode) => mode === 'http',
-    run: (context) => runClassifier(classify, context),
+    run: (context) => runClassifier(call, context),
   };
 }
 
-async function runClassifier(classify: Classifier, context: TargetContext): Promise<TargetOutcome> {
+/** Wraps a classifier module running in its worker thread as a target; close() stops the worker. */
+export function createIsolatedClassifierTarget(info: TargetInfo, classifier: IsolatedClassifier): Target {
+  const call: CallClassifier = (input, context) => classifier.call(input, { deadlineMs: context.timeoutMs + CLASSIFY_SLACK_MS, signal: context.signal });
+  return {
+    info,
+    usesServer: (mode) => mode === 'http',
+    run: (context) => runClassifier(call, context),
+    close: () => classifier.close(),
+  };
+}
+
+async function runClassifier(classify: CallClassifier, context: TargetContext): Promise<TargetOutcome> {
   const { case: item, protocolVersion } = context;
   const verdicts: (Verdict | null)[] = [];
   const invalidVerdicts: NonNullable<TargetOutcome['invalidVerdicts']> = [];
@@ -40,9 +60,10 @@ async function runClassifier(classify: Classifier, context: TargetContext): Prom
       const input: ClassifierInput = { ...response, expectedId: request.id, protocolVersion, request };
       let raw: unknown;
       try {
-        raw = await classify(input);
+        raw = await classify(input, context);
       } catch (error) {
-        return { verdicts, error: `the classifier threw on exchange ${index + 1}: ${describeError(error)}` };
+        if (error instanceof ClassifierFailure && !error.threw) return { verdicts, error: `exchange ${index + 1}: ${error.message}` };
+        return { verdicts, error: `the classifier threw on exchange ${index + 1}: ${error instanceof ClassifierFailure ? error.message : describeError(error)}` };
       }
       const read = readVerdict(raw);
       if ('verdict' in read) verdicts.push(read.verdict);

@@ -7,7 +7,7 @@ import { classifyReference } from '../classify/reference.js';
 import { TargetSpecError } from '../errors.js';
 import { getPackageVersion } from '../package-paths.js';
 import type { Target } from '../types.js';
-import { createClassifierTarget } from './classifier-target.js';
+import { createClassifierTarget, createIsolatedClassifierTarget } from './classifier-target.js';
 import { loadClassifierModule } from './load-classifier-module.js';
 import { listBundledSdkTargets } from './sdk/resolve-sdk-package.js';
 import { SDK_TARGET_KINDS } from './sdk/sdk-target.js';
@@ -18,7 +18,7 @@ export interface ResolveTargetOptions {
 
 type TargetFactory = (spec: string, options: ResolveTargetOptions) => Promise<Target>;
 
-/** Built-in targets, by the name used on the command line. */
+/** Built-in targets, by the name used on the command line. Project-owned and trusted: they run in-process (fast). */
 const BUILT_IN_TARGETS: Record<string, TargetFactory> = {
   reference: async () =>
     createClassifierTarget(
@@ -36,7 +36,7 @@ const BUILT_IN_TARGETS: Record<string, TargetFactory> = {
 const TARGET_KINDS: Record<string, TargetFactory> = {
   classifier: async (spec, options) => {
     const loaded = await loadClassifierModule(spec, options.cwd);
-    return createClassifierTarget({ name: spec, kind: 'classifier', source: loaded.file }, loaded.classify);
+    return createIsolatedClassifierTarget({ name: spec, kind: 'classifier', source: loaded.file }, loaded.classifier);
   },
   ...SDK_TARGET_KINDS, // ts-sdk@<version>, ts-client@<version>
   command: async (spec, options) => (await import('./command-target.js')).resolveCommandTarget(spec, options),

@@ -1,0 +1,224 @@
+// A classifier module run in a worker thread (see classifier-worker.mjs): the runner posts each
+// input and waits for the verdict with a deadline. A worker that exits, crashes, blocks or stops
+// answering is terminated and started again for the next call; the call it held fails with the
+// reason, and never the runner. Only module specs run here: a function object cannot be moved
+// to another thread, so the programmatic API and the vitest helper keep theirs in-process.
+import { Worker } from 'node:worker_threads';
+import { packagePath } from '../package-paths.js';
+import type { ClassifierInput } from '../types.js';
+
+/** How long a module may take to load (its top-level code) before the worker is given up. */
+export const CLASSIFIER_LOAD_TIMEOUT_MS = 15_000;
+/** A worker whose heap grows past this is stopped by V8: the call fails, the runner is untouched. */
+const WORKER_HEAP_MB = 512;
+
+/** The classifier did not produce an answer: the message says why (the cell becomes `error`). */
+export class ClassifierFailure extends Error {
+  constructor(
+    message: string,
+    /** The classifier's own exception (as opposed to a broken, blocked or stopped worker). */
+    readonly threw = false,
+  ) {
+    super(message);
+    this.name = 'ClassifierFailure';
+  }
+}
+
+export interface IsolatedCallOptions {
+  /** The longest the classifier may take for this input; past it the worker is terminated. */
+  deadlineMs: number;
+  /** The run's abort signal: the call fails at once when it fires. */
+  signal?: AbortSignal;
+}
+
+type WorkerMessage =
+  | { type: 'loaded'; exports: Record<string, string> }
+  | { type: 'load-error'; message: string }
+  | { type: 'answer'; id: number; value: unknown }
+  | { type: 'threw' | 'unsendable'; id: number; message: string };
+
+interface PendingCall {
+  id: number;
+  input: ClassifierInput;
+  options: IsolatedCallOptions;
+  retried: boolean;
+  timer?: NodeJS.Timeout;
+  resolve(value: unknown): void;
+  reject(error: ClassifierFailure): void;
+}
+
+interface Running {
+  worker: Worker;
+  ready: Promise<Record<string, string>>;
+}
+
+/** The worker script: plain ESM next to this module's sources (shipped as-is, never compiled). */
+function getWorkerScript(): string {
+  return packagePath('runner', 'targets', 'classifier-worker.mjs');
+}
+
+/** One classifier module in its own worker thread. */
+export class IsolatedClassifier {
+  private running: Running | undefined;
+  private readonly pending = new Map<number, PendingCall>();
+  private nextId = 1;
+  private closed = false;
+  /** How many workers were started (1 + restarts). */
+  starts = 0;
+  /** Which export to call; set once the module is loaded and the export chosen. */
+  exportName = 'default';
+
+  constructor(readonly file: string) {}
+
+  /** Starts the worker and returns the module's exports (name → typeof), or throws why it did not load. */
+  load(): Promise<Record<string, string>> {
+    return this.start().ready;
+  }
+
+  /** Runs the classifier on a copy of the input; rejects with a ClassifierFailure saying why there is no answer. */
+  call(input: ClassifierInput, options: IsolatedCallOptions): Promise<unknown> {
+    return new Promise((resolve, reject) => {
+      if (options.signal?.aborted) return reject(new ClassifierFailure('the run was interrupted'));
+      if (this.closed) return reject(new ClassifierFailure('the classifier was closed'));
+      const call: PendingCall = { id: this.nextId++, input, options, retried: false, resolve, reject };
+      const onAbort = (): void => this.failAll(new ClassifierFailure('the run was interrupted'), true);
+      options.signal?.addEventListener('abort', onAbort, { once: true });
+      const settle = <T>(finish: (value: T) => void) => (value: T) => {
+        options.signal?.removeEventListener('abort', onAbort);
+        finish(value);
+      };
+      call.resolve = settle(resolve);
+      call.reject = settle(reject);
+      this.pending.set(call.id, call);
+      void this.dispatch(call);
+    });
+  }
+
+  /** Terminates the worker; pending calls fail. */
+  async close(): Promise<void> {
+    this.closed = true;
+    this.failAll(new ClassifierFailure('the classifier was closed'), true);
+  }
+
+  private async dispatch(call: PendingCall): Promise<void> {
+    const running = this.start();
+    try {
+      await running.ready;
+    } catch (error) {
+      this.finish(call.id)?.reject(error instanceof ClassifierFailure ? error : new ClassifierFailure(String(error)));
+      return;
+    }
+    if (this.pending.get(call.id) !== call || this.running !== running) return;
+    running.worker.ref();
+    const { deadlineMs } = call.options;
+    call.timer = setTimeout(() => {
+      const reason = `the classifier gave no answer within ${deadlineMs} ms (a blocked event loop, or a promise that never settles); its worker was stopped`;
+      this.restart(running, reason, call);
+    }, deadlineMs);
+    running.worker.postMessage({ type: 'call', id: call.id, exportName: this.exportName, input: call.input });
+  }
+
+  private start(): Running {
+    if (this.running) return this.running;
+    this.starts++;
+    const worker = new Worker(getWorkerScript(), {
+      workerData: { file: this.file },
+      // The module's console output goes to stderr: stdout carries the TAP stream.
+      stdout: true,
+      stderr: true,
+      resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
+    });
+    for (const stream of [worker.stdout, worker.stderr]) stream.on('data', (chunk: Buffer) => process.stderr.write(chunk));
+    const running: Running = { worker, ready: undefined as unknown as Promise<Record<string, string>> };
+    running.ready = new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        reject(new ClassifierFailure(`the module did not finish loading within ${CLASSIFIER_LOAD_TIMEOUT_MS} ms`));
+        this.restart(running, 'the module did not load');
+      }, CLASSIFIER_LOAD_TIMEOUT_MS);
+      worker.on('message', (message: WorkerMessage) => {
+        if (message.type === 'loaded') {
+          clearTimeout(timer);
+          resolve(message.exports);
+        } else if (message.type === 'load-error') {
+          clearTimeout(timer);
+          reject(new ClassifierFailure(message.message));
+          this.restart(running, 'the module did not load');
+        } else this.onAnswer(message);
+      });
+      worker.on('error', (error) => {
+        clearTimeout(timer);
+        const reason = `the classifier crashed its worker: ${describeError(error)}`;
+        reject(new ClassifierFailure(reason));
+        this.restart(running, reason);
+      });
+      worker.on('exit', (code) => {
+        clearTimeout(timer);
+        const reason = `the classifier ended its worker thread (process.exit(${code}))`;
+        reject(new ClassifierFailure(reason));
+        this.restart(running, reason);
+      });
+    });
+    running.ready.catch(() => undefined);
+    // Idle, the worker does not keep the process alive; each dispatched call refs it again.
+    worker.unref();
+    this.running = running;
+    return running;
+  }
+
+  private onAnswer(message: Exclude<WorkerMessage, { type: 'loaded' | 'load-error' }>): void {
+    const call = this.finish(message.id);
+    if (!call) return;
+    if (message.type === 'answer') call.resolve(message.value);
+    else if (message.type === 'threw') call.reject(new ClassifierFailure(message.message, true));
+    else call.reject(new ClassifierFailure(`the verdict cannot be passed back as plain data (${message.message})`));
+  }
+
+  private finish(id: number): PendingCall | undefined {
+    const call = this.pending.get(id);
+    if (!call) return undefined;
+    this.pending.delete(id);
+    clearTimeout(call.timer);
+    if (this.running && ![...this.pending.values()].some((other) => other.timer)) this.running.worker.unref();
+    return call;
+  }
+
+  /**
+   * Drops a broken worker. The call that missed its deadline (else the oldest call in flight) is
+   * blamed with `reason`; the others only waited behind it and are sent once more to a fresh
+   * worker (a second failure is theirs).
+   */
+  private restart(running: Running, reason: string, culprit?: PendingCall): void {
+    if (this.running !== running) return;
+    this.running = undefined;
+    void running.worker.terminate();
+    const inFlight = [...this.pending.values()].filter((call) => call.timer);
+    const blamed = culprit ?? inFlight[0];
+    for (const call of inFlight) {
+      clearTimeout(call.timer);
+      call.timer = undefined;
+      if (call === blamed || call.retried) {
+        this.pending.delete(call.id);
+        call.reject(new ClassifierFailure(call === blamed ? reason : `the classifier's worker was stopped twice while this input waited (${reason})`));
+      } else {
+        call.retried = true;
+        void this.dispatch(call);
+      }
+    }
+  }
+
+  private failAll(failure: ClassifierFailure, stop: boolean): void {
+    for (const call of [...this.pending.values()]) {
+      this.finish(call.id);
+      call.reject(failure);
+    }
+    if (stop && this.running) {
+      const { worker } = this.running;
+      this.running = undefined;
+      void worker.terminate();
+    }
+  }
+}
+
+function describeError(error: unknown): string {
+  return error instanceof Error ? `${error.name === 'Error' ? '' : `${error.name}: `}${error.message}` : String(error);
+}

@@ -1,0 +1,106 @@
+// Issue 11 items 11 and 12: a classifier module runs in a worker thread of its own. Whatever it
+// does — exit, throw from a timer, leave a rejection unhandled, block its event loop, patch
+// globals, mutate its input, return something that is not data — its own cells become `error`
+// with the reason, and the runner, the other targets and the evidence are untouched.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import { loadCases } from '../../runner/cases/load-cases.js';
+import { classifyReference } from '../../runner/classify/reference.js';
+import { runMatrix } from '../../runner/run/run-matrix.js';
+import { createClassifierTarget } from '../../runner/targets/classifier-target.js';
+import type { Cell, ClassifierInput, RunResult } from '../../runner/types.js';
+import { runCli } from '../run-cli.js';
+// @ts-expect-error -- a plain .mjs fixture without type declarations
+import { mutate } from '../fixtures/hostile/classifier-mutates-input.mjs';
+
+const FIXTURES = resolve(import.meta.dirname, '../fixtures/hostile');
+const work = mkdtempSync(join(tmpdir(), 'mem-isolation-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+const HOSTILE: Record<string, RegExp> = {
+  'classifier-exits': /ended its worker thread \(process\.exit\(0\)\)/,
+  'classifier-throws-later': /crashed its worker: thrown from a timer by the classifier/,
+  'classifier-rejects-unhandled': /crashed its worker: .*rejection nobody handles/,
+  'classifier-busy-loop': /gave no answer within 1300 ms \(a blocked event loop/,
+  'classifier-returns-function': /cannot be passed back as plain data/,
+};
+const SELECT = ['--case', 'baseline', '--case', 'tool-is-error', '--mode', 'direct', '--timeout', '300', '--no-schemas', '--no-baseline', '--quiet'];
+
+function readResults(dir: string): RunResult {
+  return JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as RunResult;
+}
+
+/** What a target's cells concluded, without timings. */
+function verdictsOf(result: RunResult, target: string) {
+  return result.cells.filter((cell) => cell.target === target).map((cell: Cell) => ({ id: `${cell.case}@${cell.protocolVersion}`, status: cell.status, actual: cell.actual, checks: cell.checks }));
+}
+
+describe('classifier modules run isolated', () => {
+  test('hostile modules break only their own cells: the run finishes, writes complete reports and exits 1; reference and naive are unchanged', { timeout: 60_000 }, async () => {
+    const control = join(work, 'control');
+    const alone = await runCli(['run', '--target', 'reference', '--target', 'naive', ...SELECT, '--out', control]);
+    expect(alone.code).toBe(1); // naive fails tool-is-error: the control must show a failure to protect
+
+    const out = join(work, 'hostile');
+    const hostile = [...Object.keys(HOSTILE), 'classifier-patches-globals'].flatMap((name) => ['--target', `classifier:${join(FIXTURES, `${name}.mjs`)}`]);
+    const started = performance.now();
+    const run = await runCli(['run', '--target', 'reference', '--target', 'naive', ...hostile, ...SELECT, '--out', out]);
+    const elapsedMs = performance.now() - started;
+    expect(run.code).toBe(1);
+    const result = readResults(out);
+    expect(result.complete).toBe(true);
+    for (const [name, reason] of Object.entries(HOSTILE)) {
+      const cells = result.cells.filter((cell) => cell.target.endsWith(`${name}.mjs`));
+      expect(cells, name).toHaveLength(4);
+      for (const cell of cells) {
+        expect(cell.status, `${name} ${cell.case}@${cell.protocolVersion}`).toBe('error');
+        expect(cell.reason, name).toMatch(reason);
+      }
+    }
+    // Patched JSON.stringify / Object.prototype live in the module's worker only.
+    expect(verdictsOf(result, 'reference')).toEqual(verdictsOf(readResults(control), 'reference'));
+    expect(verdictsOf(result, 'naive')).toEqual(verdictsOf(readResults(control), 'naive'));
+    expect(verdictsOf(result, 'naive').some((cell) => cell.status === 'fail')).toBe(true);
+    // Every blocked input costs its deadline (and a restart), no more: 4 cells of the busy loop, ~1.3 s each.
+    expect(elapsedMs).toBeLessThan(40_000);
+  });
+
+  test('a module whose top-level code exits is a clear --target error, not a dead runner', async () => {
+    const file = join(work, 'exits-on-load.mjs');
+    (await import('node:fs')).writeFileSync(file, 'process.exit(0);\nexport default () => ({});\n');
+    const run = await runCli(['run', '--target', `classifier:${file}`, ...SELECT]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/--target classifier:.*exits-on-load\.mjs: cannot import .*ended its worker thread \(process\.exit\(0\)\)/);
+  });
+});
+
+describe('each target gets its own copy of the input (item 12)', () => {
+  test('an in-process classifier that mutates every field leaves the evidence of the other target byte-identical', { timeout: 60_000 }, async () => {
+    const cases = (await loadCases()).filter((loaded) => ['baseline', 'tool-is-error', 'mrtr-loop', 'session-expired-404'].includes(loaded.case.id));
+    const evidence = (result: RunResult) =>
+      result.cells
+        .filter((cell) => cell.target === 'reference')
+        .map((cell) => ({ id: `${cell.case}@${cell.protocolVersion}`, status: cell.status, bodies: cell.recording?.exchanges.map((exchange) => exchange.request.body) }));
+    const reference = () => createClassifierTarget({ name: 'reference', kind: 'classifier' }, classifyReference);
+    const mutator = createClassifierTarget({ name: 'mutator', kind: 'classifier' }, (input: ClassifierInput) => {
+      mutate(input);
+      return classifyReference(input);
+    });
+    const control = await runMatrix({ cases, targets: [reference()], concurrency: 1 });
+    // The mutator's cells run first (concurrency 1): any mutation that leaked would reach the reference's requests.
+    const mixed = await runMatrix({ cases, targets: [mutator, reference()], concurrency: 1 });
+    expect(evidence(control).length).toBeGreaterThan(0);
+    expect(JSON.stringify(evidence(mixed))).toBe(JSON.stringify(evidence(control)));
+    expect(JSON.stringify(mixed.cells.filter((cell) => cell.target === 'mutator').map((cell) => cell.recording?.exchanges.map((e) => e.request.body)))).not.toContain('mutated');
+  });
+
+  test('the loaded case table is frozen: a mutation throws instead of reaching the evidence', async () => {
+    const [loaded] = await loadCases();
+    expect(Object.isFrozen(loaded!.case)).toBe(true);
+    expect(() => {
+      (loaded!.case.exchanges as unknown[]).push({});
+    }).toThrow(TypeError);
+  });
+});

@@ -1,0 +1,125 @@
+// Issue 11 items 7, 8, 11 (exit guard) and 15: every way the runner itself can fail or be
+// stopped ends the same way — children killed, servers closed, what can be written written
+// (marked incomplete unless it is complete), a non-zero exit within a bounded time — and the
+// process never exits 0 unless the command finished. Faults are injected through the
+// test-only MEM_TEST_FAULT seam (runner/run/fault-injection.ts), so nothing depends on timing.
+// Each test starts the CLI from source with vite-node: on a loaded machine start-up alone can
+// take tens of seconds, so the test timeouts are generous; the bounds that matter are measured
+// from the moment the client is known to be running or the signal is sent.
+import { spawn } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import { packagePath } from '../../runner/package-paths.js';
+import { countMarkedProcesses } from './process-census.js';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const ENTRY = resolve(ROOT, 'test/fixtures/hostile/cli-entry.ts');
+const VITE_NODE = resolve(ROOT, 'node_modules/.bin/vite-node');
+const HANGS = resolve(ROOT, 'test/fixtures/hostile/hangs.mjs');
+const work = mkdtempSync(join(tmpdir(), 'mem-fatal-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+const cases = join(work, 'cases');
+for (const file of ['application/baseline.json', 'application/tool-is-error.json']) {
+  mkdirSync(join(cases, 'application'), { recursive: true });
+  cpSync(packagePath('cases', file), join(cases, file));
+}
+
+interface Started {
+  exit: Promise<{ code: number | null; at: number }>;
+  kill(signal: NodeJS.Signals): void;
+  stdout(): string;
+  stderr(): string;
+}
+
+function startCli(args: string[], env: Record<string, string>): Started {
+  const child = spawn(VITE_NODE, [ENTRY, ...args], { cwd: ROOT, env: { ...process.env, CI: 'true', ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return {
+    exit: new Promise((done) => child.on('exit', (code) => done({ code, at: performance.now() }))),
+    kill: (signal) => child.kill(signal),
+    stdout: () => stdout,
+    stderr: () => stderr,
+  };
+}
+
+async function waitFor(condition: () => boolean, maxMs: number): Promise<void> {
+  const until = performance.now() + maxMs;
+  while (!condition()) {
+    if (performance.now() > until) throw new Error('timed out waiting');
+    await new Promise((wait) => setTimeout(wait, 50));
+  }
+}
+
+function readResults(out: string): { complete: boolean; cells: unknown[] } {
+  return JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as { complete: boolean; cells: unknown[] };
+}
+
+describe.concurrent('an internal error mid-run (item 7)', () => {
+  test.each(['throw', 'uncaught', 'rejection'])(
+    '%s: kills every client, closes the servers, writes the reports marked incomplete, exits 1 in bounded time',
+    { timeout: 150_000 },
+    async (kind) => {
+      const mark = `mem-fatal-${kind}-${process.pid}-${Date.now()}`;
+      const out = join(work, `out-${kind}`);
+      const pids = mkdtempSync(join(work, 'pids-'));
+      // Two reference cells finish at once; the third lane holds a client that hangs for a minute.
+      const cli = startCli(
+        ['run', '--cases', cases, '--target', 'reference', '--target', `command:node ${HANGS} #timeout=60000`, '--version', '2026-07-28', '--concurrency', '3', '--no-schemas', '--no-baseline', '--quiet', '--out', out],
+        { HOSTILE_MARK: mark, HOSTILE_PID_DIR: pids, MEM_TEST_FAULT: `${kind}@2` },
+      );
+      await waitFor(() => readdirSync(pids).length > 0, 120_000);
+      const clientStarted = performance.now();
+      const ended = await cli.exit;
+      expect({ code: ended.code, stderr: cli.stderr().slice(-600) }).toMatchObject({ code: 1 });
+      expect(cli.stderr()).toMatch(/internal error: injected fault \(MEM_TEST_FAULT=/);
+      // The client hangs for 60 s: exiting well before proves it was killed, not waited out (under
+      // 2 s on an idle machine; the margin is for vite-node compiling the report modules under load).
+      expect(ended.at - clientStarted).toBeLessThan(45_000);
+      await new Promise((wait) => setTimeout(wait, 200));
+      expect(countMarkedProcesses('HOSTILE_MARK', mark)).toBe(0);
+      const results = readResults(out);
+      expect(results.complete).toBe(false);
+      // The hanging clients' cells, when recorded, were cut short by the stop (not their 60 s).
+      for (const cell of results.cells as { durationMs: number }[]) expect(cell.durationMs).toBeLessThan(45_000);
+      expect(readFileSync(join(out, 'results.tap'), 'utf8')).toMatch(/^Bail out! /m);
+    },
+  );
+});
+
+describe.concurrent('the exit guard and signals outside the matrix', () => {
+  test('code that calls process.exit(0) mid-run cannot make the run exit 0 (item 11)', { timeout: 150_000 }, async () => {
+    const cli = startCli(['run', '--cases', cases, '--target', 'reference', '--mode', 'direct', '--no-schemas', '--no-baseline', '--quiet'], { MEM_TEST_FAULT: 'exit@1' });
+    const ended = await cli.exit;
+    expect(ended.code).toBe(1);
+    expect(cli.stderr()).toMatch(/the process ended before the command finished/);
+  });
+
+  test('SIGTERM while complete reports are being written: they are finished, complete, and the exit status follows the result (item 15)', { timeout: 150_000 }, async () => {
+    const out = join(work, 'out-write');
+    const cli = startCli(['run', '--cases', cases, '--target', 'reference', '--mode', 'direct', '--no-schemas', '--no-baseline', '--quiet', '--out', out], { MEM_TEST_FAULT: 'sigterm@write' });
+    const ended = await cli.exit;
+    expect({ code: ended.code, stderr: cli.stderr() }).toMatchObject({ code: 0 });
+    expect(cli.stderr()).toMatch(/SIGTERM: the run is complete; finishing its reports/);
+    expect(readResults(out).complete).toBe(true);
+    expect(existsSync(join(out, 'receipts.json'))).toBe(true);
+  });
+
+  test('a command other than run exits on the first SIGTERM with 143 and says so in one line (item 8)', { timeout: 150_000 }, async () => {
+    const ready = mkdtempSync(join(work, 'ready-'));
+    // `validate -` waits on stdin, which the test keeps open: the command is mid-way when the signal lands.
+    const cli = startCli(['validate', '-'], { HOSTILE_READY_DIR: ready });
+    await waitFor(() => readdirSync(ready).length > 0, 120_000);
+    const sent = performance.now();
+    cli.kill('SIGTERM');
+    const ended = await cli.exit;
+    expect(ended.code).toBe(143);
+    expect(ended.at - sent).toBeLessThan(3000);
+    expect(cli.stderr().trim().split('\n')).toEqual(['mcp-error-matrix: SIGTERM: stopped']);
+  });
+});
