@@ -6,7 +6,7 @@ import { applyBaseline, applyBaselineToCell, validateBaselineChecks } from './ap
 import { parseBaselineText, type Baseline } from './load-baseline.js';
 
 const parse = (text: string): Baseline => ({ ...parseBaselineText(text, 'b.yaml'), sha256: '0'.repeat(64) });
-const listed = parse('- { target: naive, case: c, reason: known }\n');
+const listed = (): Baseline => parse('- { target: naive, case: c, reason: known }\n');
 
 describe('a baseline entry naming the cell', () => {
   it.each<[CellStatus, CellStatus]>([
@@ -21,7 +21,7 @@ describe('a baseline entry naming the cell', () => {
     ['xpass', 'xpass'],
   ])('turns a %s cell into %s', (status, after) => {
     const cell = makeCell({ case: 'c', target: 'naive', status, ...(status === 'error' || status === 'skip' ? { checks: [] } : {}) });
-    const next = applyBaselineToCell(listed, cell);
+    const next = applyBaselineToCell(listed(), cell);
     expect(next.status).toBe(after);
     if (after === status) expect(next).toBe(cell);
   });
@@ -29,7 +29,7 @@ describe('a baseline entry naming the cell', () => {
   it('leaves an error cell an error that the run counts, and counts it neither applied nor stale', () => {
     const broken = makeCell({ case: 'c', target: 'naive', status: 'error', reason: 'the classifier threw', checks: [] });
     const failing = makeCell({ case: 'c', target: 'naive', protocolVersion: '2026-07-28', status: 'fail' });
-    const result = applyBaseline(listed, [broken, failing]);
+    const result = applyBaseline(listed(), [broken, failing]);
     expect(result.cells[0]).toBe(broken);
     expect(result).toMatchObject({ applied: 1, stale: 0 });
     expect(summariseCells(result.cells)).toMatchObject({ error: 1, xfail: 1, fail: 0 });

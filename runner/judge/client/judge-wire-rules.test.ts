@@ -13,7 +13,8 @@ const find = (checks: Check[], id: string): Check | undefined => checks.find((ch
 const withTool = (annotations: ToolSpec['annotations'], overrides: Partial<Case> = {}): Case => makeCase([], { tool: { name: 'synthetic_tool', annotations }, ...overrides });
 
 describe('the default no-replay policy: a tool that is neither read-only nor idempotent is not sent again', () => {
-  const replayed = callsOf(FAILED_503, {});
+  // Built inside each test, not at collection: StrykerJS counts code run at collection as static.
+  const replayed = (): WireCall[] => callsOf(FAILED_503, {});
   it.each<[string, ToolSpec['annotations'], boolean]>([
     ['only readOnlyHint', { readOnlyHint: true }, false],
     ['only idempotentHint', { idempotentHint: true }, false],
@@ -25,7 +26,7 @@ describe('the default no-replay policy: a tool that is neither read-only nor ide
     ['only destructiveHint', { destructiveHint: true }, true],
     ['no annotations', undefined, true],
   ])('a tool with %s is judged on replays: %s', (_title, annotations, judged) => {
-    const check = find(judgeWireRules(withTool(annotations), V26, replayed), 'wire.no-auto-replay');
+    const check = find(judgeWireRules(withTool(annotations), V26, replayed()), 'wire.no-auto-replay');
     if (!judged) expect(check).toBeUndefined();
     else expect(check).toMatchObject({ level: 'POLICY', passed: false, expected: 0, actual: 1, exchange: 2 });
   });
@@ -42,11 +43,11 @@ describe('the default no-replay policy: a tool that is neither read-only nor ide
 
   it('gives way to the case\'s own tool-call-posts rule, in the versions it applies to', () => {
     const counted = withTool({}, { client: { wire: [{ rule: 'tool-call-posts', level: 'POLICY', min: 1, max: 2, versions: [V26] }] } });
-    const checks = judgeWireRules(counted, V26, replayed);
+    const checks = judgeWireRules(counted, V26, replayed());
     expect(find(checks, 'wire.no-auto-replay')).toBeUndefined();
     expect(find(checks, 'wire.tool-call-posts')).toMatchObject({ passed: true, actual: 2, expected: { min: 1, max: 2 } });
-    expect(find(judgeWireRules(counted, '2025-11-25', replayed), 'wire.no-auto-replay')).toMatchObject({ passed: false });
-    expect(find(judgeWireRules(counted, '2025-11-25', replayed), 'wire.tool-call-posts')).toBeUndefined();
+    expect(find(judgeWireRules(counted, '2025-11-25', replayed()), 'wire.no-auto-replay')).toMatchObject({ passed: false });
+    expect(find(judgeWireRules(counted, '2025-11-25', replayed()), 'wire.tool-call-posts')).toBeUndefined();
   });
 });
 
