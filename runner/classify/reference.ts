@@ -11,6 +11,11 @@ import { createVerdict } from './verdict.js';
 // RFC 9110 §15.3.3 (202) and §15.3.5 (204): statuses that announce there is nothing to read.
 const NO_CONTENT_STATUSES = new Set([202, 204]);
 
+/** Set to `1` (vitest.config.ts, vitest.mutate.config.ts): a crash inside a check is rethrown. */
+export const RETHROW_CLASSIFIER_BUGS_ENV = 'MCP_ERROR_MATRIX_RETHROW_CLASSIFIER_BUGS';
+/** How the detail of a verdict made from a crash begins. */
+export const CLASSIFIER_BUG_PREFIX = 'classifier bug: ';
+
 /** Builds a classifier from the reference with some rules replaced (fixtures use this). */
 export function createClassifier(overrides: Partial<ClassifierRules> = {}): (input: ClassifierInput) => Verdict {
   const rules: ClassifierRules = { ...REFERENCE_RULES, ...overrides };
@@ -19,7 +24,10 @@ export function createClassifier(overrides: Partial<ClassifierRules> = {}): (inp
       return classifyExchange({ input, rules });
     } catch (error) {
       // Unreachable by design; the guard keeps the "never throws" promise if a check has a bug.
-      return createVerdict('INVALID_ENVELOPE', `classifier bug: ${(error as Error).message}`);
+      // The project's own test configs set the flag so that a crash fails the test that caused
+      // it instead of passing every row that expects INVALID_ENVELOPE.
+      if (process.env[RETHROW_CLASSIFIER_BUGS_ENV] === '1') throw error;
+      return createVerdict('INVALID_ENVELOPE', `${CLASSIFIER_BUG_PREFIX}${(error as Error).message}`);
     }
   };
 }

@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { makeCase } from '../mock-server/test-cases.js';
+import type { Check, ExpectedVerdict, TargetOutcome, Verdict } from '../types.js';
+import { getExpectedVerdicts, judgeVerdicts } from './judge-verdicts.js';
+
+const outcomeOf = (...verdicts: (Verdict | null)[]): TargetOutcome => ({ verdicts });
+const failed = (checks: Check[]) => checks.filter((check) => !check.passed).map((check) => check.id);
+const byId = (checks: Check[], id: string): Check | undefined => checks.find((check) => check.id === id);
+
+describe('judgeVerdicts: a classifier must name the status and the code the case expects', () => {
+  it.each<[string, ExpectedVerdict, Verdict, string[]]>([
+    ['right outcome, right status', { outcome: 'HTTP_ERROR', status: 503 }, { outcome: 'HTTP_ERROR', layer: 'transport', status: 503 }, []],
+    ['right outcome, wrong status', { outcome: 'HTTP_ERROR', status: 503 }, { outcome: 'HTTP_ERROR', layer: 'transport', status: 500 }, ['status@1']],
+    ['right outcome, no status', { outcome: 'HTTP_ERROR', status: 503 }, { outcome: 'HTTP_ERROR', layer: 'transport' }, ['status@1']],
+    ['right outcome, right code', { outcome: 'JSONRPC_ERROR', code: -32602 }, { outcome: 'JSONRPC_ERROR', layer: 'protocol', code: -32602 }, []],
+    ['right outcome, wrong code', { outcome: 'JSONRPC_ERROR', code: -32602 }, { outcome: 'JSONRPC_ERROR', layer: 'protocol', code: -32601 }, ['code@1']],
+    ['right outcome, no code', { outcome: 'JSONRPC_ERROR', code: -32602 }, { outcome: 'JSONRPC_ERROR', layer: 'protocol' }, ['code@1']],
+    ['wrong outcome, right status', { outcome: 'HTTP_ERROR', status: 503 }, { outcome: 'TOOL_SUCCESS', layer: 'application', status: 503 }, ['outcome@1']],
+    ['a wrong layer fails only the layer', { outcome: 'TOOL_ERROR' }, { outcome: 'TOOL_ERROR', layer: 'protocol' }, ['layer@1']],
+  ])('%s', (_title, want, got, failures) => {
+    const checks = judgeVerdicts([want], outcomeOf(got));
+    expect(failed(checks)).toEqual(failures);
+    for (const id of failures) expect(byId(checks, id)?.level).toBe(id.startsWith('layer') ? 'SHOULD' : 'MUST');
+  });
+
+  it('checks the status and the code only when the case names them', () => {
+    const checks = judgeVerdicts([{ outcome: 'TOOL_SUCCESS' }], outcomeOf({ outcome: 'TOOL_SUCCESS', layer: 'application', status: 200, code: 1 }));
+    expect(checks.map((check) => check.id)).toEqual(['outcome@1', 'layer@1']);
+  });
+
+  it('checks the layer only when the outcome is right and a layer was reported', () => {
+    expect(judgeVerdicts([{ outcome: 'TOOL_ERROR' }], outcomeOf({ outcome: 'TOOL_SUCCESS', layer: 'protocol' })).map((c) => c.id)).toEqual(['outcome@1']);
+    expect(judgeVerdicts([{ outcome: 'TOOL_ERROR' }], outcomeOf({ outcome: 'TOOL_ERROR' } as Verdict)).map((c) => c.id)).toEqual(['outcome@1']);
+    expect(byId(judgeVerdicts([{ outcome: 'TOOL_ERROR' }], outcomeOf({ outcome: 'TOOL_ERROR', layer: 'application' })), 'layer@1')).toMatchObject({ level: 'SHOULD', passed: true, expected: 'application' });
+  });
+
+  it('numbers the checks per exchange (1-based ids, 0-based exchange index)', () => {
+    const checks = judgeVerdicts(
+      [{ outcome: 'HTTP_ERROR', status: 429 }, { outcome: 'TOOL_SUCCESS' }],
+      outcomeOf({ outcome: 'HTTP_ERROR', layer: 'transport', status: 429 }, { outcome: 'TOOL_ERROR', layer: 'application' }),
+    );
+    expect(checks.map((check) => [check.id, check.exchange, check.passed])).toEqual([
+      ['outcome@1', 0, true],
+      ['status@1', 0, true],
+      ['layer@1', 0, true],
+      ['outcome@2', 1, false],
+    ]);
+  });
+
+  it('fails a MUST for an exchange not reported, or reported as something that is not a verdict', () => {
+    const missing = judgeVerdicts([{ outcome: 'TOOL_SUCCESS' }, { outcome: 'HTTP_ERROR', status: 503 }], outcomeOf({ outcome: 'TOOL_SUCCESS', layer: 'application' }));
+    expect(missing.filter((check) => check.id.endsWith('@2'))).toEqual([
+      { id: 'outcome@2', level: 'MUST', passed: false, expected: 'HTTP_ERROR', actual: null, exchange: 1, message: 'outcome@2: expected HTTP_ERROR, not reported' },
+    ]);
+    const invalid = judgeVerdicts([{ outcome: 'TOOL_SUCCESS' }], { verdicts: [null], invalidVerdicts: [{ index: 0, value: 'ok', problem: 'not an object' }] });
+    expect(invalid).toEqual([
+      { id: 'outcome@1', level: 'MUST', passed: false, expected: 'TOOL_SUCCESS', actual: 'ok', exchange: 0, message: "outcome@1: the target's answer is not a verdict: not an object" },
+    ]);
+  });
+
+  it('reads an invalid report for its own exchange only', () => {
+    const outcome: TargetOutcome = { verdicts: [{ outcome: 'TOOL_SUCCESS', layer: 'application' }, null], invalidVerdicts: [{ index: 1, value: 7, problem: 'p' }] };
+    const checks = judgeVerdicts([{ outcome: 'TOOL_SUCCESS' }, { outcome: 'TOOL_SUCCESS' }], outcome);
+    expect(failed(checks)).toEqual(['outcome@2']);
+    expect(byId(checks, 'outcome@2')?.actual).toBe(7);
+  });
+});
+
+describe('getExpectedVerdicts', () => {
+  it('takes each exchange expectation, the version-specific one when the case gives it', () => {
+    const item = makeCase([], {
+      exchanges: [
+        { response: { status: 503 }, expect: { outcome: 'HTTP_ERROR', status: 503 } },
+        { response: { status: 200 }, expect: { outcome: 'TOOL_SUCCESS' }, expectByVersion: { '2026-07-28': { outcome: 'INVALID_TOOL_RESULT' } } },
+      ],
+    });
+    expect(getExpectedVerdicts(item, '2025-11-25')).toEqual([{ outcome: 'HTTP_ERROR', status: 503 }, { outcome: 'TOOL_SUCCESS' }]);
+    expect(getExpectedVerdicts(item, '2026-07-28')).toEqual([{ outcome: 'HTTP_ERROR', status: 503 }, { outcome: 'INVALID_TOOL_RESULT' }]);
+  });
+});
