@@ -1,4 +1,5 @@
 // The process surface the CLI talks to, injectable so tests run the CLI in-process.
+import type { DownloadOptions } from './schema-check/download-schema.js';
 
 export interface CliIo {
   stdout(text: string): void;
@@ -9,6 +10,12 @@ export interface CliIo {
   isTTY: boolean;
   /** Aborted on SIGINT/SIGTERM. */
   signal?: AbortSignal;
+  /** Reads all of standard input (`validate -`). @default reads process.stdin */
+  readStdin?: () => Promise<string>;
+  /** The pinned-schema cache folder (`schemas`, `validate`). @default from env (XDG_CACHE_HOME) */
+  schemaCacheDir?: string;
+  /** How `schemas fetch` downloads (tests point it at a local server). */
+  schemaDownload?: DownloadOptions;
 }
 
 /** Exit statuses of a run stopped by a signal: 128 + the signal number, as a shell reports it. */
@@ -17,15 +24,16 @@ export const SIGNAL_EXIT_CODES: Readonly<Record<string, number>> = { SIGINT: 130
 let processSignal: AbortSignal | undefined;
 
 /**
- * The first SIGINT/SIGTERM aborts the run (children are killed, reports are written marked
- * incomplete); a second one exits at once. Installed once per process.
+ * The first SIGINT/SIGTERM aborts the command, which says what stopping means for it (`run`
+ * kills its children and marks its output incomplete; `serve` closes its server); a second
+ * one exits at once. Installed once per process.
  */
 function getProcessSignal(): AbortSignal {
   if (processSignal) return processSignal;
   const controller = new AbortController();
   const onSignal = (name: NodeJS.Signals): void => {
     if (controller.signal.aborted) process.exit(SIGNAL_EXIT_CODES[name] ?? 1);
-    process.stderr.write(`\nmcp-error-matrix: ${name}: stopping; the reports will be marked incomplete (send it again to exit at once)\n`);
+    process.stderr.write(`\nmcp-error-matrix: ${name}: stopping (send it again to exit at once)\n`);
     controller.abort(name);
   };
   process.on('SIGINT', onSignal);
@@ -55,5 +63,13 @@ export function createProcessIo(): CliIo {
     cwd: process.cwd(),
     env: process.env,
     isTTY: Boolean(process.stderr.isTTY),
+    readStdin: readProcessStdin,
   };
+}
+
+/** Reads all of process.stdin as UTF-8. */
+async function readProcessStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+  return Buffer.concat(chunks).toString('utf8');
 }
