@@ -2,7 +2,7 @@
 // write the reports. Exit 0 when nothing unexpected happened, 1 otherwise.
 // Modules only some runs need (report writing, compare, shards) are imported when used:
 // start-up time is most of a small run's wall time.
-import { resolve } from 'node:path';
+import { isAbsolute, relative, resolve } from 'node:path';
 import { render as renderTap } from '../../reports/tap.js';
 import { applyBaselineToCell } from '../baseline/apply-baseline.js';
 import { prepareBaseline, settleBaseline } from '../baseline/run-baseline.js';
@@ -93,6 +93,7 @@ export async function runRunCommand(args: string[], io: CliIo): Promise<number> 
       concurrency: options.concurrency,
       ...(io.signal ? { signal: io.signal } : {}),
       onCell: (cell, done, total) => progress.onCell(prepared ? applyBaselineToCell(prepared.baseline, cell) : cell, done, total),
+      repro: { cases: options.cases, baseline: prepared ? toRunRelativePath(io.cwd, prepared.path) : undefined, noSchemas: options.schemas === false },
       checkSchemas: schemaCheck?.check ?? null,
       checkRequest: schemaCheck?.checkRequest ?? null,
       schemaInfo: schemaCheck?.info ?? null,
@@ -136,6 +137,12 @@ async function prepareSchemaCheck(schemas: string | false | undefined, io: CliIo
     check: (item: LoadedCase, version: ProtocolVersion) => checkScriptedResponses(validator, item.case, version),
     checkRequest: (version: ProtocolVersion, message: unknown) => validator.checkRequestMessage(version, message),
   };
+}
+
+/** A path as the repro line writes it: relative to where the run started when below it, else absolute. */
+function toRunRelativePath(cwd: string, path: string): string {
+  const shown = relative(cwd, path);
+  return shown === '' || isAbsolute(shown) || shown.startsWith('..') ? path : shown;
 }
 
 /** What an interrupted run still does, printed when the signal arrives. */

@@ -6,7 +6,7 @@ import { getExpectedVerdicts, judgeVerdicts } from '../judge/judge-verdicts.js';
 import { startMockServer } from '../mock-server/server.js';
 import type { ServerHosts } from './server-hosts.js';
 import type { Cell, ProtocolVersion, Recording, SchemaResult, Target, TargetOutcome } from '../types.js';
-import { buildReproCommand } from './repro.js';
+import { buildReproCommand, type ReproContext } from './repro.js';
 
 export interface RunCellOptions {
   loaded: LoadedCase;
@@ -21,6 +21,8 @@ export interface RunCellOptions {
   checkRequest?: CheckRequestMessage | undefined;
   /** The run's reusable mock-server hosts (classifier targets only); without it each cell starts its own server. */
   hosts?: ServerHosts | undefined;
+  /** What the repro line carries beyond the cell (case table, baseline, schemas off). */
+  repro?: ReproContext | undefined;
 }
 
 /** Runs and judges one cell. Never throws: a broken harness or target becomes an `error` cell. */
@@ -57,7 +59,7 @@ export async function runCell(options: RunCellOptions): Promise<Cell> {
     ...(recording ? { recording } : {}),
     ...(outcome.run ? { targetRun: outcome.run } : {}),
     durationMs: Math.round(performance.now() - started),
-    repro: buildReproCommand({ caseId: loaded.case.id, target: target.info.name, protocolVersion, mode }),
+    repro: buildReproCommand({ ...options.repro, caseId: loaded.case.id, target: target.info.name, protocolVersion, mode, timeoutMs: options.timeoutMs }),
   };
 }
 

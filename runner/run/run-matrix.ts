@@ -6,6 +6,7 @@ import { getPackageVersion } from '../package-paths.js';
 import { CELL_STATUSES, type Cell, type CaseSummary, type ProtocolVersion, type RunResult, type RunSummary, type SchemaInfo, type SchemaResult, type Target } from '../types.js';
 import { estimateWaitMs, WAITING_CELL_MS } from './estimate-wait.js';
 import { runCell } from './run-cell.js';
+import type { ReproContext } from './repro.js';
 import { createServerHosts } from './server-hosts.js';
 import { runPool } from './run-pool.js';
 
@@ -31,6 +32,8 @@ export interface RunMatrixOptions {
   checkRequest?: CheckRequestMessage | null;
   /** Called after each cell, for progress output. */
   onCell?: (cell: Cell, done: number, total: number) => void;
+  /** What each cell's repro line carries beyond the cell: the case table, the baseline, schemas off. */
+  repro?: ReproContext;
 }
 
 interface PlannedCell {
@@ -80,6 +83,7 @@ export async function runMatrix(options: RunMatrixOptions): Promise<RunResult> {
       schema: schemaFor(cell.loaded, cell.protocolVersion),
       checkRequest: options.checkRequest ?? undefined,
       hosts,
+      repro: options.repro,
     });
     options.onCell?.(result, ++done, planned.length);
     return result;
