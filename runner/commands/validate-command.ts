@@ -1,6 +1,6 @@
 // `mcp-error-matrix validate <file.json> [--version V] [--def NAME]`: check any message
 // against the pinned schemas, for people debugging their own servers and clients.
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { CliIo } from '../cli-io.js';
 import { parseCommandFlags } from '../command-flags.js';
@@ -53,19 +53,31 @@ function parseVersion(value: string | undefined): ProtocolVersion | undefined {
   return version;
 }
 
+/** A JSON-RPC message this large is not one anybody debugs by hand; refusing it bounds the read. */
+const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
+
 async function readMessage(file: string, io: CliIo): Promise<unknown> {
   let text: string;
   try {
     const readStdin = io.readStdin ?? (() => Promise.reject(new Error('standard input is not available here')));
-    text = file === '-' ? await readStdin() : await readFile(resolve(io.cwd, file), 'utf8');
+    text = file === '-' ? await readStdin() : await readMessageFile(resolve(io.cwd, file));
   } catch (error) {
     throw new RunnerError('MEM_INPUT_FILE', `${file}: cannot read (${(error as Error).message})`, { cause: error });
   }
+  if (Buffer.byteLength(text) > MAX_MESSAGE_BYTES) throw new RunnerError('MEM_INPUT_FILE', `${file}: larger than ${MAX_MESSAGE_BYTES / 1024 / 1024} MiB; validate one message at a time`);
   try {
     return JSON.parse(text.replace(/^\uFEFF/, '')) as unknown;
   } catch (error) {
     throw new RunnerError('MEM_INPUT_FILE', `${file}: not valid JSON (${(error as Error).message})`, { cause: error });
   }
+}
+
+/** Reads a regular file of at most MAX_MESSAGE_BYTES (a FIFO or device could block or never end). */
+async function readMessageFile(path: string): Promise<string> {
+  const info = await stat(path);
+  if (!info.isFile()) throw new Error('not a regular file');
+  if (info.size > MAX_MESSAGE_BYTES) throw new Error(`larger than ${MAX_MESSAGE_BYTES / 1024 / 1024} MiB; validate one message at a time`);
+  return readFile(path, 'utf8');
 }
 
 function renderResult(file: string, result: DetectResult): string {
