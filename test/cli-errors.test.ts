@@ -113,6 +113,13 @@ describe('an SDK version npm does not have', () => {
     await expect(failure).rejects.not.toThrow(/go online/);
   });
 
+  test('offline with the version list in npm\'s cache, it says where the answer came from', async () => {
+    const npm = npmSaying('npm error code ETARGET\nnpm error notarget No matching version found for @modelcontextprotocol/sdk@1.32.5.\n');
+    await expect(resolveSdkPackage('ts-sdk@1.32.5', { cacheDir: makeCacheDir(), npm, offline: true })).rejects.toThrow(
+      /has no version 1\.32\.5 in npm's cached copy of the registry \(offline; go online to refresh it\); the nearest published: /,
+    );
+  });
+
   test('offline, it still says to go online once', async () => {
     const cacheDir = makeCacheDir();
     const npm = npmSaying('npm error code ENOTCACHED\nnpm error request to https://registry.npmjs.org/@modelcontextprotocol%2fsdk failed: cache mode is \'only-if-cached\'\n');

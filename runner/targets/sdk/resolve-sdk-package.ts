@@ -94,7 +94,7 @@ async function installPackage(spec: string, packageSpec: string, prefix: string,
   } catch (error) {
     const output = String((error as { stderr?: unknown }).stderr ?? (error as Error).message ?? error);
     // npm reached the registry and it has no such version: going online would not help.
-    if (/npm (?:error|ERR!) code ETARGET\b/.test(output)) throw await describeMissingVersion(spec, packageSpec, npm);
+    if (/npm (?:error|ERR!) code ETARGET\b/.test(output)) throw await describeMissingVersion(spec, packageSpec, npm, offline);
     const reason = output.split('\n').find((line) => /npm (error|ERR!)/.test(line) && !/A complete log/.test(line)) ?? output.trim().split('\n')[0];
     throw new TargetSpecError(
       spec,
@@ -105,7 +105,7 @@ async function installPackage(spec: string, packageSpec: string, prefix: string,
 }
 
 /** The error for a version the registry does not have, naming the nearest published ones. */
-async function describeMissingVersion(spec: string, packageSpec: string, npm: RunNpm): Promise<TargetSpecError> {
+async function describeMissingVersion(spec: string, packageSpec: string, npm: RunNpm, offline: boolean): Promise<TargetSpecError> {
   const at = packageSpec.lastIndexOf('@');
   const [packageName, version] = [packageSpec.slice(0, at), packageSpec.slice(at + 1)];
   const kind = spec.slice(0, spec.indexOf('@'));
@@ -118,7 +118,9 @@ async function describeMissingVersion(spec: string, packageSpec: string, npm: Ru
   } catch {
     // The list is a help, not a requirement: the message stands without it.
   }
-  return new TargetSpecError(spec, `${packageName} has no version ${version} on the npm registry${nearest}. Bundled: ${listBundledSdkTargets().join(', ')}.`);
+  // Offline, npm answered from its cached copy of the registry's version list, which may be old.
+  const where = offline ? "in npm's cached copy of the registry (offline; go online to refresh it)" : 'on the npm registry';
+  return new TargetSpecError(spec, `${packageName} has no version ${version} ${where}${nearest}. Bundled: ${listBundledSdkTargets().join(', ')}.`);
 }
 
 /** Up to two published releases on each side of the requested version, in version order. */
