@@ -25,11 +25,7 @@ Exit 0 valid, 1 invalid, 2 usage or input error.
 
 /** The `validate` command. Exit 0 valid, 1 invalid, 2 usage/input error. */
 export async function runValidateCommand(args: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseCommandFlags('validate', {
-      args,
-      allowPositionals: true,
-      options: { version: { type: 'string' }, def: { type: 'string' }, schemas: { type: 'string' }, json: { type: 'boolean' } },
-    });
+  const { values, positionals } = parseFlags(args);
   if (positionals.length !== 1) throw new UsageError(`validate: expected one file (or - for stdin), got ${positionals.length}\n${VALIDATE_USAGE}`);
   const file = positionals[0]!;
   const version = parseVersion(values.version);
@@ -44,6 +40,19 @@ export async function runValidateCommand(args: string[], io: CliIo): Promise<num
   const result = createSchemaValidator(schemas).detectAndValidate(message, { version, definition: values.def });
   io.stdout(values.json ? `${JSON.stringify({ file, ...result }, null, 2)}\n` : renderResult(file, result));
   return result.valid ? 0 : 1;
+}
+
+function parseFlags(args: string[]) {
+  return parseCommandFlags('validate', {
+    args,
+    allowPositionals: true,
+    options: {
+      version: { type: 'string' },
+      def: { type: 'string' },
+      schemas: { type: 'string' },
+      json: { type: 'boolean' },
+    },
+  });
 }
 
 function parseVersion(value: string | undefined): ProtocolVersion | undefined {
