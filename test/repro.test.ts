@@ -3,7 +3,7 @@
 // non-default timeout), pastes each cell's repro line into sh, and expects that one cell back
 // with the same status. The pasted lines run the compiled CLI (bin/ → dist/: `npm run build`).
 import { execFile } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -55,6 +55,7 @@ function pick(result: RunResult, target: string, caseId: string): Cell {
 
 describe('a repro line pasted into sh gives its cell again, with the same status', () => {
   test('bundled table with its baseline, SDK client; --cases table, classifier module, command with quotes; direct mode', { timeout: 180_000 }, async () => {
+    if (!existsSync(resolve(ROOT, 'dist/runner/cli.js'))) throw new Error('test/repro.test.ts pastes repro lines into sh, which run the compiled CLI: run `npm run build` first');
     const [defaults, mine, direct] = await Promise.all([
       // No --target: the built-in targets and the bundled baseline, so naive's failure is xfail.
       runMatrixOnce(['--case', 'tool-is-error', '--version', '2025-11-25', '--timeout', '3000', '--no-schemas']),
