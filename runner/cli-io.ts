@@ -1,5 +1,8 @@
 // The process surface the CLI talks to, injectable so tests run the CLI in-process; and the one
 // shutdown mechanism of the process: SIGINT, SIGTERM and fatal errors all go through stopRun().
+import type { DownloadOptions } from './schema-check/download-schema.js';
+import { VALIDATE_INPUT_MAX_BYTES } from './io/input-caps.js';
+import { formatByteCap } from './io/read-user-file.js';
 
 export interface CliIo {
   stdout(text: string): void;
@@ -12,6 +15,12 @@ export interface CliIo {
   signal?: AbortSignal;
   /** What the first SIGINT/SIGTERM does from now on (see StopMode); absent when not a real process. */
   setStopMode?(mode: StopMode, note?: string): void;
+  /** Reads all of standard input (`validate -`). @default reads process.stdin */
+  readStdin?: () => Promise<string>;
+  /** The pinned-schema cache folder (`schemas`, `validate`). @default from env (XDG_CACHE_HOME) */
+  schemaCacheDir?: string;
+  /** How `schemas fetch` downloads (tests point it at a local server). */
+  schemaDownload?: DownloadOptions;
 }
 
 /**
@@ -117,5 +126,19 @@ export function createProcessIo(): CliIo {
     cwd: process.cwd(),
     env: process.env,
     isTTY: Boolean(process.stderr.isTTY),
+    readStdin: () => readProcessStdin(),
   };
+}
+
+/** Reads all of process.stdin as UTF-8, refusing more than `maxBytes` (a pipe can be endless). */
+async function readProcessStdin(maxBytes = VALIDATE_INPUT_MAX_BYTES): Promise<string> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for await (const chunk of process.stdin) {
+    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+    total += buffer.length;
+    if (total > maxBytes) throw new Error(`standard input is larger than the ${formatByteCap(maxBytes)} a message may have`);
+    chunks.push(buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }

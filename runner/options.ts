@@ -1,7 +1,7 @@
 // `run` options: parsed from flags once, defaults filled in one place, validated next to
 // the flag they guard. After this, the code trusts the object.
 import { availableParallelism } from 'node:os';
-import { parseArgs } from 'node:util';
+import { describeFlagError, parseCommandFlags } from './command-flags.js';
 import { UsageError } from './errors.js';
 import { PROTOCOL_VERSIONS, type ProtocolVersion } from './types.js';
 
@@ -39,6 +39,9 @@ export interface RunOptions {
   defaultTargets: boolean;
 }
 
+/** The per-exchange timeout without --timeout, in ms. */
+export const DEFAULT_TIMEOUT_MS = 2000;
+
 export const RUN_FLAGS = {
   target: { type: 'string', multiple: true },
   mode: { type: 'string' },
@@ -61,7 +64,7 @@ export const RUN_FLAGS = {
 
 /** Parses and validates `run` flags. */
 export function parseRunOptions(args: string[], defaultTargets: string[]): RunOptions {
-  const { values } = parseFlags('run', () => parseArgs({ args, options: RUN_FLAGS, allowPositionals: false, strict: true }));
+  const { values } = parseCommandFlags('run', { args, options: RUN_FLAGS, allowPositionals: false });
   const targets = values.target ?? defaultTargets;
   if (values.quiet && values.verbose) throw new UsageError('run: --quiet and --verbose contradict each other; use one');
   if (values['no-baseline'] && values.baseline !== undefined) throw new UsageError('run: --baseline and --no-baseline contradict each other; use one');
@@ -73,7 +76,7 @@ export function parseRunOptions(args: string[], defaultTargets: string[]): RunOp
     caseIds: values.case ?? [],
     versions: values.version?.map(parseVersion),
     out: values.out,
-    timeoutMs: parsePositiveInteger('--timeout', values.timeout, 2000),
+    timeoutMs: parsePositiveInteger('--timeout', values.timeout, DEFAULT_TIMEOUT_MS),
     concurrency: parsePositiveInteger('--concurrency', values.concurrency, getDefaultConcurrency()),
     schemas: values['no-schemas'] ? false : values.schemas,
     quiet: values.quiet ?? false,
@@ -85,12 +88,12 @@ export function parseRunOptions(args: string[], defaultTargets: string[]): RunOp
   };
 }
 
-/** Runs a flag parser, turning its errors into a UsageError that names the command. */
+/** Runs a flag parser, turning its errors into a UsageError that names the command (prefer parseCommandFlags). */
 export function parseFlags<T>(command: string, parse: () => T): T {
   try {
     return parse();
   } catch (error) {
-    throw new UsageError(`${command}: ${(error as Error).message}; see \`mcp-error-matrix help\``);
+    throw new UsageError(`${command}: ${describeFlagError(error)}; see \`mcp-error-matrix ${command} --help\``);
   }
 }
 

@@ -1,26 +1,11 @@
 // The pipeline contract: the values that cross module boundaries.
 // Private shapes stay in the module that owns them.
+import type { Case } from './cases/case-types.js';
+import type { CheckLevel, ExpectedVerdict, Outcome, ProtocolVersion } from './vocabulary.js';
 
-export const PROTOCOL_VERSIONS = ['2025-11-25', '2026-07-28'] as const;
-export type ProtocolVersion = (typeof PROTOCOL_VERSIONS)[number];
+export { PROTOCOL_VERSIONS, type ProtocolVersion } from './vocabulary.js';
 
-/**
- * The outcome taxonomy (DESIGN §2). The first eight are the published vocabulary;
- * STREAM_INCOMPLETE and NO_RESPONSE are this project's additions (README § Outcomes).
- */
-export const OUTCOMES = [
-  'TOOL_SUCCESS',
-  'TOOL_ERROR',
-  'HTTP_ERROR',
-  'JSONRPC_ERROR',
-  'INPUT_REQUIRED',
-  'MALFORMED_JSON',
-  'INVALID_ENVELOPE',
-  'INVALID_TOOL_RESULT',
-  'STREAM_INCOMPLETE',
-  'NO_RESPONSE',
-] as const;
-export type Outcome = (typeof OUTCOMES)[number];
+export { OUTCOMES, type Outcome } from './vocabulary.js';
 
 export const VERDICT_LAYERS = ['transport', 'protocol', 'application', 'interaction'] as const;
 export type VerdictLayer = (typeof VERDICT_LAYERS)[number];
@@ -149,8 +134,7 @@ export interface SchemaResult {
   exchange: number;
 }
 
-export const CHECK_LEVELS = ['MUST', 'SHOULD', 'POLICY', 'INFO'] as const;
-export type CheckLevel = (typeof CHECK_LEVELS)[number];
+export { CHECK_LEVELS, type CheckLevel } from './vocabulary.js';
 
 /** One judged expectation. The id is stable whether it passes or fails. */
 export interface Check {
@@ -187,11 +171,7 @@ export interface Cell {
   repro: string;
 }
 
-export interface ExpectedVerdict {
-  outcome: Outcome;
-  status?: number;
-  code?: number;
-}
+export type { ExpectedVerdict } from './vocabulary.js';
 
 export interface TargetRunInfo {
   exitCode?: number | null;
@@ -258,7 +238,7 @@ export type RunSummary = Record<CellStatus, number> & { total: number };
 /** Everything a target needs to run one cell. */
 export interface TargetContext {
   /** The case, already validated. */
-  case: import('./cases/case-types.js').Case;
+  case: Case;
   protocolVersion: ProtocolVersion;
   mode: 'http' | 'direct';
   /** The mock server's MCP endpoint, when the target uses one (see Target.usesServer). */

@@ -1,8 +1,10 @@
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, test } from 'vitest';
-import { packagePath } from '../runner/package-paths.js';
+import { afterAll, describe, expect, test } from 'vitest';
+import { getPackageVersion, packagePath } from '../runner/package-paths.js';
+import { listTargetKinds } from '../runner/targets/resolve-target.js';
+import { pickNearestVersions, resolveSdkPackage, type RunNpm } from '../runner/targets/sdk/resolve-sdk-package.js';
 import { runCli } from './run-cli.js';
 
 function brokenTable(mutate: (baseline: Record<string, unknown>) => unknown): string {
@@ -20,11 +22,15 @@ describe('usage and input errors exit 2 with a message that says what to fix', (
     ['a case file that is not JSON', () => ['run', '--cases', brokenTable(() => '{"id":')], /application\/baseline\.json: is not valid JSON/],
     ['an unknown target', () => ['run', '--target', 'referense'], /--target referense: unknown target \(did you mean "reference"\?\)/],
     ['a classifier module that does not exist', () => ['run', '--target', 'classifier:./nope.js'], /--target classifier:\.\/nope\.js: module not found/],
-    ['an unknown flag', () => ['run', '--targett', 'reference'], /run: Unknown option '--targett'/],
+    ['an unknown flag', () => ['run', '--targett', 'reference'], /run: unknown option --targett \(did you mean --target\?\); see `mcp-error-matrix run --help`/],
+    ['a negative --timeout', () => ['run', '--timeout', '-5'], /^mcp-error-matrix run: --timeout -5: expected a positive whole number\n$/],
+    ['a flag missing its value', () => ['run', '--out', '--quiet'], /run: --out needs a value, but the next argument "--quiet" starts with "-"; write --out=VALUE/],
+    ['a value given to a switch', () => ['list', '--json=yes'], /list: --json takes no value/],
+    ['an unknown flag of another command', () => ['show', 'baseline', '--verison', '2025-11-25'], /show: unknown option --verison \(did you mean --version\?\)/],
     ['a bad --mode', () => ['run', '--mode', 'socket'], /--mode socket: expected "http"/],
     ['a bad --version', () => ['run', '--version', '2024-01-01'], /--version 2024-01-01: expected one of 2025-11-25, 2026-07-28/],
     ['an unknown case id', () => ['run', '--case', 'baselin'], /--case baselin: no case matches \(did you mean "baseline"\?\)/],
-    ['an unknown command', () => ['rn'], /unknown command "rn"/],
+    ['an unknown command', () => ['rn'], /unknown command "rn" \(did you mean "run"\?\)/],
   ])('%s', async (_name, argv, message) => {
     const run = await runCli(argv());
     expect(run.code).toBe(2);
@@ -41,5 +47,90 @@ describe('list', () => {
     expect(run.stdout).toMatch(/^id\s+layer\s+origin\s+versions\s+title$/m);
     expect(run.stdout).toMatch(/^http-503-then-200\s+transport\s+article\s+25\+26\s+HTTP 503/m);
     expect(run.stdout).toMatch(/^11 cases$/m);
+  });
+});
+
+describe('every command helps itself', () => {
+  const commands = ['run', 'list', 'show', 'serve', 'schemas', 'validate', 'verify', 'compare', 'merge'];
+
+  test.each(commands.flatMap((command) => [[command, '--help'], [command, '-h']]))('%s %s prints that command\'s usage and exits 0', async (command, flag) => {
+    const run = await runCli([command, flag]);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toMatch(new RegExp(`^Usage:\\s+mcp-error-matrix ${command}\\b`));
+    // Its own text, not the top-level one.
+    expect(run.stdout).not.toMatch(/^Commands:/m);
+  });
+
+  test('--help wins over other arguments, and `help <command>` prints the same text', async () => {
+    const flagged = await runCli(['show', 'no-such-case', '--version', '1999-01-01', '--help']);
+    expect(flagged.code).toBe(0);
+    const viaHelp = await runCli(['help', 'show']);
+    expect(viaHelp.code).toBe(0);
+    expect(viaHelp.stdout).toBe(flagged.stdout);
+  });
+
+  test('run --help documents every run flag', async () => {
+    const { RUN_FLAGS } = await import('../runner/options.js');
+    const { stdout } = await runCli(['run', '--help']);
+    for (const flag of Object.keys(RUN_FLAGS)) expect(stdout).toContain(`--${flag}`);
+  });
+
+  test('--version prints the package version', async () => {
+    const run = await runCli(['--version']);
+    expect(run).toEqual({ code: 0, stdout: `${getPackageVersion()}\n`, stderr: '' });
+  });
+
+  test('the top-level help lists every command and every target kind', async () => {
+    const run = await runCli(['--help']);
+    expect(run.code).toBe(0);
+    for (const command of commands) expect(run.stdout).toMatch(new RegExp(`^  ${command}\\s`, 'm'));
+    for (const spec of ['reference', 'naive', ...listTargetKinds().map((kind) => kind)]) expect(run.stdout).toMatch(new RegExp(`^  ${spec}[:@\\s]`, 'm'));
+  });
+});
+
+describe('an SDK version npm does not have', () => {
+  // In publish order, as npm lists them: a backport (1.24.3) after a newer release.
+  const published = ['1.0.0', '1.25.0', '1.32.1', '1.33.0', '1.24.3', '1.32.2', '2.0.0-beta.1'];
+  const cacheDirs: string[] = [];
+  afterAll(() => cacheDirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+  const makeCacheDir = (): string => {
+    cacheDirs.push(mkdtempSync(join(tmpdir(), 'mem-sdk-cache-')));
+    return cacheDirs.at(-1)!;
+  };
+  const npmSaying = (installError: string): RunNpm => async (args) => {
+    if (args[0] === 'view') return { stdout: JSON.stringify(published) };
+    throw Object.assign(new Error('Command failed: npm install'), { stderr: installError });
+  };
+
+  test('says the version does not exist and lists the nearest published ones (ETARGET)', async () => {
+    const cacheDir = makeCacheDir();
+    const npm = npmSaying('npm error code ETARGET\nnpm error notarget No matching version found for @modelcontextprotocol/sdk@1.32.5.\n');
+    const failure = resolveSdkPackage('ts-sdk@1.32.5', { cacheDir, npm });
+    await expect(failure).rejects.toThrow(
+      /^--target ts-sdk@1\.32\.5: @modelcontextprotocol\/sdk has no version 1\.32\.5 on the npm registry; the nearest published: ts-sdk@1\.25\.0, ts-sdk@1\.32\.1, ts-sdk@1\.32\.2, ts-sdk@1\.33\.0 \(newest: ts-sdk@1\.33\.0\)\. Bundled: /,
+    );
+    await expect(failure).rejects.not.toThrow(/go online/);
+  });
+
+  test('offline with the version list in npm\'s cache, it says where the answer came from', async () => {
+    const npm = npmSaying('npm error code ETARGET\nnpm error notarget No matching version found for @modelcontextprotocol/sdk@1.32.5.\n');
+    await expect(resolveSdkPackage('ts-sdk@1.32.5', { cacheDir: makeCacheDir(), npm, offline: true })).rejects.toThrow(
+      /has no version 1\.32\.5 in npm's cached copy of the registry \(offline; go online to refresh it\); the nearest published: /,
+    );
+  });
+
+  test('offline, it still says to go online once', async () => {
+    const cacheDir = makeCacheDir();
+    const npm = npmSaying('npm error code ENOTCACHED\nnpm error request to https://registry.npmjs.org/@modelcontextprotocol%2fsdk failed: cache mode is \'only-if-cached\'\n');
+    await expect(resolveSdkPackage('ts-sdk@1.32.5', { cacheDir, npm, offline: true })).rejects.toThrow(/is not bundled .*\(offline\).*Remedy: go online once/s);
+  });
+
+  test.each([
+    ['9.9.9', ['1.25.0', '1.32.1', '1.32.2', '1.33.0']],
+    ['0.0.1', ['1.0.0', '1.24.3', '1.25.0', '1.32.1']],
+    ['1.30.0', ['1.24.3', '1.25.0', '1.32.1', '1.32.2']],
+  ])('the nearest published to %s', (requested, nearest) => {
+    expect(pickNearestVersions(requested, published)).toEqual(nearest);
   });
 });

@@ -1,19 +1,24 @@
 // `mcp-error-matrix compare <old results.json> <new results.json>`: regressions, fixes, added and
 // removed cells. Exit 1 when anything regressed, 2 when an input is not a results file.
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import type { CliIo } from '../cli-io.js';
+import { parseCommandFlags } from '../command-flags.js';
 import { compareResults } from '../compare/compare-results.js';
 import { renderComparison, type ComparisonFormat } from '../compare/render-comparison.js';
 import { readResultsFile } from '../compare/results-file.js';
 import { UsageError } from '../errors.js';
-import { parseFlags } from '../options.js';
+
+export const COMPARE_USAGE = `Usage: mcp-error-matrix compare <old results.json> <new results.json> [--format markdown|text]
+  Lists regressions, fixes, added and removed cells between two runs (the old run first).
+
+  --format F   markdown (default) or text
+
+Exit 0 when nothing regressed, 1 on regressions, 2 when an input is not a results file.
+`;
 
 /** Runs the `compare` command; returns the exit code. */
 export async function runCompareCommand(args: string[], io: CliIo): Promise<number> {
-  const { positionals, values } = parseFlags('compare', () =>
-    parseArgs({ args, options: { format: { type: 'string' } }, allowPositionals: true, strict: true }),
-  );
+  const { positionals, values } = parseCommandFlags('compare', { args, options: { format: { type: 'string' } }, allowPositionals: true });
   if (positionals.length !== 2) {
     throw new UsageError('compare: expected two results.json files, the old run first: `mcp-error-matrix compare old/results.json new/results.json`');
   }

@@ -1,11 +1,12 @@
 // `mcp-error-matrix list`: the case table as a text table, with filters.
-import { parseArgs } from 'node:util';
 import type { CliIo } from '../cli-io.js';
+import { parseCommandFlags } from '../command-flags.js';
 import { CASE_LAYERS, CASE_ORIGINS } from '../cases/case-types.js';
 import { loadCases } from '../cases/load-cases.js';
 import { selectCases } from '../cases/select-cases.js';
 import { UsageError } from '../errors.js';
-import { parseFlags, parseVersion } from '../options.js';
+import { parseVersion } from '../options.js';
+import { PROTOCOL_VERSIONS } from '../types.js';
 
 const LIST_FLAGS = {
   cases: { type: 'string', multiple: true },
@@ -16,9 +17,20 @@ const LIST_FLAGS = {
   json: { type: 'boolean' },
 } as const;
 
+export const LIST_USAGE = `Usage: mcp-error-matrix list [options]
+  Prints id, layer, origin, versions and title of every case, one per line.
+
+  --cases DIR|GLOB   case files to load (default: the bundled table; repeatable)
+  --case ID          only these ids; globs allowed (repeatable)
+  --layer L          only this layer: ${CASE_LAYERS.join(' | ')}
+  --version V        only cases for this protocol version: ${PROTOCOL_VERSIONS.join(' | ')}
+  --origin O         only this origin: ${CASE_ORIGINS.join(' | ')}
+  --json             print JSON instead of a table
+`;
+
 /** Prints id, layer, origin, versions and title of every selected case. */
 export async function runListCommand(args: string[], io: CliIo): Promise<number> {
-  const { values } = parseFlags('list', () => parseArgs({ args, options: LIST_FLAGS, allowPositionals: false, strict: true }));
+  const { values } = parseCommandFlags('list', { args, options: LIST_FLAGS, allowPositionals: false });
   const layer = checkChoice('--layer', values.layer, CASE_LAYERS);
   const origin = checkChoice('--origin', values.origin, CASE_ORIGINS);
   const version = values.version === undefined ? undefined : parseVersion(values.version);

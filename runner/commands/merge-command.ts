@@ -2,23 +2,29 @@
 // report folders of `run --shard i/n`. Exit like `run`: 0, 1 on unexpected failures, 2 on bad shards.
 import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { checkReportFolder } from '../../reports/check-report-folder.js';
 import { RECEIPTS_FILE } from '../../reports/receipts.js';
 import { writeRunReports } from '../../reports/write-run-reports.js';
 import type { CliIo } from '../cli-io.js';
+import { parseCommandFlags } from '../command-flags.js';
 import { readResultsFile } from '../compare/results-file.js';
 import { UsageError } from '../errors.js';
-import { parseFlags } from '../options.js';
 import { getPackageRoot } from '../package-paths.js';
 import { mergeShardResults, type ShardInput } from '../shard/merge-results.js';
 import { hasUnexpected } from './run-command.js';
 
+export const MERGE_USAGE = `Usage: mcp-error-matrix merge <shard report dirs…> --out DIR [--quiet]
+  Combines the report folders of \`run --shard i/n\` into one report (every format, receipts).
+
+  --out DIR     where the merged report goes (required)
+  --quiet, -q   no summary on stderr
+
+Exit like run: 0 nothing unexpected, 1 unexpected failures, 2 on missing or inconsistent shards.
+`;
+
 /** Runs the `merge` command; returns the exit code. */
 export async function runMergeCommand(args: string[], io: CliIo): Promise<number> {
-  const { positionals, values } = parseFlags('merge', () =>
-    parseArgs({ args, options: { out: { type: 'string' }, quiet: { type: 'boolean', short: 'q' } }, allowPositionals: true, strict: true }),
-  );
+  const { positionals, values } = parseCommandFlags('merge', { args, options: { out: { type: 'string' }, quiet: { type: 'boolean', short: 'q' } }, allowPositionals: true });
   if (positionals.length === 0) throw new UsageError('merge: expected the report folders of every shard, e.g. `mcp-error-matrix merge shard-1 shard-2 --out report`');
   if (values.out === undefined) throw new UsageError('merge: --out DIR is required (where the merged report goes)');
   // Refused before reading the shards, like `run` refuses it before running.

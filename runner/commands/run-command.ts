@@ -2,7 +2,7 @@
 // write the reports. Exit 0 when nothing unexpected happened, 1 otherwise.
 // Modules only some runs need (report writing, compare, shards) are imported when used:
 // start-up time is most of a small run's wall time.
-import { resolve } from 'node:path';
+import { isAbsolute, relative, resolve } from 'node:path';
 import { render as renderTap } from '../../reports/tap.js';
 import { applyBaselineToCell } from '../baseline/apply-baseline.js';
 import { prepareBaseline, settleBaseline } from '../baseline/run-baseline.js';
@@ -11,14 +11,54 @@ import { loadCases } from '../cases/load-cases.js';
 import { selectCases } from '../cases/select-cases.js';
 import type { CliIo } from '../cli-io.js';
 import type { StoredRunResult } from '../compare/results-file.js';
-import { parseRunOptions } from '../options.js';
+import { DEFAULT_TIMEOUT_MS, parseRunOptions } from '../options.js';
 import { getPackageRoot } from '../package-paths.js';
 import { createFaultInjector } from '../run/fault-injection.js';
 import { MatrixFailure } from '../run/matrix-failure.js';
 import { runMatrix } from '../run/run-matrix.js';
 import { DEFAULT_TARGETS, resolveTarget } from '../targets/resolve-target.js';
-import type { ProtocolVersion, RunResult, Target } from '../types.js';
+import { listBundledSdkTargets } from '../targets/sdk/resolve-sdk-package.js';
+import { PROTOCOL_VERSIONS, type ProtocolVersion, type RunResult, type Target } from '../types.js';
 import { createProgress } from './progress.js';
+
+export const RUN_USAGE = `Usage: mcp-error-matrix run [options]
+  Runs every selected case × protocol version × target, judges each cell and prints TAP 14 on stdout.
+
+Targets (--target SPEC, repeatable; default: ${DEFAULT_TARGETS.join(', ')}):
+  reference                     the project's reference classifier
+  naive                         a negative control that concludes from the HTTP status alone
+  classifier:<module>[#export]  your classifier function, loaded in-process (default, classify or the only export)
+  command:<command line>        any client in any language, one process per cell; the server URL is appended
+                                as the last argument; suffixes #versions=V[,V] and #timeout=MS
+  ts-sdk@<version>              @modelcontextprotocol/sdk; bundled: ${listBundledSdkTargets().filter((t) => t.startsWith('ts-sdk@')).join(', ')}
+  ts-client@<version>           @modelcontextprotocol/client; bundled: ${listBundledSdkTargets().filter((t) => t.startsWith('ts-client@')).join(', ')}
+                                (any other version is installed once into the user cache with npm)
+
+Options:
+  --target SPEC       a target, as above (repeatable)
+  --mode http|direct  real requests over loopback (default) or scripted bytes without sockets
+  --cases DIR|GLOB    case files to load (default: the bundled table)
+  --case ID           only these case ids; globs allowed, e.g. 'http-*' (repeatable)
+  --version V         only this protocol version: ${PROTOCOL_VERSIONS.join(' | ')} (repeatable)
+  --out DIR           write the reports into DIR (replaced as a whole if absent, empty or an earlier report)
+  --timeout MS        per-exchange timeout (default ${DEFAULT_TIMEOUT_MS})
+  --concurrency N     cells in parallel (default: 4 per core, at least 8)
+  --schemas DIR       the pinned official schemas (DIR/<version>/schema.json); else MCP_SCHEMAS_DIR,
+                      the user cache, or a one-time download
+  --no-schemas        skip schema checks (the reports say so)
+  --quiet, -q         no progress or summary on stderr
+  --verbose, -v       one line per cell on stderr (NO_COLOR turns colour off)
+  --baseline FILE     expected failures (YAML/JSON): listed failures are xfail, listed passes xpass
+                      (default: baselines/default.yaml when no --target is given)
+  --no-baseline       apply no baseline, not even the bundled one
+  --write-baseline F  write the current failures as a baseline to F (keeps reasons of existing entries)
+  --compare FILE      compare with a previous results.json: regressions, fixes, added, removed (exit 1 on regressions)
+  --shard i/n         run only shard i of n (whole cases, dealt round-robin); combine with \`merge\`
+  --help, -h          this text
+
+Every cell's report carries a repro line: the \`run\` command that reruns that one cell.
+Exit 0 nothing unexpected, 1 unexpected failures (fail, error, stale baseline, interrupted, regressions), 2 usage or input error.
+`;
 
 /** Runs the `run` command; returns the exit code. */
 export async function runRunCommand(args: string[], io: CliIo): Promise<number> {
@@ -54,6 +94,7 @@ export async function runRunCommand(args: string[], io: CliIo): Promise<number> 
     // An internal error mid-run is handled like a signal: the result so far is written, marked
     // incomplete, and the error is thrown again once the reports are out.
     let internalError: { error: unknown } | undefined;
+    io.signal?.addEventListener('abort', () => io.stderr(describeInterruptedRun(options.out)), { once: true });
     const judged = await runMatrix({
       cases,
       targets,
@@ -66,6 +107,7 @@ export async function runRunCommand(args: string[], io: CliIo): Promise<number> 
         progress.onCell(prepared ? applyBaselineToCell(prepared.baseline, cell) : cell, done, total);
         injectFault?.({ cellsDone: done });
       },
+      repro: { cases: options.cases, baseline: prepared ? toRunRelativePath(io.cwd, prepared.path) : undefined, noSchemas: options.schemas === false },
       checkSchemas: schemaCheck?.check ?? null,
       checkRequest: schemaCheck?.checkRequest ?? null,
       schemaInfo: schemaCheck?.info ?? null,
@@ -119,6 +161,18 @@ async function prepareSchemaCheck(schemas: string | false | undefined, io: CliIo
     check: (item: LoadedCase, version: ProtocolVersion) => checkScriptedResponses(validator, item.case, version),
     checkRequest: (version: ProtocolVersion, message: unknown) => validator.checkRequestMessage(version, message),
   };
+}
+
+/** A path as the repro line writes it: relative to where the run started when below it, else absolute. */
+function toRunRelativePath(cwd: string, path: string): string {
+  const shown = relative(cwd, path);
+  return shown === '' || isAbsolute(shown) || shown.startsWith('..') ? path : shown;
+}
+
+/** What an interrupted run still does, printed when the signal arrives. */
+function describeInterruptedRun(out: string | undefined): string {
+  const where = out === undefined ? 'the TAP output' : `the TAP output and the reports in ${out}/`;
+  return `mcp-error-matrix run: interrupted: running cells are stopped, cells not started are left out; ${where} will be marked incomplete\n`;
 }
 
 /** Whether anything failed unexpectedly: fail, error, a stale baseline entry (xpass), or an interrupted run. */

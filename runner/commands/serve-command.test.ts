@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../test/run-cli.js';
@@ -74,5 +75,26 @@ describe('serve', () => {
     const run = await runCli(['serve', ...args], { cwd: ROOT, signal: AbortSignal.abort() });
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(message);
+  });
+
+  // As a real process (the compiled CLI: `npm run build`): the SIGINT message is the process's, not the command's.
+  // The limit only covers start-up on a loaded machine; the test waits on the printed plan, not on time.
+  it('stops on Ctrl+C (SIGINT) saying so, and promises no report (serve writes none)', { timeout: 60_000 }, async () => {
+    const child = spawn(process.execPath, [resolve(ROOT, 'bin/mcp-error-matrix.js'), 'serve', 'baseline'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
+    await new Promise<void>((ready) =>
+      child.stdout.on('data', (chunk: Buffer) => {
+        stdout += chunk.toString();
+        if (stdout.includes('Press Ctrl+C to stop')) ready();
+      }),
+    );
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.kill('SIGINT');
+    expect(await exited).toBe(130);
+    expect(stderr).toMatch(/SIGINT: stopping/);
+    expect(stderr).not.toMatch(/report|incomplete/i);
+    expect(stdout).toContain('Stopped after 0 exchange(s).');
   });
 });

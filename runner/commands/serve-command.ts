@@ -1,8 +1,8 @@
 // `mcp-error-matrix serve <case> [--version V] [--port N]`: the mock server for one case, for
 // debugging a client by hand (MCP Inspector, curl). Prints the URL and what the script will
 // send, logs each exchange as it happens, and stops on Ctrl+C (or when io.signal aborts).
-import { parseArgs } from 'node:util';
 import type { CliIo } from '../cli-io.js';
+import { parseCommandFlags } from '../command-flags.js';
 import { closest } from '../cases/case-errors.js';
 import { DEFAULT_TOOL, getExpectedVerdict, type Case, type ExchangeSpec } from '../cases/case-types.js';
 import { loadCases } from '../cases/load-cases.js';
@@ -11,7 +11,7 @@ import { buildToolCallRequest } from '../harness/build-tool-call-request.js';
 import { renderResponse } from '../mock-server/render-response.js';
 import { startMockServer } from '../mock-server/server.js';
 import { parseVersion } from '../options.js';
-import type { ProtocolVersion, RecordedExchange } from '../types.js';
+import { PROTOCOL_VERSIONS, type ProtocolVersion, type RecordedExchange } from '../types.js';
 
 const SERVE_FLAGS = {
   version: { type: 'string' },
@@ -21,9 +21,18 @@ const SERVE_FLAGS = {
 
 const USAGE = 'usage: mcp-error-matrix serve <case> [--version V] [--port N] [--cases DIR]';
 
+export const SERVE_USAGE = `Usage: mcp-error-matrix serve <case> [--version V] [--port N] [--cases DIR]
+  Serves one case on 127.0.0.1 for debugging a client by hand (curl, the MCP Inspector): prints the
+  URL and what the script will send, logs each exchange as it happens, stops on Ctrl+C. Writes no report.
+
+  --version V      the protocol version to serve (default: the case's first): ${PROTOCOL_VERSIONS.join(' | ')}
+  --port N         the port to listen on (default 0: a free port)
+  --cases DIR|GLOB the case table to look in (default: the bundled one; repeatable)
+`;
+
 /** Serves one case until interrupted; returns 0. A bad case id, version or port is a usage error. */
 export async function runServeCommand(args: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseServeArgs(args);
+  const { values, positionals } = parseCommandFlags('serve', { args, options: SERVE_FLAGS, allowPositionals: true });
   if (positionals.length !== 1) throw new UsageError(`serve: expected exactly one case id; ${USAGE}`);
   const id = positionals[0]!;
   const port = parsePort(values.port);
@@ -101,14 +110,6 @@ function summariseExchange(exchange: ExchangeSpec, index: number, version: Proto
     body = text === '' ? 'no body' : clip(text.replace(/\s+/g, ' '), 100);
   }
   return `${kind} → ${delay}HTTP ${rendered.status}, ${contentType}${encoding}: ${body}${expect}`;
-}
-
-function parseServeArgs(args: string[]): { values: { version?: string; port?: string; cases?: string[] }; positionals: string[] } {
-  try {
-    return parseArgs({ args, options: SERVE_FLAGS, allowPositionals: true, strict: true });
-  } catch (error) {
-    throw new UsageError(`serve: ${(error as Error).message}; ${USAGE}`);
-  }
 }
 
 function parsePort(value: string | undefined): number {

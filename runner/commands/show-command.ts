@@ -1,8 +1,8 @@
 // `mcp-error-matrix show <case> [--version V]`: one case in readable form — what the server
 // sends per version (rendered by the mock server's own renderer, so it is what goes on the
 // wire), what a correct classifier concludes and why, and what a real client should do.
-import { parseArgs } from 'node:util';
 import type { CliIo } from '../cli-io.js';
+import { parseCommandFlags } from '../command-flags.js';
 import { closest } from '../cases/case-errors.js';
 import { DEFAULT_TOOL, getExpectedVerdict, type Case, type ExchangeSpec, type LoadedCase, type SseBody } from '../cases/case-types.js';
 import { loadCases } from '../cases/load-cases.js';
@@ -12,7 +12,7 @@ import { renderResponse } from '../mock-server/render-response.js';
 import { renderSseEvents } from '../mock-server/render-sse.js';
 import { getResponseIdText, type ResponseIdText } from '../mock-server/serialize-message.js';
 import { parseVersion } from '../options.js';
-import type { ExpectedVerdict, Outcome, ProtocolVersion } from '../types.js';
+import { PROTOCOL_VERSIONS, type ExpectedVerdict, type Outcome, type ProtocolVersion } from '../types.js';
 
 const SHOW_FLAGS = {
   version: { type: 'string' },
@@ -33,9 +33,17 @@ const OUTCOME_MEANING: Record<Outcome, string> = {
   NO_RESPONSE: 'no status line at all: timeout, refused, or reset before the status',
 };
 
+export const SHOW_USAGE = `Usage: mcp-error-matrix show <case> [--version V] [--cases DIR]
+  Prints one case: what the server sends per protocol version (as rendered on the wire), what a
+  correct classifier concludes and why, and what a real client is expected to do.
+
+  --version V      only this protocol version: ${PROTOCOL_VERSIONS.join(' | ')}
+  --cases DIR|GLOB the case table to look in (default: the bundled one; repeatable)
+`;
+
 /** Prints one case; an unknown id or a version the case does not apply to is a usage error. */
 export async function runShowCommand(args: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseShowArgs(args);
+  const { values, positionals } = parseCommandFlags('show', { args, options: SHOW_FLAGS, allowPositionals: true });
   if (positionals.length !== 1) throw new UsageError('show: expected exactly one case id, e.g. `mcp-error-matrix show baseline`');
   const id = positionals[0]!;
   const table = await loadCases({ ...(values.cases ? { sources: values.cases } : {}), cwd: io.cwd });
@@ -64,14 +72,6 @@ export function formatCase(loaded: LoadedCase, versions: ProtocolVersion[]): str
   }
   lines.push(...formatClient(c));
   return `${lines.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
-}
-
-function parseShowArgs(args: string[]): { values: { version?: string; cases?: string[] }; positionals: string[] } {
-  try {
-    return parseArgs({ args, options: SHOW_FLAGS, allowPositionals: true, strict: true });
-  } catch (error) {
-    throw new UsageError(`show: ${(error as Error).message}; usage: mcp-error-matrix show <case> [--version V] [--cases DIR]`);
-  }
 }
 
 function selectVersions(item: Case, requested: string | undefined): ProtocolVersion[] {

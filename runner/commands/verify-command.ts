@@ -2,18 +2,26 @@
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { verifyReport } from '../../reports/verify.js';
 import type { CliIo } from '../cli-io.js';
+import { parseCommandFlags } from '../command-flags.js';
 import { UsageError } from '../errors.js';
-import { parseFlags } from '../options.js';
 import { getSchemaCacheDir } from '../schema-check/schema-files.js';
+
+export const VERIFY_USAGE = `Usage: mcp-error-matrix verify <report dir> [--root DIR] [--allow DIR]…
+  Recomputes the SHA-256 of every input and output recorded in the folder's receipts and lists mismatches.
+  Only files inside the report folder, the root, this tool's folder, the current folder, the schema
+  cache, MCP_SCHEMAS_DIR and each --allow DIR are ever read.
+
+  --root DIR    the folder the recorded input paths are relative to (default: the one the receipts record)
+  --allow DIR   one more folder a recorded input may be read from (repeatable)
+
+Exit 0 when everything matches, 1 on any mismatch, 2 on a usage error.
+`;
 
 /** Exit 0 when every recorded input and output still has its SHA-256, 1 on any mismatch. */
 export async function runVerifyCommand(args: string[], io: CliIo): Promise<number> {
-  const { positionals, values } = parseFlags('verify', () =>
-    parseArgs({ args, options: { root: { type: 'string' }, allow: { type: 'string', multiple: true } }, allowPositionals: true, strict: true }),
-  );
+  const { positionals, values } = parseCommandFlags('verify', { args, options: { root: { type: 'string' }, allow: { type: 'string', multiple: true } }, allowPositionals: true });
   if (positionals.length !== 1) throw new UsageError('verify: expected one report folder, e.g. `mcp-error-matrix verify report`');
   const dir = resolve(io.cwd, positionals[0]!);
   if (!existsSync(dir)) throw new UsageError(`verify ${positionals[0]}: no such folder`);

@@ -8,7 +8,7 @@ import type { ServerHosts } from './server-hosts.js';
 import type { Cell, ProtocolVersion, Recording, SchemaResult, Target, TargetOutcome } from '../types.js';
 import { describeThrownMessage } from '../safe-copy.js';
 import { copyTargetOutcome } from './copy-target-outcome.js';
-import { buildReproCommand } from './repro.js';
+import { buildReproCommand, type ReproContext } from './repro.js';
 
 export interface RunCellOptions {
   loaded: LoadedCase;
@@ -23,6 +23,8 @@ export interface RunCellOptions {
   checkRequest?: CheckRequestMessage | undefined;
   /** The run's reusable mock-server hosts (classifier targets only); without it each cell starts its own server. */
   hosts?: ServerHosts | undefined;
+  /** What the repro line carries beyond the cell (case table, baseline, schemas off). */
+  repro?: ReproContext | undefined;
 }
 
 /** Runs and judges one cell. Never throws: a broken harness or target becomes an `error` cell. */
@@ -60,7 +62,7 @@ export async function runCell(options: RunCellOptions): Promise<Cell> {
     ...(recording ? { recording } : {}),
     ...(outcome.run ? { targetRun: outcome.run } : {}),
     durationMs: Math.round(performance.now() - started),
-    repro: buildReproCommand({ caseId: loaded.case.id, target: target.info.name, protocolVersion, mode }),
+    repro: buildReproCommand({ ...options.repro, caseId: loaded.case.id, target: target.info.name, protocolVersion, mode, timeoutMs: options.timeoutMs }),
   };
 }
 

@@ -7,6 +7,7 @@ import { CELL_STATUSES, type Cell, type CaseSummary, type ProtocolVersion, type 
 import { estimateWaitMs, WAITING_CELL_MS } from './estimate-wait.js';
 import { MatrixFailure } from './matrix-failure.js';
 import { runCell } from './run-cell.js';
+import type { ReproContext } from './repro.js';
 import { createServerHosts } from './server-hosts.js';
 import { runPool } from './run-pool.js';
 
@@ -32,6 +33,8 @@ export interface RunMatrixOptions {
   checkRequest?: CheckRequestMessage | null;
   /** Called after each cell, for progress output. */
   onCell?: (cell: Cell, done: number, total: number) => void;
+  /** What each cell's repro line carries beyond the cell: the case table, the baseline, schemas off. */
+  repro?: ReproContext;
 }
 
 interface PlannedCell {
@@ -91,6 +94,7 @@ export async function runMatrix(options: RunMatrixOptions): Promise<RunResult> {
         schema: schemaFor(cell.loaded, cell.protocolVersion),
         checkRequest: options.checkRequest ?? undefined,
         hosts,
+        repro: options.repro,
       });
       options.onCell?.(result, ++done, planned.length);
       return result;

@@ -2,7 +2,7 @@
 // under, then check it. Kept apart from the CLI so it can be tested without files.
 import { PROTOCOL_VERSIONS, type ProtocolVersion } from '../types.js';
 import { checkRequestMessage, checkResponseMessage, getMessageKind, type MessageCheck, type MessageKind } from './message-checks.js';
-import { SchemaDefinitionError, type SchemaValidator } from './validator.js';
+import { SchemaDefinitionError, type DefinitionValidator } from './definition-validator.js';
 
 export interface DetectOptions {
   /** Check only this version. @default the version the message declares, else every loaded version */
@@ -26,7 +26,7 @@ export interface DetectResult {
 }
 
 /** Detects request vs response, picks the versions and checks the message under each. */
-export function detectAndValidate(validator: SchemaValidator, message: unknown, options: DetectOptions = {}): DetectResult {
+export function detectAndValidate(validator: DefinitionValidator, message: unknown, options: DetectOptions = {}): DetectResult {
   const kind = getMessageKind(message);
   const declared = getDeclaredVersion(message);
   const versionFrom = options.version ? 'option' : declared && validator.versions.includes(declared) ? 'message' : 'all';

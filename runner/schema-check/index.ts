@@ -1,5 +1,5 @@
 // The schema-check folder's public surface: loading the pinned schemas, validating
-// messages, and the `schemas` / `validate` commands.
+// messages (the `schemas` and `validate` commands live in runner/commands/).
 export { resolveSchema, resolveSchemas, toSchemaInfo, type LoadedSchema, type LoadedSchemas, type ResolveSchemasOptions, type SchemaSource } from './load-schemas.js';
 export { getSchemaPins, type SchemaPin, type SchemaPins } from './pins.js';
 export { SchemaLoadError, SchemaMismatchError, type SchemaErrorCode } from './schema-errors.js';
@@ -8,4 +8,3 @@ export { createSchemaValidator, SchemaDefinitionError, type SchemaValidator, typ
 export type { MessageCheck, MessageKind } from './message-checks.js';
 export type { DetectOptions, DetectResult } from './detect.js';
 export { checkScriptedResponses, getScriptedMessage, type ScriptedMessage } from './scripted-message.js';
-export { runSchemasCommand, runValidateCommand, type CommandIO } from './commands.js';

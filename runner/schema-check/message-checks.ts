@@ -4,7 +4,7 @@
 // (WIRE-FACTS S3, §8.4), so validating against the union alone would pass broken results.
 import type { ProtocolVersion } from '../types.js';
 import { capErrors } from './format-errors.js';
-import type { SchemaValidator } from './validator.js';
+import type { DefinitionValidator } from './definition-validator.js';
 
 export type MessageKind = 'request' | 'notification' | 'response' | 'unknown';
 
@@ -24,7 +24,7 @@ export interface MessageCheck {
 const MAX_ERRORS = 8;
 
 /** Checks a tools/call response: JSON-RPC error, CallToolResult or InputRequiredResult. */
-export function checkResponseMessage(validator: SchemaValidator, version: ProtocolVersion, message: unknown): MessageCheck {
+export function checkResponseMessage(validator: DefinitionValidator, version: ProtocolVersion, message: unknown): MessageCheck {
   const check = startCheck(version, 'response');
   if (!isRecord(message)) {
     if (Array.isArray(message)) check.notes.push('a JSON array (batch) is not a single JSON-RPC message');
@@ -63,7 +63,7 @@ export function checkResponseMessage(validator: SchemaValidator, version: Protoc
 }
 
 /** Checks a message a client sent: tools/call (also the MRTR follow-up), initialize, notifications, responses. */
-export function checkRequestMessage(validator: SchemaValidator, version: ProtocolVersion, message: unknown): MessageCheck {
+export function checkRequestMessage(validator: DefinitionValidator, version: ProtocolVersion, message: unknown): MessageCheck {
   const kind = getMessageKind(message);
   if (kind === 'response') {
     const check = startCheck(version, kind);
@@ -105,7 +105,7 @@ export function getMessageKind(message: unknown): MessageKind {
 
 type Step = [definition: string, prefix: string, value: unknown];
 
-function run(validator: SchemaValidator, check: MessageCheck, steps: Step[]): MessageCheck {
+function run(validator: DefinitionValidator, check: MessageCheck, steps: Step[]): MessageCheck {
   const errors: string[] = [];
   for (const [definition, prefix, value] of steps) {
     const result = validator.validateDefinition(check.version, definition, value);
@@ -131,12 +131,12 @@ interface DerivedMaps {
   errorCodes: Map<number, string>;
 }
 
-const derivedCache = new WeakMap<SchemaValidator, Map<ProtocolVersion, DerivedMaps>>();
+const derivedCache = new WeakMap<DefinitionValidator, Map<ProtocolVersion, DerivedMaps>>();
 
 // Read from the schema itself, so a new pin needs no table here: requests and notifications
 // by `properties.method.const` (skipping the Client*/Server* unions that repeat a member's
 // const); error responses by the `code` const inside `properties.error.allOf`.
-function getDerivedMaps(validator: SchemaValidator, version: ProtocolVersion): DerivedMaps {
+function getDerivedMaps(validator: DefinitionValidator, version: ProtocolVersion): DerivedMaps {
   let perVersion = derivedCache.get(validator);
   if (!perVersion) derivedCache.set(validator, (perVersion = new Map()));
   const known = perVersion.get(version);
@@ -161,7 +161,7 @@ function getDerivedMaps(validator: SchemaValidator, version: ProtocolVersion): D
 
 // Error responses with a code the version defines a shape for (2026: -32020/-32021/-32022;
 // 2025: -32042) are checked against that shape, whose `data` may be required (WIRE-FACTS S6).
-function getErrorDefinition(validator: SchemaValidator, version: ProtocolVersion, error: unknown): string {
+function getErrorDefinition(validator: DefinitionValidator, version: ProtocolVersion, error: unknown): string {
   const code = getRecord(error)?.code;
   return (typeof code === 'number' && getDerivedMaps(validator, version).errorCodes.get(code)) || 'JSONRPCErrorResponse';
 }

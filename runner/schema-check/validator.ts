@@ -8,6 +8,9 @@ import type { LoadedSchemas } from './load-schemas.js';
 import { checkRequestMessage, checkResponseMessage, type MessageCheck } from './message-checks.js';
 import { detectAndValidate, type DetectOptions, type DetectResult } from './detect.js';
 import { RunnerError } from '../errors.js';
+import { SchemaDefinitionError, type DefinitionValidator } from './definition-validator.js';
+
+export { SchemaDefinitionError, type DefinitionResult } from './definition-validator.js';
 
 // ajv-formats is CommonJS: under NodeNext its default import is the module object.
 // At runtime module.exports is the plugin and also carries it as `.default`.
@@ -16,21 +19,8 @@ const addFormats = (addFormatsModule as unknown as { default: FormatsPlugin }).d
 /** The name the schema is registered under inside each Ajv instance. */
 const SCHEMA_KEY = 'mcp-schema.json';
 
-export interface DefinitionResult {
-  valid: boolean;
-  /** Short lines like `/result/content: must be array`, at most `maxErrors`. */
-  errors: string[];
-}
-
-export interface SchemaValidator {
-  /** The versions whose schema was loaded. */
-  readonly versions: readonly ProtocolVersion[];
-  hasDefinition(version: ProtocolVersion, definition: string): boolean;
-  listDefinitions(version: ProtocolVersion): string[];
-  /** The raw `$defs` entry, or undefined. */
-  getDefinitionSchema(version: ProtocolVersion, definition: string): unknown;
-  /** Validates a value against `#/$defs/<definition>`; an unknown definition throws SchemaDefinitionError. */
-  validateDefinition(version: ProtocolVersion, definition: string, value: unknown): DefinitionResult;
+/** Every loaded version's schema, queried by `$defs` name; what message-checks.ts and detect.ts build on. */
+export interface SchemaValidator extends DefinitionValidator {
   /** Checks a tools/call response (result or JSON-RPC error), dispatching on resultType first. */
   checkResponseMessage(version: ProtocolVersion, message: unknown): MessageCheck;
   /** Checks a request or notification a client sent (tools/call, its MRTR follow-up, initialize, ...). */
@@ -42,14 +32,6 @@ export interface SchemaValidator {
 export interface SchemaValidatorOptions {
   /** @default 8 */
   maxErrors?: number;
-}
-
-/** A definition name that the version's schema does not have. */
-export class SchemaDefinitionError extends RunnerError {
-  constructor(versions: string, definition: string, known: string[]) {
-    const near = suggest(definition, known);
-    super('MEM_SCHEMA_DEFINITION', `--def ${definition}: no such definition in the ${versions} schema${near ? `; did you mean ${near}?` : ''}`);
-  }
 }
 
 /** Builds the validator over the loaded schemas (compiles nothing until a definition is used). */
@@ -123,28 +105,4 @@ function getDefs(schema: unknown): Record<string, unknown> {
   const defs = typeof schema === 'object' && schema !== null ? (schema as { $defs?: unknown }).$defs : undefined;
   if (typeof defs !== 'object' || defs === null) throw new Error('schema.json has no $defs');
   return defs as Record<string, unknown>;
-}
-
-function suggest(name: string, known: string[]): string | undefined {
-  const lower = name.toLowerCase();
-  const exact = known.find((k) => k.toLowerCase() === lower);
-  if (exact) return exact;
-  let best: { name: string; distance: number } | undefined;
-  for (const candidate of known) {
-    const distance = editDistance(lower, candidate.toLowerCase());
-    if (distance <= 3 && (!best || distance < best.distance)) best = { name: candidate, distance };
-  }
-  return best?.name;
-}
-
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    previous = current;
-  }
-  return previous[b.length]!;
 }

@@ -42,6 +42,11 @@ const TARGET_KINDS: Record<string, TargetFactory> = {
   command: async (spec, options) => (await import('./command-target.js')).resolveCommandTarget(spec, options),
 };
 
+/** The kinds written `<kind>:<argument>` or `<kind>@<version>`, for help texts and their tests. */
+export function listTargetKinds(): string[] {
+  return Object.keys(TARGET_KINDS);
+}
+
 /** The targets the default run uses: the reference, the negative control, and every bundled real client. */
 export const DEFAULT_TARGETS = ['reference', 'naive', ...listBundledSdkTargets()];
 

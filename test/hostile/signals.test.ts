@@ -79,6 +79,8 @@ describe.concurrent.each([
     expect(readFileSync(join(out, 'summary.md'), 'utf8')).toMatch(/Incomplete run/);
     expect(existsSync(join(out, 'results.junit.xml'))).toBe(true);
     expect(cli.stdout()).toMatch(/^Bail out! /m);
+    // The process says it is stopping; the run says what that means for its output.
+    expect(cli.stderr()).toMatch(new RegExp(`${signal}: stopping[\\s\\S]*run: interrupted: .*the TAP output and the reports in .*out-${signal}/ will be marked incomplete`));
   });
 });
 

@@ -1,6 +1,7 @@
 // Finds the installed SDK package for `ts-sdk@<version>` / `ts-client@<version>`: a version the
 // project bundles as an npm alias resolves locally; any other version is installed once with npm
-// into the user cache. Offline with nothing cached is a TargetSpecError naming the remedy.
+// into the user cache. Offline with nothing cached is a TargetSpecError naming the remedy; a
+// version npm says does not exist (ETARGET) is one naming the nearest published versions.
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -35,7 +36,17 @@ export interface ResolveSdkOptions {
   cacheDir?: string;
   /** Install with `npm --offline` (from npm's cache only). @default from npm_config_offline */
   offline?: boolean;
+  /** Runs npm with these arguments (the seam tests replace). @default the npm on PATH */
+  npm?: RunNpm;
 }
+
+/** Runs npm; rejects with an error carrying npm's `stderr` when it exits non-zero. */
+export type RunNpm = (args: string[]) => Promise<{ stdout: string }>;
+
+const runNpm: RunNpm = async (args) => {
+  const { stdout } = await run(process.platform === 'win32' ? 'npm.cmd' : 'npm', args, { timeout: 180_000, maxBuffer: 4 * 1024 * 1024 });
+  return { stdout: String(stdout) };
+};
 
 /** The real-client targets the project bundles as npm aliases, e.g. `ts-sdk@1.32.2`. */
 export function listBundledSdkTargets(): string[] {
@@ -76,12 +87,14 @@ export function getDefaultCacheDir(): string {
 async function installPackage(spec: string, packageSpec: string, prefix: string, options: ResolveSdkOptions): Promise<void> {
   mkdirSync(prefix, { recursive: true });
   const offline = options.offline ?? /^(1|true)$/i.test(process.env.npm_config_offline ?? '');
-  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+  const npm = options.npm ?? runNpm;
   const args = ['install', '--prefix', prefix, '--no-save', '--no-audit', '--no-fund', '--no-package-lock', '--ignore-scripts', ...(offline ? ['--offline'] : []), packageSpec];
   try {
-    await run(npm, args, { timeout: 180_000, maxBuffer: 4 * 1024 * 1024 });
+    await npm(args);
   } catch (error) {
     const output = String((error as { stderr?: unknown }).stderr ?? (error as Error).message ?? error);
+    // npm reached the registry and it has no such version: going online would not help.
+    if (/npm (?:error|ERR!) code ETARGET\b/.test(output)) throw await describeMissingVersion(spec, packageSpec, npm, offline);
     const reason = output.split('\n').find((line) => /npm (error|ERR!)/.test(line) && !/A complete log/.test(line)) ?? output.trim().split('\n')[0];
     throw new TargetSpecError(
       spec,
@@ -89,6 +102,46 @@ async function installPackage(spec: string, packageSpec: string, prefix: string,
         `Remedy: go online once so it can be installed and cached, or install it yourself with "npm install --prefix ${prefix} ${packageSpec}", or pick a bundled version (${listBundledSdkTargets().join(', ')}).`,
     );
   }
+}
+
+/** The error for a version the registry does not have, naming the nearest published ones. */
+async function describeMissingVersion(spec: string, packageSpec: string, npm: RunNpm, offline: boolean): Promise<TargetSpecError> {
+  const at = packageSpec.lastIndexOf('@');
+  const [packageName, version] = [packageSpec.slice(0, at), packageSpec.slice(at + 1)];
+  const kind = spec.slice(0, spec.indexOf('@'));
+  let nearest = '';
+  try {
+    const published = JSON.parse((await npm(['view', packageName, 'versions', '--json'])).stdout) as unknown;
+    const versions = (Array.isArray(published) ? published : [published]).filter((v): v is string => typeof v === 'string');
+    const near = pickNearestVersions(version, versions);
+    if (near.length > 0) nearest = `; the nearest published: ${near.map((v) => `${kind}@${v}`).join(', ')} (newest: ${kind}@${versions.filter(isRelease).sort(compareVersions).at(-1)})`;
+  } catch {
+    // The list is a help, not a requirement: the message stands without it.
+  }
+  // Offline, npm answered from its cached copy of the registry's version list, which may be old.
+  const where = offline ? "in npm's cached copy of the registry (offline; go online to refresh it)" : 'on the npm registry';
+  return new TargetSpecError(spec, `${packageName} has no version ${version} ${where}${nearest}. Bundled: ${listBundledSdkTargets().join(', ')}.`);
+}
+
+/** Up to two published releases on each side of the requested version, in version order. */
+export function pickNearestVersions(requested: string, published: string[]): string[] {
+  const releases = published.filter(isRelease).sort(compareVersions);
+  const position = releases.findIndex((candidate) => compareVersions(candidate, requested) > 0);
+  const split = position === -1 ? releases.length : position;
+  const below = releases.slice(0, split);
+  const above = releases.slice(split);
+  const takeBelow = Math.min(below.length, Math.max(2, 4 - above.length));
+  return [...below.slice(below.length - takeBelow), ...above.slice(0, 4 - takeBelow)];
+}
+
+function isRelease(version: string): boolean {
+  return /^\d+\.\d+\.\d+$/.test(version);
+}
+
+function compareVersions(a: string, b: string): number {
+  const [x, y] = [a, b].map((v) => v.split(/[.-]/).slice(0, 3).map(Number));
+  for (let i = 0; i < 3; i++) if (x![i] !== y![i]) return (x![i] ?? 0) - (y![i] ?? 0);
+  return 0;
 }
 
 // The alias folder of a bundled version: in our own node_modules, or hoisted above us.

@@ -1,14 +1,13 @@
 // `mcp-error-matrix schemas` (where each pinned schema is found and whether it matches its
 // pin) and `schemas fetch [--from DIR]` (fill the user cache, verified).
-import { parseArgs } from 'node:util';
+import { resolve } from 'node:path';
+import type { CliIo } from '../cli-io.js';
+import { parseCommandFlags } from '../command-flags.js';
 import { UsageError } from '../errors.js';
-import { PROTOCOL_VERSIONS } from '../types.js';
-import type { CommandIO } from './command-io.js';
-import { runReportingInputErrors } from './command-io.js';
-import { downloadPinnedSchema, getDownloadUrl } from './download-schema.js';
-import { getExplicitDir, resolveSchema } from './load-schemas.js';
-import { getSchemaPins, type SchemaPin } from './pins.js';
-import { SchemaLoadError, SchemaMismatchError } from './schema-errors.js';
+import { downloadPinnedSchema, getDownloadUrl } from '../schema-check/download-schema.js';
+import { getExplicitDir, resolveSchema } from '../schema-check/load-schemas.js';
+import { getSchemaPins, type SchemaPin } from '../schema-check/pins.js';
+import { SchemaLoadError, SchemaMismatchError } from '../schema-check/schema-errors.js';
 import {
   assertPinned,
   getCachedSchemaPath,
@@ -17,49 +16,38 @@ import {
   hashBytes,
   readIfExists,
   writeFileAtomic,
-} from './schema-files.js';
+} from '../schema-check/schema-files.js';
+import { PROTOCOL_VERSIONS } from '../types.js';
 
-const USAGE = `Usage:
+export const SCHEMAS_USAGE = `Usage:
   mcp-error-matrix schemas [--schemas DIR]     show where each pinned schema is found and whether it matches its pin
   mcp-error-matrix schemas fetch [--from DIR]  fill the user cache (download, or import verified files from DIR)
+
+  --schemas DIR   a folder holding <version>/schema.json (else MCP_SCHEMAS_DIR, else the user cache)
+  --from DIR      with fetch: import the files from DIR (verified against the pins) instead of downloading
+
+Exit 0 when every pinned schema is usable, 2 when one is missing or does not match its pin, or on a usage error.
 `;
 
 /** The `schemas` command: status by default, `fetch` to fill the cache. Exit 0 ok, 2 missing/mismatch/usage. */
-export async function runSchemasCommand(args: string[], io: CommandIO): Promise<number> {
-  return runReportingInputErrors('schemas', io, async () => {
-    const { values, positionals } = parseFlags(args);
-    if (values.help) {
-      io.stdout(USAGE);
-      return 0;
-    }
-    const [sub, ...rest] = positionals;
-    if (rest.length > 0 || (sub !== undefined && sub !== 'fetch')) {
-      throw new UsageError(`schemas: unexpected argument ${JSON.stringify(sub === 'fetch' ? rest[0] : sub)}\n${USAGE}`);
-    }
-    if (sub === 'fetch') {
-      if (values.schemas) throw new UsageError('schemas fetch: use --from DIR to import files (--schemas only chooses where to read them from)');
-      return fetchIntoCache(io, values.from);
-    }
-    if (values.from) throw new UsageError('schemas: --from only applies to `schemas fetch`');
-    return showSchemas(io, values.schemas);
-  });
-}
-
-function parseFlags(args: string[]) {
-  try {
-    return parseArgs({
-      args,
-      allowPositionals: true,
-      options: { schemas: { type: 'string' }, from: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-    });
-  } catch (error) {
-    throw new UsageError(`schemas: ${(error as Error).message}\n${USAGE}`);
+export async function runSchemasCommand(args: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseCommandFlags('schemas', { args, allowPositionals: true, options: { schemas: { type: 'string' }, from: { type: 'string' } } });
+  const [sub, ...rest] = positionals;
+  if (rest.length > 0 || (sub !== undefined && sub !== 'fetch')) {
+    throw new UsageError(`schemas: unexpected argument ${JSON.stringify(sub === 'fetch' ? rest[0] : sub)}\n${SCHEMAS_USAGE}`);
   }
+  const schemasDir = values.schemas === undefined ? undefined : resolve(io.cwd, values.schemas);
+  if (sub === 'fetch') {
+    if (schemasDir) throw new UsageError('schemas fetch: use --from DIR to import files (--schemas only chooses where to read them from)');
+    return fetchIntoCache(io, values.from === undefined ? undefined : resolve(io.cwd, values.from));
+  }
+  if (values.from) throw new UsageError('schemas: --from only applies to `schemas fetch`');
+  return showSchemas(io, schemasDir);
 }
 
-async function showSchemas(io: CommandIO, schemasDir: string | undefined): Promise<number> {
-  const env = io.env ?? process.env;
-  const cacheDir = io.cacheDir ?? getSchemaCacheDir(env);
+async function showSchemas(io: CliIo, schemasDir: string | undefined): Promise<number> {
+  const env = io.env;
+  const cacheDir = io.schemaCacheDir ?? getSchemaCacheDir(env);
   const explicit = getExplicitDir(schemasDir, env);
   const pins = getSchemaPins();
   let ok = true;
@@ -88,9 +76,9 @@ async function showSchemas(io: CommandIO, schemasDir: string | undefined): Promi
   return ok ? 0 : 2;
 }
 
-async function fetchIntoCache(io: CommandIO, fromDir: string | undefined): Promise<number> {
-  const env = io.env ?? process.env;
-  const cacheDir = io.cacheDir ?? getSchemaCacheDir(env);
+async function fetchIntoCache(io: CliIo, fromDir: string | undefined): Promise<number> {
+  const env = io.env;
+  const cacheDir = io.schemaCacheDir ?? getSchemaCacheDir(env);
   for (const version of PROTOCOL_VERSIONS) {
     const pin = getSchemaPins()[version];
     const target = getCachedSchemaPath(cacheDir, pin);
@@ -99,7 +87,7 @@ async function fetchIntoCache(io: CommandIO, fromDir: string | undefined): Promi
   return 0;
 }
 
-async function fetchOne(pin: SchemaPin, target: string, fromDir: string | undefined, io: CommandIO): Promise<string> {
+async function fetchOne(pin: SchemaPin, target: string, fromDir: string | undefined, io: CliIo): Promise<string> {
   const present = await readIfExists(target);
   const presentOk = present !== undefined && hashBytes(present) === pin.sha256;
   if (fromDir) {
@@ -111,7 +99,7 @@ async function fetchOne(pin: SchemaPin, target: string, fromDir: string | undefi
     return `${presentOk ? 'already cached' : 'imported'}: ${source} -> ${target}`;
   }
   if (presentOk) return `already cached: ${target}`;
-  const bytes = await downloadPinnedSchema(pin, io.download);
+  const bytes = await downloadPinnedSchema(pin, io.schemaDownload);
   await writeFileAtomic(target, bytes);
-  return `${present ? 'replaced a corrupt cache file' : 'downloaded'}: ${getDownloadUrl(pin, io.download?.baseUrlOverride)} -> ${target}`;
+  return `${present ? 'replaced a corrupt cache file' : 'downloaded'}: ${getDownloadUrl(pin, io.schemaDownload?.baseUrlOverride)} -> ${target}`;
 }

@@ -1,63 +1,59 @@
 // `mcp-error-matrix validate <file.json> [--version V] [--def NAME]`: check any message
 // against the pinned schemas, for people debugging their own servers and clients.
-import { parseArgs } from 'node:util';
+import { resolve } from 'node:path';
+import type { CliIo } from '../cli-io.js';
+import { parseCommandFlags } from '../command-flags.js';
 import { RunnerError, UsageError } from '../errors.js';
 import { VALIDATE_INPUT_MAX_BYTES } from '../io/input-caps.js';
 import { readUserText, UserFileError } from '../io/read-user-file.js';
+import type { DetectResult } from '../schema-check/detect.js';
+import { resolveSchemas } from '../schema-check/load-schemas.js';
+import { createSchemaValidator } from '../schema-check/validator.js';
 import { PROTOCOL_VERSIONS, type ProtocolVersion } from '../types.js';
-import { readProcessStdin, runReportingInputErrors, type CommandIO } from './command-io.js';
-import type { DetectResult } from './detect.js';
-import { resolveSchemas } from './load-schemas.js';
-import { createSchemaValidator } from './validator.js';
 
-const USAGE = `Usage: mcp-error-matrix validate <file.json | -> [--version V] [--def NAME] [--schemas DIR] [--json]
+export const VALIDATE_USAGE = `Usage: mcp-error-matrix validate <file.json | -> [--version V] [--def NAME] [--schemas DIR] [--json]
   Checks one JSON-RPC message against the pinned official schemas. Without --version it uses the
   version a request declares (_meta or initialize params), else checks both ${PROTOCOL_VERSIONS.join(' and ')}
-  and passes when either accepts it. --def checks against one $defs name instead of detecting.
-  Exit 0 valid, 1 invalid, 2 usage or input error.
+  and passes when either accepts it.
+
+  --version V     check under this protocol version only (${PROTOCOL_VERSIONS.join(' | ')})
+  --def NAME      check against one $defs name (e.g. CallToolResult) instead of detecting
+  --schemas DIR   a folder holding <version>/schema.json (else MCP_SCHEMAS_DIR, the user cache or a download)
+  --json          print the result as JSON
+
+Exit 0 valid, 1 invalid, 2 usage or input error.
 `;
 
 /** The `validate` command. Exit 0 valid, 1 invalid, 2 usage/input error. */
-export async function runValidateCommand(args: string[], io: CommandIO): Promise<number> {
-  return runReportingInputErrors('validate', io, async () => {
-    const { values, positionals } = parseFlags(args);
-    if (values.help) {
-      io.stdout(USAGE);
-      return 0;
-    }
-    if (positionals.length !== 1) throw new UsageError(`validate: expected one file (or - for stdin), got ${positionals.length}\n${USAGE}`);
-    const file = positionals[0]!;
-    const version = parseVersion(values.version);
-    const message = await readMessage(file, io);
-    const schemas = await resolveSchemas({
-      schemasDir: values.schemas,
-      env: io.env ?? process.env,
-      cacheDir: io.cacheDir,
-      versions: version ? [version] : PROTOCOL_VERSIONS,
-      ...io.download,
-    });
-    const result = createSchemaValidator(schemas).detectAndValidate(message, { version, definition: values.def });
-    io.stdout(values.json ? `${JSON.stringify({ file, ...result }, null, 2)}\n` : renderResult(file, result));
-    return result.valid ? 0 : 1;
+export async function runValidateCommand(args: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseFlags(args);
+  if (positionals.length !== 1) throw new UsageError(`validate: expected one file (or - for stdin), got ${positionals.length}\n${VALIDATE_USAGE}`);
+  const file = positionals[0]!;
+  const version = parseVersion(values.version);
+  const message = await readMessage(file, io);
+  const schemas = await resolveSchemas({
+    ...(values.schemas === undefined ? {} : { schemasDir: resolve(io.cwd, values.schemas) }),
+    env: io.env,
+    cacheDir: io.schemaCacheDir,
+    versions: version ? [version] : PROTOCOL_VERSIONS,
+    ...io.schemaDownload,
   });
+  const result = createSchemaValidator(schemas).detectAndValidate(message, { version, definition: values.def });
+  io.stdout(values.json ? `${JSON.stringify({ file, ...result }, null, 2)}\n` : renderResult(file, result));
+  return result.valid ? 0 : 1;
 }
 
 function parseFlags(args: string[]) {
-  try {
-    return parseArgs({
-      args,
-      allowPositionals: true,
-      options: {
-        version: { type: 'string' },
-        def: { type: 'string' },
-        schemas: { type: 'string' },
-        json: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-  } catch (error) {
-    throw new UsageError(`validate: ${(error as Error).message}\n${USAGE}`);
-  }
+  return parseCommandFlags('validate', {
+    args,
+    allowPositionals: true,
+    options: {
+      version: { type: 'string' },
+      def: { type: 'string' },
+      schemas: { type: 'string' },
+      json: { type: 'boolean' },
+    },
+  });
 }
 
 function parseVersion(value: string | undefined): ProtocolVersion | undefined {
@@ -67,10 +63,11 @@ function parseVersion(value: string | undefined): ProtocolVersion | undefined {
   return version;
 }
 
-async function readMessage(file: string, io: CommandIO): Promise<unknown> {
+async function readMessage(file: string, io: CliIo): Promise<unknown> {
   let text: string;
   try {
-    text = file === '-' ? await (io.readStdin ?? (() => readProcessStdin(VALIDATE_INPUT_MAX_BYTES)))() : await readUserText(file, { maxBytes: VALIDATE_INPUT_MAX_BYTES, what: 'message file' });
+    const readStdin = io.readStdin ?? (() => Promise.reject(new Error('standard input is not available here')));
+    text = file === '-' ? await readStdin() : await readUserText(resolve(io.cwd, file), { maxBytes: VALIDATE_INPUT_MAX_BYTES, what: 'message file' });
   } catch (error) {
     if (error instanceof UserFileError) throw error;
     throw new RunnerError('MEM_INPUT_FILE', `${file}: cannot read (${(error as Error).message})`, { cause: error });

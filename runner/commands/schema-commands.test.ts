@@ -5,10 +5,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROTOCOL_VERSIONS } from '../types.js';
-import type { CommandIO } from './command-io.js';
-import { runSchemasCommand, runValidateCommand } from './commands.js';
-import { getSchemaPins } from './pins.js';
-import { getCachedSchemaPath } from './schema-files.js';
+import type { CliIo } from '../cli-io.js';
+import { main } from '../cli.js';
+import { getSchemaPins } from '../schema-check/pins.js';
+import { getCachedSchemaPath } from '../schema-check/schema-files.js';
+
+// Through the CLI's dispatcher, which turns input errors into exit code 2.
+const runValidateCommand = (args: string[], io: CliIo) => main(['validate', ...args], io);
+const runSchemasCommand = (args: string[], io: CliIo) => main(['schemas', ...args], io);
 
 const sharedDir = process.env.MCP_SCHEMAS_DIR!;
 const pins = getSchemaPins();
@@ -21,14 +25,16 @@ afterAll(async () => {
   await rm(work, { recursive: true, force: true });
 });
 
-function makeIO(overrides: Partial<CommandIO> = {}) {
+function makeIO(overrides: Partial<CliIo> = {}) {
   const out: string[] = [];
   const err: string[] = [];
-  const io: CommandIO = {
+  const io: CliIo = {
     stdout: (s) => void out.push(s),
     stderr: (s) => void err.push(s),
+    cwd: process.cwd(),
+    isTTY: false,
     env: { MCP_SCHEMAS_DIR: sharedDir },
-    cacheDir: join(work, 'unused-cache'),
+    schemaCacheDir: join(work, 'unused-cache'),
     ...overrides,
   };
   return { io, stdout: () => out.join(''), stderr: () => err.join('') };
@@ -78,10 +84,11 @@ describe('validate', () => {
 
   it.each([
     ['a missing file', async () => [join(work, 'nope.json')], /nope\.json: cannot read/],
+    ['a folder instead of a file', async () => [work], /: cannot read \(not a regular file\)/],
     ['a file that is not JSON', async () => [await writeJson('bad.json', '{"jsonrpc": ')], /bad\.json: not valid JSON/],
     ['an unknown version', async () => [await writeJson('v.json', ok25), '--version', '2024-01-01'], /--version 2024-01-01: expected 2025-11-25 or 2026-07-28/],
     ['an unknown definition', async () => [await writeJson('d.json', ok25), '--def', 'CallToolResutl'], /--def CallToolResutl: .*did you mean CallToolResult\?/],
-    ['an unknown flag', async () => [await writeJson('f.json', ok25), '--verbose'], /Unknown option '--verbose'/],
+    ['an unknown flag', async () => [await writeJson('f.json', ok25), '--verbose'], /validate: unknown option --verbose; see `mcp-error-matrix validate --help`/],
     ['no file', async () => [], /expected one file/],
     ['a schema folder without the schemas', async () => [await writeJson('s.json', ok25), '--schemas', work], /2025-11-25[/\\]schema\.json: not found/],
   ] as const)('exits 2 for %s, naming it', async (_label, makeArgs, message) => {
@@ -103,7 +110,7 @@ describe('schemas', () => {
   });
 
   it('exits 2 naming both remedies when nothing is found', async () => {
-    const { io, stdout, stderr } = makeIO({ env: {}, cacheDir: join(work, 'empty-cache') });
+    const { io, stdout, stderr } = makeIO({ env: {}, schemaCacheDir: join(work, 'empty-cache') });
     expect(await runSchemasCommand([], io)).toBe(2);
     expect(stdout()).toContain('NOT FOUND');
     expect(stderr()).toMatch(/--schemas DIR[\s\S]*MCP_SCHEMAS_DIR[\s\S]*schemas fetch/);
@@ -123,13 +130,13 @@ describe('schemas', () => {
 
   it('fetch --from imports verified files into the cache, which then serves them', async () => {
     const cacheDir = join(work, 'import-cache');
-    const { io, stdout } = makeIO({ env: {}, cacheDir });
+    const { io, stdout } = makeIO({ env: {}, schemaCacheDir: cacheDir });
     expect(await runSchemasCommand(['fetch', '--from', sharedDir], io)).toBe(0);
     expect(stdout()).toContain('imported');
-    const show = makeIO({ env: {}, cacheDir });
+    const show = makeIO({ env: {}, schemaCacheDir: cacheDir });
     expect(await runSchemasCommand([], show.io)).toBe(0);
     expect(show.stdout()).toContain('2025-11-25  from the cache');
-    const again = makeIO({ env: {}, cacheDir });
+    const again = makeIO({ env: {}, schemaCacheDir: cacheDir });
     expect(await runSchemasCommand(['fetch', '--from', sharedDir], again.io)).toBe(0);
     expect(again.stdout()).toContain('already cached');
   });
@@ -147,7 +154,7 @@ describe('schemas', () => {
     await writeFile(corrupt, 'garbage');
     try {
       const baseUrlOverride = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      const { io, stdout } = makeIO({ env: {}, cacheDir, download: { baseUrlOverride } });
+      const { io, stdout } = makeIO({ env: {}, schemaCacheDir: cacheDir, schemaDownload: { baseUrlOverride } });
       expect(await runSchemasCommand(['fetch'], io)).toBe(0);
       expect(stdout()).toContain('2025-11-25  replaced a corrupt cache file');
       expect(stdout()).toContain('2026-07-28  downloaded');
