@@ -51,7 +51,7 @@ describe('test requirements: one place decides, skip locally, fail under CI', ()
   it('fails without the schemas under CI=true, saying what is missing and how to provide it', () => {
     const requirement = getSchemaRequirement({});
     expect(decideRequirementMode(requirement, { CI: 'true' })).toBe('fail');
-    expect(describeMissing(requirement)).toMatch(/^the pinned official schemas are required under CI=true: MCP_SCHEMAS_DIR is not set.*Set MCP_SCHEMAS_DIR/);
+    expect(describeMissing(requirement)).toMatch(/^the pinned official schemas: required under CI=true, but MCP_SCHEMAS_DIR is not set.*Set MCP_SCHEMAS_DIR/);
     expect(formatSkipNotice([requirement], { CI: 'true' })).toContain('Under CI=true the tests that need them FAIL');
   });
 

@@ -96,7 +96,7 @@ export function decideRequirementMode(requirement: Requirement, env: NodeJS.Proc
 
 /** The message of the failing test that stands in for a group under CI. */
 export function describeMissing(requirement: Requirement): string {
-  return `${requirement.name} ${requirement.name.endsWith('s') ? 'are' : 'is'} required under CI=true: ${requirement.missing}. ${requirement.remedy}`;
+  return `${requirement.name}: required under CI=true, but ${requirement.missing}. ${requirement.remedy}`;
 }
 
 /** The one notice a local run prints for every group it skips; undefined when nothing is skipped. */
