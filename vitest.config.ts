@@ -1,27 +1,14 @@
-import { existsSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { join, resolve } from 'node:path';
 import { defineConfig } from 'vitest/config';
-import { getSchemaCacheDir } from './runner/schema-check/schema-files.js';
+import { findTestSchemasDir, formatSkipNotice, getBrowserRequirement, getSchemaRequirement, getSpecExamplesRequirement } from './test/requirements.js';
 
-// Tests never download schemas. They read the pinned copies from MCP_SCHEMAS_DIR, else from
-// ../shared/mcp-spec (CI lays it beside the clone), else from the user cache that
-// `npm run matrix` or `mcp-error-matrix schemas fetch` fills. Every load still checks the pins.
-function findSchemasDir(): string | undefined {
-  if (process.env.MCP_SCHEMAS_DIR) return process.env.MCP_SCHEMAS_DIR;
-  const shared = resolve(import.meta.dirname, '../shared/mcp-spec');
-  if (existsSync(shared)) return shared;
-  const { commit } = JSON.parse(readFileSync(resolve(import.meta.dirname, 'schemas/pins.json'), 'utf8')) as { commit: string };
-  const cached = join(getSchemaCacheDir(), commit);
-  if (existsSync(join(cached, '2025-11-25', 'schema.json')) && existsSync(join(cached, '2026-07-28', 'schema.json'))) return cached;
-  console.warn(
-    'mcp-error-matrix tests: no pinned schemas found. Set MCP_SCHEMAS_DIR to a folder holding <version>/schema.json, ' +
-      'or fill the cache once with `npm run matrix` or `npx mcp-error-matrix schemas fetch` (needs network).',
-  );
-  return undefined;
-}
-
-const schemasDir = findSchemasDir();
+// Tests never download schemas: test/requirements.ts finds the pinned copies (MCP_SCHEMAS_DIR,
+// ../shared/mcp-spec beside the clone, or the user cache) and every load still checks the pins.
+// Without them the tests that need them skip, under one notice printed here (under CI=true they fail).
+const schemasDir = findTestSchemasDir();
+const env = { ...process.env, ...(schemasDir ? { MCP_SCHEMAS_DIR: schemasDir } : {}) };
+const notice = formatSkipNotice([getSchemaRequirement(env), getSpecExamplesRequirement(env), getBrowserRequirement()], env);
+if (notice) console.warn(notice);
 
 export default defineConfig({
   test: {

@@ -7,6 +7,7 @@ import { computeCaseTableDigest, indexCases } from './case-info.js';
 import type { Comparison } from './compare-types.js';
 import { formatCellKey } from './compare-types.js';
 import { sanitizeText } from './redact.js';
+import { areSchemasOff, SCHEMAS_OFF_NOTICE } from './schema-notice.js';
 
 export interface StatusStyle {
   /** The word shown in every cell: colour is never the only signal. */
@@ -78,6 +79,8 @@ export interface MatrixViewModel {
   node: string;
   platform: string;
   complete: boolean;
+  /** Set when the run had no schema checks (--no-schemas): the header says so. */
+  schemasOffNotice?: string;
   caseTableDigest: string;
   total: number;
   counts: { status: CellStatus; word: string; count: number }[];
@@ -185,6 +188,7 @@ export function buildMatrixViewModel(result: RunResult, comparison?: Comparison)
     node: result.node,
     platform: result.platform,
     complete: result.complete,
+    ...(areSchemasOff(result) ? { schemasOffNotice: SCHEMAS_OFF_NOTICE } : {}),
     caseTableDigest: computeCaseTableDigest(result.cases),
     total: result.summary.total,
     counts: CELL_STATUSES.map((status) => ({ status, word: STATUS_STYLE[status].word, count: result.summary[status] })),

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { CELL_STATUSES } from '../runner/types.js';
+import { expectGolden } from '../test/expect-golden.js';
 import { makeCell, makeRecording, makeRunResult, makeSyntheticRunResult } from '../test/make-run-result.js';
 import type { Comparison } from './compare-types.js';
 import { expandCellRow, type DetailsData } from './html-details.js';
@@ -27,7 +28,19 @@ describe('HTML matrix', () => {
     const markup = [section(html, '<header class="strip">', '</header>'), section(html, '<table class="matrix"', '</table>')]
       .join('\n')
       .replace(/<time>[^<]*<\/time>/g, '<time>MASKED</time>');
-    await expect(markup).toMatchFileSnapshot('./__golden__/matrix-markup.html');
+    await expectGolden(markup, new URL('./__golden__/matrix-markup.html', import.meta.url));
+    // What a reader relies on, checked without the golden: the header's count of each status, and
+    // one cell per case × target × version showing its own status.
+    const header = section(html, '<header class="strip">', '</header>');
+    expect(header).toContain(`<li><strong>${result.cells.length}</strong> cells</li>`);
+    for (const status of CELL_STATUSES) {
+      const count = result.cells.filter((c) => c.status === status).length;
+      expect(header).toContain(`<li class="s-${status}"><strong>${count}</strong> `);
+    }
+    const shown = [...markup.matchAll(/<td class="s-([a-z_]+) t\d+" data-i="(-?\d+)"/g)].map(([, status, index]) => [status, Number(index)] as const);
+    const present = shown.filter(([, index]) => index >= 0);
+    for (const [status, index] of present) expect(status).toBe(result.cells[index]!.status);
+    expect(present.map(([, index]) => index).sort((a, b) => a - b)).toEqual(result.cells.map((_, index) => index));
   });
 
   it('references no external resource and carries a CSP that blocks network access', () => {

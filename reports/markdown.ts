@@ -4,6 +4,7 @@ import type { Cell, CellStatus, RunResult } from '../runner/types.js';
 import { CELL_STATUSES } from '../runner/types.js';
 import type { ComparedCell, Comparison } from './compare-types.js';
 import { sanitizeText, sanitizeValue, toOneLine } from './redact.js';
+import { areSchemasOff, SCHEMAS_OFF_NOTICE } from './schema-notice.js';
 
 export interface MarkdownOptions {
   comparison?: Comparison;
@@ -114,6 +115,7 @@ export function render(result: RunResult, options: MarkdownOptions = {}): string
     '',
   ];
   if (!result.complete) lines.push('> **Incomplete run:** the run was interrupted; cells not listed were not measured.', '');
+  if (areSchemasOff(result)) lines.push(`> **${SCHEMAS_OFF_NOTICE.replace(':', ':**')}`, '');
   lines.push(...renderCounts(result), '');
 
   const failing = result.cells.filter((c) => STATUS_LABEL[c.status].listed);

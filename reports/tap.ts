@@ -3,6 +3,7 @@
 import { loadYaml } from '../runner/lazy-yaml.js';
 import type { Cell, CellStatus, RunResult } from '../runner/types.js';
 import { stripControl } from './redact.js';
+import { areSchemasOff, SCHEMAS_OFF_NOTICE } from './schema-notice.js';
 import { redactCheck, redactText, redactVerdict } from './redact-result.js';
 
 export interface TapOptions {
@@ -37,7 +38,7 @@ export function* renderChunks(result: RunResult, options: TapOptions = {}): Gene
   // One pass groups the cells by target (filtering per target was targets × cells).
   const byTarget = new Map<string, Cell[]>(result.targets.map((target) => [target.name, []]));
   for (const cell of result.cells) byTarget.get(cell.target)?.push(cell);
-  yield `TAP version 14\n1..${result.targets.length}\n`;
+  yield `TAP version 14\n${areSchemasOff(result) ? `# ${SCHEMAS_OFF_NOTICE}\n` : ''}1..${result.targets.length}\n`;
   for (const [targetIndex, target] of result.targets.entries()) {
     const cells = byTarget.get(target.name) ?? [];
     const lines = [`# Subtest: ${escapeTapLine(target.name)}`, `    1..${cells.length}`];

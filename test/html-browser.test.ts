@@ -1,16 +1,16 @@
 // The HTML matrix in a real headless Chromium (Debian's /usr/bin/chromium driven by
 // playwright-core): it renders, filters work, details open, planted scripts stay inert, and the
-// page makes no network request. Skips, saying why, only when the browser or the driver is absent.
-import { existsSync } from 'node:fs';
+// page makes no network request. Without the browser or the driver: skipped locally, failed under CI=true.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { render } from '../reports/html.js';
+import { describeRequiring } from './describe-requiring.js';
 import { makeCell, makeHostileRunResult, makeRecording, makeRunResult } from './make-run-result.js';
+import { CHROMIUM_PATH, getBrowserRequirement } from './requirements.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 // Flags that keep Chromium from phoning home, so any request seen comes from the page.
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
@@ -21,12 +21,10 @@ type Browser = Awaited<ReturnType<Playwright['chromium']['launch']>>;
 type Page = Awaited<ReturnType<Browser['newPage']>>;
 
 const driver = 'playwright-core';
-const playwright = (await import(driver).catch(() => undefined)) as Playwright | undefined;
-const skipReason = !existsSync(CHROMIUM)
-  ? `${CHROMIUM} is absent (apt-get install -y chromium)`
-  : !playwright
-    ? 'playwright-core is not installed (a devDependency)'
-    : undefined;
+// test/requirements.ts decides whether the browser is there: without it these tests skip locally
+// (under the run's one notice) and fail under CI=true.
+const requirement = getBrowserRequirement();
+const playwright = requirement.available ? ((await import(driver)) as Playwright) : undefined;
 
 // Payloads that would set a global or open a dialog if any of them ever ran.
 const PWN_BODY = '<script>window.__pwned = "wire"</script><img src=x onerror="window.__pwned = \'img\'">';
@@ -40,116 +38,110 @@ function makeAttackedResult() {
   return { ...hostile, cells };
 }
 
-if (skipReason) {
-  describe('HTML matrix in headless Chromium', () => {
-    it.skip(`skipped: ${skipReason}`, () => {});
+describeRequiring(requirement, 'HTML matrix in headless Chromium', () => {
+  let dir: string;
+  let browser: Browser;
+  const files: Record<'plain' | 'hostile', string> = { plain: '', hostile: '' };
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'mem-browser-'));
+    files.plain = join(dir, 'plain.html');
+    files.hostile = join(dir, 'hostile.html');
+    await writeFile(files.plain, render(makeRunResult()));
+    await writeFile(files.hostile, render(makeAttackedResult()));
+    browser = await playwright!.chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
   });
-} else {
-  describe('HTML matrix in headless Chromium', () => {
-    let dir: string;
-    let browser: Browser;
-    const files: Record<'plain' | 'hostile', string> = { plain: '', hostile: '' };
+  afterAll(async () => {
+    await browser?.close();
+    await rm(dir, { recursive: true, force: true });
+  });
 
-    beforeAll(async () => {
-      dir = await mkdtemp(join(tmpdir(), 'mem-browser-'));
-      files.plain = join(dir, 'plain.html');
-      files.hostile = join(dir, 'hostile.html');
-      await writeFile(files.plain, render(makeRunResult()));
-      await writeFile(files.hostile, render(makeAttackedResult()));
-      browser = await playwright!.chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+  /** Opens a report; records every request but the document itself, every dialog and page error. */
+  async function open(file: string) {
+    const page = await browser.newPage();
+    const url = pathToFileURL(file).href;
+    const seen = { requests: [] as string[], dialogs: [] as string[], errors: [] as string[] };
+    page.on('request', (request: { url(): string }) => {
+      if (request.url() !== url) seen.requests.push(request.url());
     });
-    afterAll(async () => {
-      await browser?.close();
-      await rm(dir, { recursive: true, force: true });
+    page.on('dialog', (dialog: { message(): string; dismiss(): Promise<void> }) => {
+      seen.dialogs.push(dialog.message());
+      void dialog.dismiss();
     });
+    page.on('pageerror', (error: Error) => seen.errors.push(error.message));
+    await page.route('**/*', (route: { request(): { url(): string }; continue(): Promise<void>; abort(): Promise<void> }) => (route.request().url() === url ? route.continue() : route.abort()));
+    await page.goto(url, { waitUntil: 'load' });
+    return { page, seen };
+  }
 
-    /** Opens a report; records every request but the document itself, every dialog and page error. */
-    async function open(file: string) {
-      const page = await browser.newPage();
-      const url = pathToFileURL(file).href;
-      const seen = { requests: [] as string[], dialogs: [] as string[], errors: [] as string[] };
-      page.on('request', (request: { url(): string }) => {
-        if (request.url() !== url) seen.requests.push(request.url());
-      });
-      page.on('dialog', (dialog: { message(): string; dismiss(): Promise<void> }) => {
-        seen.dialogs.push(dialog.message());
-        void dialog.dismiss();
-      });
-      page.on('pageerror', (error: Error) => seen.errors.push(error.message));
-      await page.route('**/*', (route: { request(): { url(): string }; continue(): Promise<void>; abort(): Promise<void> }) => (route.request().url() === url ? route.continue() : route.abort()));
-      await page.goto(url, { waitUntil: 'load' });
-      return { page, seen };
-    }
+  const visibleRows = (page: Page) => page.locator('#matrix tbody tr[data-q]:not(.hide)').count();
 
-    const visibleRows = (page: Page) => page.locator('#matrix tbody tr[data-q]:not(.hide)').count();
+  it('renders the header, legend and matrix without errors or network requests', async () => {
+    const { page, seen } = await open(files.plain);
+    await expect(page.title()).resolves.toMatch(/matrix/);
+    expect(await page.locator('h1').textContent()).toContain('mcp-error-matrix');
+    expect(await visibleRows(page)).toBe(3);
+    expect(await page.locator('#f-count').textContent()).toBe('3 of 3 cases');
+    expect(await page.locator('#matrix td[data-s="xfail"]').count()).toBeGreaterThan(0);
+    expect(seen).toEqual({ requests: [], dialogs: [], errors: [] });
+    await page.close();
+  });
 
-    it('renders the header, legend and matrix without errors or network requests', async () => {
-      const { page, seen } = await open(files.plain);
-      await expect(page.title()).resolves.toMatch(/matrix/);
-      expect(await page.locator('h1').textContent()).toContain('mcp-error-matrix');
-      expect(await visibleRows(page)).toBe(3);
-      expect(await page.locator('#f-count').textContent()).toBe('3 of 3 cases');
-      expect(await page.locator('#matrix td[data-s="xfail"]').count()).toBeGreaterThan(0);
-      expect(seen).toEqual({ requests: [], dialogs: [], errors: [] });
-      await page.close();
-    });
+  it('filters by status, target, layer and text', async () => {
+    const { page, seen } = await open(files.plain);
+    await page.selectOption('#f-status', 'error');
+    expect(await visibleRows(page)).toBe(1);
+    expect(await page.locator('#f-count').textContent()).toBe('1 of 3 cases');
+    await page.selectOption('#f-status', '');
+    await page.selectOption('#f-layer', 'transport');
+    expect(await visibleRows(page)).toBe(1);
+    await page.selectOption('#f-layer', '');
+    await page.fill('#f-text', 'content-not');
+    expect(await visibleRows(page)).toBe(1);
+    await page.fill('#f-text', '');
+    const naive = await page.locator('#f-target option', { hasText: 'naive' }).getAttribute('value');
+    await page.selectOption('#f-target', naive!);
+    expect(await page.locator(`#matrix td:not(.hide)`).count()).toBeLessThan(await page.locator('#matrix td').count());
+    expect(await visibleRows(page)).toBe(3);
+    expect(seen.errors).toEqual([]);
+    await page.close();
+  });
 
-    it('filters by status, target, layer and text', async () => {
-      const { page, seen } = await open(files.plain);
-      await page.selectOption('#f-status', 'error');
-      expect(await visibleRows(page)).toBe(1);
-      expect(await page.locator('#f-count').textContent()).toBe('1 of 3 cases');
-      await page.selectOption('#f-status', '');
-      await page.selectOption('#f-layer', 'transport');
-      expect(await visibleRows(page)).toBe(1);
-      await page.selectOption('#f-layer', '');
-      await page.fill('#f-text', 'content-not');
-      expect(await visibleRows(page)).toBe(1);
-      await page.fill('#f-text', '');
-      const naive = await page.locator('#f-target option', { hasText: 'naive' }).getAttribute('value');
-      await page.selectOption('#f-target', naive!);
-      expect(await page.locator(`#matrix td:not(.hide)`).count()).toBeLessThan(await page.locator('#matrix td').count());
-      expect(await visibleRows(page)).toBe(3);
-      expect(seen.errors).toEqual([]);
-      await page.close();
-    });
+  it('opens a cell\'s details with the transcript, and closes them with Escape', async () => {
+    const { page, seen } = await open(files.plain);
+    await expect(page.locator('#details').isHidden()).resolves.toBe(true);
+    await page.locator('#matrix td[data-s="fail"]').first().click();
+    await expect(page.locator('#details').isVisible()).resolves.toBe(true);
+    const text = await page.locator('#details-body').textContent();
+    expect(text).toContain('Result whose content is not an array');
+    expect(text).toContain('Wire transcript');
+    expect(text).toContain('expected INVALID_TOOL_RESULT, target reported TOOL_SUCCESS');
+    expect(text).toContain('npx mcp-error-matrix run --case content-not-array');
+    await page.keyboard.press('Escape');
+    await expect(page.locator('#details').isHidden()).resolves.toBe(true);
+    expect(seen.errors).toEqual([]);
+    await page.close();
+  });
 
-    it('opens a cell\'s details with the transcript, and closes them with Escape', async () => {
-      const { page, seen } = await open(files.plain);
-      await expect(page.locator('#details').isHidden()).resolves.toBe(true);
-      await page.locator('#matrix td[data-s="fail"]').first().click();
-      await expect(page.locator('#details').isVisible()).resolves.toBe(true);
-      const text = await page.locator('#details-body').textContent();
-      expect(text).toContain('Result whose content is not an array');
-      expect(text).toContain('Wire transcript');
-      expect(text).toContain('expected INVALID_TOOL_RESULT, target reported TOOL_SUCCESS');
-      expect(text).toContain('npx mcp-error-matrix run --case content-not-array');
+  it('shows planted scripts in wire bodies and client stderr as text, never running them', async () => {
+    const { page, seen } = await open(files.hostile);
+    const scriptsBefore = await page.locator('script').count();
+    const cells = page.locator('#matrix td[data-i]');
+    const stderrShown: string[] = [];
+    for (let i = 0; i < (await cells.count()); i++) {
+      await cells.nth(i).click();
+      stderrShown.push((await page.locator('#details-body').textContent()) ?? '');
+      // The panel overlays the matrix; close it so the next cell is clickable.
       await page.keyboard.press('Escape');
-      await expect(page.locator('#details').isHidden()).resolves.toBe(true);
-      expect(seen.errors).toEqual([]);
-      await page.close();
-    });
-
-    it('shows planted scripts in wire bodies and client stderr as text, never running them', async () => {
-      const { page, seen } = await open(files.hostile);
-      const scriptsBefore = await page.locator('script').count();
-      const cells = page.locator('#matrix td[data-i]');
-      const stderrShown: string[] = [];
-      for (let i = 0; i < (await cells.count()); i++) {
-        await cells.nth(i).click();
-        stderrShown.push((await page.locator('#details-body').textContent()) ?? '');
-        // The panel overlays the matrix; close it so the next cell is clickable.
-        await page.keyboard.press('Escape');
-      }
-      const all = stderrShown.join('\n');
-      expect(all).toContain('<script>window.__pwned = "wire"</script>');
-      expect(all).toContain('<script>window.__pwned = "stderr"</script>');
-      expect(all).toContain('<script>alert(1)</script>');
-      expect(await page.evaluate(() => (globalThis as { __pwned?: unknown }).__pwned)).toBeUndefined();
-      expect(await page.locator('#details-body script, #details-body img, #details-body svg').count()).toBe(0);
-      expect(await page.locator('script').count()).toBe(scriptsBefore);
-      expect(seen).toEqual({ requests: [], dialogs: [], errors: [] });
-      await page.close();
-    });
+    }
+    const all = stderrShown.join('\n');
+    expect(all).toContain('<script>window.__pwned = "wire"</script>');
+    expect(all).toContain('<script>window.__pwned = "stderr"</script>');
+    expect(all).toContain('<script>alert(1)</script>');
+    expect(await page.evaluate(() => (globalThis as { __pwned?: unknown }).__pwned)).toBeUndefined();
+    expect(await page.locator('#details-body script, #details-body img, #details-body svg').count()).toBe(0);
+    expect(await page.locator('script').count()).toBe(scriptsBefore);
+    expect(seen).toEqual({ requests: [], dialogs: [], errors: [] });
+    await page.close();
   });
-}
+});

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { OUTCOMES, type RunResult } from '../runner/types.js';
 import { compileFixture } from './compile-fixture.js';
+import { describeWithSchemas } from './describe-requiring.js';
 import { runCli } from './run-cli.js';
 
 const ELEVEN = [
@@ -25,7 +26,7 @@ function readResults(dir: string): RunResult {
   return JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as RunResult;
 }
 
-describe('the eleven published cases', () => {
+describeWithSchemas('the eleven published cases', () => {
   test.each(['http', 'direct'])('all pass on the reference target (%s mode) and show all eight published outcomes', async (mode) => {
     const out = mkdtempSync(join(tmpdir(), 'mem-eleven-'));
     const run = await runCli(['run', '--target', 'reference', '--mode', mode, ...selectEleven, '--out', out, '--quiet']);
@@ -66,7 +67,7 @@ describe('the eleven published cases', () => {
   });
 });
 
-describe('a classifier that never returns', () => {
+describeWithSchemas('a classifier that never returns', () => {
   test('gives an error cell within the cell budget instead of hanging the run', async () => {
     const started = Date.now();
     const run = await runCli(['run', '--target', `classifier:${compileFixture('test/fixtures/classifiers/never-returns.ts')}`, '--case', 'baseline', '--version', '2026-07-28', '--timeout', '200', '--mode', 'direct', '--quiet']);

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { checkResults } from '../runner/compare/results-file.js';
 import { makeHostileRunResult, makeRunResult, makeSyntheticRunResult } from './make-run-result.js';
+import { describeWithSchemas } from './describe-requiring.js';
 import { runCli } from './run-cli.js';
 
 const dirs: string[] = [];
@@ -20,9 +21,11 @@ async function runToResults(args: string[]): Promise<unknown> {
 }
 
 describe('schemas/results.schema.json', () => {
-  it.each(['http', 'direct'])('accepts a real results.json written in %s mode', async (mode) => {
-    const results = await runToResults(['--mode', mode, '--target', 'reference', '--target', 'naive', '--case', 'baseline', '--case', 'sse-final-result', '--case', 'malformed-json']);
-    expect(checkResults(results)).toEqual([]);
+  describeWithSchemas('with schema checks', () => {
+    it.each(['http', 'direct'])('accepts a real results.json written in %s mode', async (mode) => {
+      const results = await runToResults(['--mode', mode, '--target', 'reference', '--target', 'naive', '--case', 'baseline', '--case', 'sse-final-result', '--case', 'malformed-json']);
+      expect(checkResults(results)).toEqual([]);
+    });
   });
 
   it('accepts a real results.json written with --no-schemas', async () => {

@@ -49,7 +49,8 @@ export function createProgress(io: CliIo, options: ProgressOptions | boolean): P
       if (liveShown) io.stderr('\r\u001b[2K');
       const s = result.summary;
       const parts = (['pass', 'fail', 'non_strict', 'skip', 'error', 'xfail', 'xpass'] as const).map((status) => (s[status] > 0 ? paint(status, `${s[status]} ${status}`) : `${s[status]} ${status}`));
-      io.stderr(`${s.total} cells: ${parts.join(', ')}${result.complete ? '' : ' (interrupted: the run is incomplete)'}\n`);
+      const notes = [...(result.complete ? [] : ['interrupted: the run is incomplete']), ...(result.schemas === null ? ['schema checks off: --no-schemas'] : [])];
+      io.stderr(`${s.total} cells: ${parts.join(', ')}${notes.length ? ` (${notes.join('; ')})` : ''}\n`);
     },
   };
 }

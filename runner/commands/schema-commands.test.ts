@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeWithSchemas, getTestSchemasDir } from '../../test/describe-requiring.js';
 import { PROTOCOL_VERSIONS } from '../types.js';
 import type { CliIo } from '../cli-io.js';
 import { main } from '../cli.js';
@@ -14,7 +15,7 @@ import { getCachedSchemaPath } from '../schema-check/schema-files.js';
 const runValidateCommand = (args: string[], io: CliIo) => main(['validate', ...args], io);
 const runSchemasCommand = (args: string[], io: CliIo) => main(['schemas', ...args], io);
 
-const sharedDir = process.env.MCP_SCHEMAS_DIR!;
+const sharedDir = getTestSchemasDir();
 const pins = getSchemaPins();
 let work: string;
 
@@ -46,7 +47,7 @@ async function writeJson(name: string, value: unknown): Promise<string> {
   return file;
 }
 
-describe('validate', () => {
+describeWithSchemas('validate', () => {
   const ok25 = { jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'x' }] } };
 
   it('exits 0 for a message valid under one version and says which', async () => {
@@ -99,7 +100,7 @@ describe('validate', () => {
   });
 });
 
-describe('schemas', () => {
+describeWithSchemas('schemas', () => {
   it('shows where each schema was found and that it matches its pin', async () => {
     const { io, stdout } = makeIO();
     expect(await runSchemasCommand([], io)).toBe(0);
@@ -169,5 +170,14 @@ describe('schemas', () => {
     expect(await runSchemasCommand(['pull'], io)).toBe(2);
     expect(await runSchemasCommand(['--from', sharedDir], io)).toBe(2);
     expect(stderr()).toMatch(/unexpected argument "pull"[\s\S]*--from only applies/);
+  });
+});
+
+describe('schemas with no schema anywhere (needs none)', () => {
+  it('exits 2 naming both remedies when nothing is found', async () => {
+    const { io, stdout, stderr } = makeIO({ env: {}, cacheDir: join(work, 'empty-cache') });
+    expect(await runSchemasCommand([], io)).toBe(2);
+    expect(stdout()).toContain('NOT FOUND');
+    expect(stderr()).toMatch(/--schemas DIR[\s\S]*MCP_SCHEMAS_DIR[\s\S]*schemas fetch/);
   });
 });

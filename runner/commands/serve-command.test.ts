@@ -5,10 +5,14 @@ import { runCli } from '../../test/run-cli.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
-/** Runs `serve` in-process; `drive` gets the URL once it is printed, then the run is aborted. */
-async function serve(args: string[], drive: (url: string) => Promise<void>) {
+/**
+ * Runs `serve` in-process; `drive` gets the URL once it is printed, and a way to wait until the
+ * output matches (the exchange log lines), then the run is aborted.
+ */
+async function serve(args: string[], drive: (url: string, printedMatch: (pattern: RegExp) => Promise<void>) => Promise<void>) {
   const controller = new AbortController();
   let printed = '';
+  const waiters: { pattern: RegExp; resolve: () => void }[] = [];
   let announce: (url: string) => void = () => undefined;
   const urlSeen = new Promise<string>((resolve) => (announce = resolve));
   const running = runCli(['serve', ...args], {
@@ -18,11 +22,16 @@ async function serve(args: string[], drive: (url: string) => Promise<void>) {
       printed += text;
       const url = /URL: (\S+)/.exec(printed)?.[1];
       if (url) announce(url);
+      for (const waiter of waiters.filter((item) => item.pattern.test(printed))) {
+        waiters.splice(waiters.indexOf(waiter), 1);
+        waiter.resolve();
+      }
     },
   });
+  const printedMatch = (pattern: RegExp) => (pattern.test(printed) ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ pattern, resolve })));
   const url = await Promise.race([urlSeen, running.then((run) => Promise.reject(new Error(`serve ended early: ${run.stderr}`)))]);
   try {
-    await drive(url);
+    await drive(url, printedMatch);
   } finally {
     controller.abort();
   }
@@ -36,10 +45,11 @@ const call26 = (id: number) => JSON.stringify({ jsonrpc: '2.0', id, method: 'too
 describe('serve', () => {
   it('prints the URL and the plan, logs each exchange as it happens, and stops when aborted', async () => {
     const seen: number[] = [];
-    const run = await serve(['http-503-empty-body', '--version', '2026-07-28'], async (url) => {
+    const run = await serve(['http-503-empty-body', '--version', '2026-07-28'], async (url, printedMatch) => {
       expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
       for (const id of [1, 2]) seen.push((await fetch(url, { method: 'POST', headers: HEADERS26, body: call26(id) })).status);
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      // The log line is written when the server is done with the exchange: wait for it, not 20 ms.
+      await printedMatch(/#2 \+\d+ms POST tools\/call id=2 .*\n/);
     });
     // serve only ends by a signal; the CLI reports a signal stop as the shell would (130).
     expect(run.code).toBe(130);
@@ -54,12 +64,12 @@ describe('serve', () => {
   });
 
   it('serves 2025-11-25 by default for a case with both versions, with initialize and a session', async () => {
-    const run = await serve(['baseline'], async (url) => {
+    const run = await serve(['baseline'], async (url, printedMatch) => {
       const body = JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
       const response = await fetch(url, { method: 'POST', headers: { accept: 'application/json, text/event-stream', 'content-type': 'application/json' }, body });
       expect(response.headers.get('mcp-session-id')).toBeTruthy();
       await response.text();
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      await printedMatch(/#1 \+\d+ms POST initialize id=0 .*\n/);
     });
     expect(run.stdout).toContain('under 2025-11-25');
     expect(run.stdout).toContain('initialize first');

@@ -15,7 +15,11 @@ afterEach(async () => {
   }
 });
 
-async function open(testCase: Case, protocolVersion: ProtocolVersion, timeoutMs = 300) {
+// Only the cases that wait on purpose (a hang) pass a short timeout. Everything else gets 5 s: a
+// cold open + call measured 84-112 ms on a loaded 2-core machine, too close to the old 300 ms.
+const NO_WAIT_TIMEOUT_MS = 5000;
+
+async function open(testCase: Case, protocolVersion: ProtocolVersion, timeoutMs = NO_WAIT_TIMEOUT_MS) {
   const server = await startMockServer({ case: testCase, protocolVersion });
   const session = await openHarnessSession({ url: server.url, protocolVersion, timeoutMs, ...(testCase.tool ? { tool: testCase.tool } : {}) });
   opened.push({ server, session });
@@ -55,7 +59,7 @@ describe('openHarnessSession on 2025-11-25', () => {
   it('answers a server request on the stream, so an awaitReply stream completes', async () => {
     const elicit = { jsonrpc: '2.0', id: 'srv-1', method: 'elicitation/create', params: { message: 'ok?', requestedSchema: { type: 'object', properties: {} } } };
     const testCase = one({ body: { sse: { events: [{ data: elicit, awaitReply: true }, { response: true, data: SUCCESS_JSON }] } } });
-    const { server, call } = await open(testCase, '2025-11-25', 1000);
+    const { server, call } = await open(testCase, '2025-11-25');
     const response = await call();
     expect(response.transportError).toBeUndefined();
     expect(response.body).toContain('"id":1,');
@@ -114,7 +118,9 @@ describe('harness transport errors', () => {
   });
 
   it('keeps what arrived before a timeout mid-stream', async () => {
-    const { call } = await open(one({ body: { sse: { end: 'hang', events: [{ comment: 'x' }] } } }), '2026-07-28', 150);
+    // The timeout must come after the event arrived: 2 s, not 150 ms (failed under load: the
+    // timeout hit before the first event). The stream hangs, so the time is always spent.
+    const { call } = await open(one({ body: { sse: { end: 'hang', events: [{ comment: 'x' }] } } }), '2026-07-28', 2000);
     expect(await call()).toMatchObject({ status: 200, body: ': x\n\n', transportError: { kind: 'timeout' } });
   });
 
@@ -130,7 +136,7 @@ describe('harness transport errors', () => {
     await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
     const { port } = probe.address() as { port: number };
     await new Promise((resolve) => probe.close(resolve));
-    const session = await openHarnessSession({ url: `http://127.0.0.1:${port}/mcp`, protocolVersion: '2025-11-25', timeoutMs: 300 });
+    const session = await openHarnessSession({ url: `http://127.0.0.1:${port}/mcp`, protocolVersion: '2025-11-25', timeoutMs: NO_WAIT_TIMEOUT_MS });
     opened.push({ session });
     expect(session.setup[0]!.transportError?.kind).toBe('refused');
     const response = await session.call(buildToolCallRequest({ case: one({}), protocolVersion: '2025-11-25', exchangeIndex: 0 }));

@@ -1,5 +1,5 @@
 import { gunzipSync } from 'node:zlib';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Case, ResponseSpec } from '../cases/case-types.js';
 import type { ProtocolVersion } from '../types.js';
 import { sendRaw, type RawRequest } from './raw-http.js';
@@ -81,7 +81,9 @@ describe('mock server on the wire (2026-07-28)', () => {
     expect(text.endsWith('data: }\r\n\r\n')).toBe(true);
     // The delayed event arrives in a later TCP read, at least 80 ms after the first ones.
     const firstAt = raw.chunks[0]!.at;
-    const lastEventChunk = raw.chunks.find((chunk) => chunk.bytes.includes('"id": 2'));
+    const offset = raw.bytes.indexOf('"id": 2');
+    let end = 0;
+    const lastEventChunk = raw.chunks.find((chunk) => (end += chunk.bytes.length) > offset);
     expect(lastEventChunk!.at - firstAt).toBeGreaterThanOrEqual(70);
     const recorded = server.recording().exchanges[0]!.response!;
     expect(recorded.events).toHaveLength(3);
@@ -110,8 +112,8 @@ describe('mock server on the wire (2026-07-28)', () => {
     const raw = await sendRaw(server.url, post(call()), 150);
     expect(raw.bytes.length).toBe(0);
     expect(raw.ending).toBe('open');
-    await new Promise((resolve) => setTimeout(resolve, 30));
-    expect(server.recording().exchanges[0]!.response).toMatchObject({ status: undefined, ending: 'client_closed' });
+    // The server records the client's close when it sees it: wait for that, not a guessed 30 ms.
+    await vi.waitFor(() => expect(server.recording().exchanges[0]!.response).toMatchObject({ status: undefined, ending: 'client_closed' }), { timeout: 5000, interval: 5 });
   });
 
   it('resets the connection before any byte', async () => {
@@ -129,6 +131,20 @@ describe('mock server on the wire (2026-07-28)', () => {
     expect(raw.body.toString()).toBe('data: {"jsonrpc":"2.0","method":"notifications/progress"}\n\n');
     expect(raw.ending).toBe('reset');
     expect(server.recording().exchanges[0]!.response).toMatchObject({ ending: 'reset', status: 200 });
+  });
+
+  it('shows a mid-stream reset as a reset to 40 clients at once (the RST can arrive with unread bytes)', async () => {
+    // Before raw-http's write probe, 24 of 40 saw 'end': libuv reports a RST that comes with
+    // unread bytes as EOF. The wait is generous so a loaded machine cannot turn it into 'open'.
+    const testCase = makeCase([{ body: { sse: { end: 'reset', events: [{ data: { jsonrpc: '2.0', method: 'notifications/progress' } }] } } }]);
+    const endings = await Promise.all(
+      Array.from({ length: 40 }, async () => {
+        const server = await start(testCase);
+        const raw = await sendRaw(server.url, post(call()), 10_000);
+        return `${raw.ending} ${raw.body.length}`;
+      }),
+    );
+    expect(new Set(endings)).toEqual(new Set(['reset 59']));
   });
 
   it('keeps a stream open after its events when it ends with hang', async () => {
@@ -232,7 +248,8 @@ describe('mock server on the wire (2026-07-28)', () => {
     const b = await start(makeCase([{ body: { json: SUCCESS_JSON } }]));
     expect(a.url).not.toBe(b.url);
     const pending = sendRaw(a.url, post(call()), 2000);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // The hanging exchange is in flight once the server has recorded its request.
+    await vi.waitFor(() => expect(a.recording().exchanges).toHaveLength(1), { timeout: 5000, interval: 5 });
     const started = performance.now();
     await a.close();
     expect(performance.now() - started).toBeLessThan(200);

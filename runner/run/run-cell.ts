@@ -79,7 +79,10 @@ function judgeOutcome(options: RunCellOptions, outcome: TargetOutcome, recording
 
 async function runTarget(options: RunCellOptions): Promise<{ outcome: TargetOutcome; recording?: Recording }> {
   const { loaded, protocolVersion, target, mode } = options;
-  const context = { case: loaded.case, protocolVersion, mode, timeoutMs: options.timeoutMs, signal: options.signal };
+  // The cell's own signal follows the run's without adding a listener to it: targets may listen
+  // on their signal, and dozens of cells in flight would otherwise pile listeners on one signal.
+  const signal = AbortSignal.any([options.signal]);
+  const context = { case: loaded.case, protocolVersion, mode, timeoutMs: options.timeoutMs, signal };
   const budgetMs = getCellBudgetMs(options);
   if (!target.usesServer(mode)) return { outcome: await withBudget(target.run(context), budgetMs) };
   // Only the built-in harness is known to be done with the server when run() settles (it closes

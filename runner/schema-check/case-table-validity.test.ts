@@ -1,12 +1,14 @@
 // The case table declares, per scripted body and version, whether the body is schema-valid
 // (`schemaValid`). This test holds those declarations against ajv so they cannot drift.
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { loadCases } from '../cases/load-cases.js';
 import type { LoadedCase } from '../cases/case-types.js';
 import { PROTOCOL_VERSIONS } from '../types.js';
 import { resolveSchemas } from './load-schemas.js';
 import { getScriptedMessage } from './scripted-message.js';
 import { createSchemaValidator, type SchemaValidator } from './validator.js';
+import { describeWithSchemas } from '../../test/describe-requiring.js';
+import { getSchemaRequirement } from '../../test/requirements.js';
 
 const cases: LoadedCase[] = await loadCases();
 const declared = cases.flatMap(({ case: c }) =>
@@ -21,11 +23,11 @@ const declared = cases.flatMap(({ case: c }) =>
 );
 
 let validator: SchemaValidator;
-beforeAll(async () => {
+if (getSchemaRequirement().available) beforeAll(async () => {
   validator = createSchemaValidator(await resolveSchemas({ env: { MCP_SCHEMAS_DIR: process.env.MCP_SCHEMAS_DIR }, download: false }));
 });
 
-describe('declared schema validity in the case table', () => {
+describeWithSchemas('declared schema validity in the case table', () => {
   it('declares validity for some bodies', () => {
     expect(declared.length).toBeGreaterThan(0);
   });

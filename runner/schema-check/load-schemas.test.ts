@@ -5,14 +5,14 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeWithSchemas, getTestSchemasDir } from '../../test/describe-requiring.js';
 import { PROTOCOL_VERSIONS, type ProtocolVersion } from '../types.js';
 import { resolveSchemas } from './load-schemas.js';
 import { getSchemaPins } from './pins.js';
 import { SchemaLoadError } from './schema-errors.js';
 import { getCachedSchemaPath, getSchemaCacheDir } from './schema-files.js';
 
-const sharedDir = process.env.MCP_SCHEMAS_DIR;
-if (!sharedDir) throw new Error('MCP_SCHEMAS_DIR is not set: vitest.config.ts points it at ../shared/mcp-spec');
+const sharedDir = getTestSchemasDir();
 const pins = getSchemaPins();
 const V25: ProtocolVersion = '2025-11-25';
 let work: string;
@@ -30,7 +30,7 @@ async function makeSchemaDir(name: string, tamper?: ProtocolVersion): Promise<st
   for (const version of PROTOCOL_VERSIONS) {
     await mkdir(join(dir, version), { recursive: true });
     const target = join(dir, version, 'schema.json');
-    await copyFile(join(sharedDir!, version, 'schema.json'), target);
+    await copyFile(join(sharedDir, version, 'schema.json'), target);
     if (version === tamper) {
       const bytes = await readFile(target);
       bytes[100] = bytes[100]! ^ 1;
@@ -46,7 +46,7 @@ async function makeCacheDir(name: string): Promise<string> {
   for (const version of PROTOCOL_VERSIONS) {
     const target = getCachedSchemaPath(cacheDir, pins[version]);
     await mkdir(join(target, '..'), { recursive: true });
-    await copyFile(join(sharedDir!, version, 'schema.json'), target);
+    await copyFile(join(sharedDir, version, 'schema.json'), target);
   }
   return cacheDir;
 }
@@ -58,7 +58,7 @@ async function startSchemaServer(options: { corrupt?: boolean } = {}): Promise<{
     requests.push(req.url ?? '');
     const version = PROTOCOL_VERSIONS.find((v) => req.url?.endsWith(`/schema/${v}/schema.json`));
     if (!version) return void res.writeHead(404).end();
-    readFile(join(sharedDir!, version, 'schema.json')).then((bytes) => {
+    readFile(join(sharedDir, version, 'schema.json')).then((bytes) => {
       if (options.corrupt) bytes[10] = bytes[10]! ^ 1;
       res.writeHead(200, { 'content-type': 'application/json' }).end(bytes);
     }, () => res.writeHead(500).end());
@@ -68,7 +68,7 @@ async function startSchemaServer(options: { corrupt?: boolean } = {}): Promise<{
   return { url: `http://127.0.0.1:${port}`, requests, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
-describe('pins', () => {
+describeWithSchemas('pins', () => {
   it.each(PROTOCOL_VERSIONS)('pins %s to the bytes of the shared copy', async (version) => {
     const bytes = await readFile(join(sharedDir, version, 'schema.json'));
     const pin = pins[version];
@@ -81,7 +81,7 @@ describe('pins', () => {
   });
 });
 
-describe('resolveSchemas', () => {
+describeWithSchemas('resolveSchemas', () => {
   it('loads both versions from MCP_SCHEMAS_DIR with their hashes', async () => {
     const loaded = await resolveSchemas({ env: { MCP_SCHEMAS_DIR: sharedDir }, download: false });
     for (const version of PROTOCOL_VERSIONS) {
@@ -134,26 +134,6 @@ describe('resolveSchemas', () => {
     expect((error as Error).message).toContain('--schemas');
   });
 
-  it('offline with nothing cached names both remedies', async () => {
-    const server = await startSchemaServer();
-    await server.close(); // a port that refuses connections: offline without touching the network
-    const error = await resolveSchemas({ env: {}, cacheDir: join(work, 'cache-offline'), baseUrlOverride: server.url, versions: [V25] }).catch(
-      (e: unknown) => e,
-    );
-    expect(error).toMatchObject({ code: 'MEM_SCHEMA_UNAVAILABLE', exitCode: 2 });
-    const message = (error as Error).message;
-    expect(message).toContain('--schemas DIR');
-    expect(message).toContain('MCP_SCHEMAS_DIR');
-    expect(message).toContain('mcp-error-matrix schemas fetch');
-    expect(message).toContain(getCachedSchemaPath(join(work, 'cache-offline'), pins[V25]));
-  });
-
-  it('with downloading off and nothing cached, fails the same way without a request', async () => {
-    const error = await resolveSchemas({ env: {}, cacheDir: join(work, 'cache-none'), download: false }).catch((e: unknown) => e);
-    expect(error).toMatchObject({ code: 'MEM_SCHEMA_UNAVAILABLE' });
-    expect((error as Error).message).toMatch(/--schemas DIR[\s\S]*schemas fetch/);
-  });
-
   it('downloads once into the cache, atomically and verified', async () => {
     const server = await startSchemaServer();
     const cacheDir = join(work, 'cache-download');
@@ -195,6 +175,36 @@ describe('resolveSchemas', () => {
     const error = await resolveSchemas({ env: {}, cacheDir, download: false, versions: [V25] }).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'MEM_SCHEMA_MISMATCH' });
     expect((error as Error).message).toContain(file);
+  });
+});
+
+describe('resolveSchemas with no schema anywhere (needs none)', () => {
+  it('offline with nothing cached names every missing version and every remedy, in one error', async () => {
+    const server = await startSchemaServer();
+    await server.close(); // a port that refuses connections: offline without touching the network
+    const cacheDir = join(work, 'cache-offline');
+    const error = await resolveSchemas({ env: {}, cacheDir, baseUrlOverride: server.url }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'MEM_SCHEMA_UNAVAILABLE', exitCode: 2 });
+    const message = (error as Error).message;
+    for (const version of PROTOCOL_VERSIONS) {
+      expect(message).toContain(version);
+      expect(message).toContain(getCachedSchemaPath(cacheDir, pins[version]));
+      expect(message).toContain(pins[version].sha256);
+    }
+    expect(message).toContain('--schemas DIR');
+    expect(message).toContain('MCP_SCHEMAS_DIR');
+    expect(message).toContain('mcp-error-matrix schemas fetch --from DIR');
+    expect(message).toMatch(/`mcp-error-matrix schemas fetch`/);
+    expect(message).toContain('--no-schemas');
+    expect(message).toContain('failed'); // why the download did not help
+  });
+
+  it('with downloading off and nothing cached, fails the same way without a request', async () => {
+    const error = await resolveSchemas({ env: {}, cacheDir: join(work, 'cache-none'), download: false }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'MEM_SCHEMA_UNAVAILABLE' });
+    const message = (error as Error).message;
+    expect(message).toMatch(/--schemas DIR[\s\S]*schemas fetch --from DIR[\s\S]*--no-schemas/);
+    expect(message).toMatch(/2025-11-25[\s\S]*2026-07-28/);
   });
 });
 

@@ -3,7 +3,7 @@
 import { PROTOCOL_VERSIONS, type ProtocolVersion, type SchemaInfo } from '../types.js';
 import { downloadPinnedSchema, getDownloadUrl, type DownloadOptions } from './download-schema.js';
 import { getSchemaPins, type SchemaPin } from './pins.js';
-import { SchemaLoadError } from './schema-errors.js';
+import { SchemaLoadError, SchemaUnavailableError } from './schema-errors.js';
 import {
   assertPinned,
   getCachedSchemaPath,
@@ -49,7 +49,19 @@ export interface ResolveSchemasOptions extends DownloadOptions {
 /** Loads and verifies the pinned schema of each requested version (throws SchemaLoadError). */
 export async function resolveSchemas(options: ResolveSchemasOptions = {}): Promise<LoadedSchemas> {
   const versions = options.versions ?? PROTOCOL_VERSIONS;
-  const loaded = await Promise.all(versions.map((version) => resolveSchema(version, options)));
+  const settled = await Promise.allSettled(versions.map((version) => resolveSchema(version, options)));
+  const failures = settled.flatMap((item) => (item.status === 'rejected' ? [item.reason as unknown] : []));
+  // Any other failure (a mismatch, an unreadable file) is the one to fix first.
+  const other = failures.find((error) => !(error instanceof SchemaUnavailableError));
+  if (other !== undefined) throw other;
+  if (failures.length > 0) {
+    const unavailable = failures as SchemaUnavailableError[];
+    throw new SchemaUnavailableError(
+      unavailable.flatMap((error) => error.missing),
+      { cause: unavailable[0]!.cause },
+    );
+  }
+  const loaded = settled.map((item) => (item as PromiseFulfilledResult<LoadedSchema>).value);
   return Object.fromEntries(loaded.map((schema) => [schema.version, schema])) as LoadedSchemas;
 }
 
@@ -121,13 +133,6 @@ function makeLoaded(pin: SchemaPin, source: SchemaSource, path: string, bytes: B
   return { version: pin.version, source, path, sha256, matchesPin: true, pin, schema: parseSchemaBytes(path, bytes) };
 }
 
-function makeUnavailableError(pin: SchemaPin, cacheFile: string, why: string, cause?: unknown): SchemaLoadError {
-  return new SchemaLoadError(
-    'MEM_SCHEMA_UNAVAILABLE',
-    `The pinned ${pin.version} schema is not available: no --schemas DIR or MCP_SCHEMAS_DIR was given, ` +
-      `${cacheFile} does not exist, and ${why}. Fix it either way:\n` +
-      `  - pass --schemas DIR (or set MCP_SCHEMAS_DIR=DIR), where DIR holds ${pin.version}/schema.json with SHA-256 ${pin.sha256}; or\n` +
-      `  - run \`mcp-error-matrix schemas fetch\` once with network access (it downloads ${pin.url} into the cache).`,
-    { cause },
-  );
+function makeUnavailableError(pin: SchemaPin, cacheFile: string, why: string, cause?: unknown): SchemaUnavailableError {
+  return new SchemaUnavailableError([{ version: pin.version, sha256: pin.sha256, cacheFile, why }], { cause });
 }

@@ -1,7 +1,9 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import type { ProtocolVersion } from '../types.js';
 import { resolveSchemas } from './load-schemas.js';
 import { createSchemaValidator, SchemaDefinitionError, type SchemaValidator } from './validator.js';
+import { describeWithSchemas } from '../../test/describe-requiring.js';
+import { getSchemaRequirement } from '../../test/requirements.js';
 
 const V25: ProtocolVersion = '2025-11-25';
 const V26: ProtocolVersion = '2026-07-28';
@@ -12,11 +14,12 @@ const failure = (error: unknown) => ({ jsonrpc: '2.0', id: 1, error });
 const call = (params: unknown, id: unknown = 1) => ({ jsonrpc: '2.0', id, method: 'tools/call', params });
 
 let validator: SchemaValidator;
-beforeAll(async () => {
+// Every group here validates against the pinned schemas: without them the hook does not run.
+if (getSchemaRequirement().available) beforeAll(async () => {
   validator = createSchemaValidator(await resolveSchemas({ env: { MCP_SCHEMAS_DIR: process.env.MCP_SCHEMAS_DIR }, download: false }));
 });
 
-describe('checkResponseMessage dispatches on resultType first', () => {
+describeWithSchemas('checkResponseMessage dispatches on resultType first', () => {
   it('finds {resultType:"complete"} without content invalid, although the 2026 union accepts it', () => {
     const message = response({ resultType: 'complete' });
     expect(validator.validateDefinition(V26, 'CallToolResultResponse', message).valid).toBe(true);
@@ -61,7 +64,7 @@ describe('checkResponseMessage dispatches on resultType first', () => {
   });
 });
 
-describe('checkRequestMessage', () => {
+describeWithSchemas('checkRequestMessage', () => {
   it.each([
     [V25, call({ name: 't', arguments: { input: 'x' } }), 'CallToolRequest', true],
     [V26, call({ name: 't', arguments: { input: 'x' } }), 'CallToolRequest', false],
@@ -87,7 +90,7 @@ describe('checkRequestMessage', () => {
   });
 });
 
-describe('detectAndValidate', () => {
+describeWithSchemas('detectAndValidate', () => {
   it('checks a response under both versions and passes when one accepts it', () => {
     const result = validator.detectAndValidate(response({ content: [T] }));
     expect(result).toMatchObject({ kind: 'response', versionFrom: 'all', valid: true });

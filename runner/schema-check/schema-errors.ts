@@ -25,6 +25,41 @@ export class SchemaLoadError extends RunnerError {
   }
 }
 
+/** One version that no source had: the cache file looked at and why the download did not help. */
+export interface MissingSchema {
+  version: string;
+  sha256: string;
+  cacheFile: string;
+  why: string;
+}
+
+/**
+ * No source had the pinned schema of one or more versions. The message names every missing
+ * version and every remedy, so one failed run says all there is to fix.
+ */
+export class SchemaUnavailableError extends SchemaLoadError {
+  constructor(
+    readonly missing: readonly MissingSchema[],
+    options?: { cause?: unknown },
+  ) {
+    const versions = missing.map((item) => item.version);
+    super(
+      'MEM_SCHEMA_UNAVAILABLE',
+      `The pinned ${versions.join(' and ')} schema${versions.length > 1 ? 's are' : ' is'} not available: ` +
+        'no --schemas DIR or MCP_SCHEMAS_DIR was given, and\n' +
+        missing.map((item) => `  - ${item.version}: ${item.cacheFile} does not exist, and ${item.why}\n`).join('') +
+        'Any one of these fixes it:\n' +
+        `  - pass --schemas DIR, or set MCP_SCHEMAS_DIR=DIR, where DIR holds <version>/schema.json (${missing
+          .map((item) => `${item.version} with SHA-256 ${item.sha256}`)
+          .join('; ')});\n` +
+        '  - copy such a folder into the cache once: `mcp-error-matrix schemas fetch --from DIR`;\n' +
+        '  - download them into the cache once, with network access: `mcp-error-matrix schemas fetch`;\n' +
+        '  - run without schema checks: --no-schemas (every report then says the messages were not checked).',
+      options,
+    );
+  }
+}
+
 /** A schema file whose SHA-256 differs from its pin. */
 export class SchemaMismatchError extends SchemaLoadError {
   constructor(

@@ -3,6 +3,7 @@ import type { Case } from '../cases/case-types.js';
 import { resolveSchemas } from './load-schemas.js';
 import { checkScriptedResponses, getScriptedMessage } from './scripted-message.js';
 import { createSchemaValidator, type SchemaValidator } from './validator.js';
+import { describeWithSchemas } from '../../test/describe-requiring.js';
 
 const ok = { jsonrpc: '2.0', result: { content: [], resultType: 'complete' } };
 
@@ -25,7 +26,7 @@ describe('getScriptedMessage', () => {
   });
 });
 
-describe('checkScriptedResponses', () => {
+describeWithSchemas('checkScriptedResponses', () => {
   let validator: SchemaValidator;
   beforeAll(async () => {
     validator = createSchemaValidator(await resolveSchemas({ env: { MCP_SCHEMAS_DIR: process.env.MCP_SCHEMAS_DIR }, download: false }));

@@ -1,11 +1,13 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
+import { describeRequiring, describeWithSchemas, getTestSchemasDir } from '../../test/describe-requiring.js';
+import { getSchemaRequirement, getSpecExamplesRequirement } from '../../test/requirements.js';
 import type { ProtocolVersion } from '../types.js';
 import { resolveSchemas } from './load-schemas.js';
 import { createSchemaValidator, SchemaDefinitionError, type SchemaValidator } from './validator.js';
 
-const sharedDir = process.env.MCP_SCHEMAS_DIR!;
+const sharedDir = getTestSchemasDir();
 const V25: ProtocolVersion = '2025-11-25';
 const V26: ProtocolVersion = '2026-07-28';
 const T = { type: 'text', text: 'x' };
@@ -15,24 +17,23 @@ const ok26 = { content: [T], resultType: 'complete' };
 const response = (result: unknown) => ({ jsonrpc: '2.0', id: 1, result });
 
 let validator: SchemaValidator;
-beforeAll(async () => {
+if (getSchemaRequirement().available) beforeAll(async () => {
   validator = createSchemaValidator(await resolveSchemas({ env: { MCP_SCHEMAS_DIR: sharedDir }, download: false }));
 });
 
-// The specification's example messages come with ../shared/mcp-spec (always there in CI), not with
-// the schema cache: a clone that found its schemas in the cache has no examples to check.
+// The specification's example messages come with a checkout of the spec, not with the schema
+// cache: a clone that found its schemas in the cache has none (test/requirements.ts decides).
 const examplesDir = join(sharedDir, V26, 'examples');
-const hasExamples = existsSync(examplesDir);
-const examples = hasExamples
+const examplesRequirement = getSpecExamplesRequirement();
+const examples = examplesRequirement.available
   ? readdirSync(examplesDir).flatMap((definition) =>
       readdirSync(join(examplesDir, definition))
         .filter((file) => file.endsWith('.json'))
         .map((file) => [definition, file] as const),
     )
   : [];
-if (!hasExamples) console.warn(`spec examples corpus skipped: ${examplesDir} does not exist (set MCP_SCHEMAS_DIR to a checkout of shared/mcp-spec)`);
 
-describe.skipIf(!hasExamples)('spec examples corpus', () => {
+describeRequiring(examplesRequirement, 'spec examples corpus', () => {
   it('has the 129 published examples', () => {
     expect(examples).toHaveLength(129);
   });
@@ -103,7 +104,7 @@ const FACTS: [string, string, unknown, Expect, Expect][] = [
   ['S9 2026 ListToolsResult complete', 'ListToolsResult', { tools: [], resultType: 'complete', ttlMs: 0, cacheScope: 'public' }, true, true],
 ];
 
-describe('WIRE-FACTS §0 against ajv', () => {
+describeWithSchemas('WIRE-FACTS §0 against ajv', () => {
   it.each(FACTS)('%s (%s)', (_fact, definition, instance, v25, v26) => {
     for (const [version, want] of [[V25, v25], [V26, v26]] as const) {
       if (want === 'absent') {
@@ -122,7 +123,7 @@ describe('WIRE-FACTS §0 against ajv', () => {
   });
 });
 
-describe('readable errors', () => {
+describeWithSchemas('readable errors', () => {
   it.each([
     [V26, response({ content: T, isError: 'true', resultType: 'complete' }), ['/result/content: must be array (got object)', '/result/isError: must be boolean (got string)']],
     [V26, response({ ...ok26, content: [{ type: 'text' }] }), ["/result/content/0: must have required property 'text'"]],

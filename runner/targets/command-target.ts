@@ -10,6 +10,7 @@ import type { ProtocolVersion, Target, TargetContext, TargetInfo, TargetOutcome,
 import { buildClientEnv } from './command/client-env.js';
 import { findCommandSource, parseCommandSpec, type CommandSpec } from './command/parse-command-spec.js';
 import { readClientReport } from './command/read-client-report.js';
+import { createMarkToken, killMarkedProcesses, RUN_MARK_VARIABLE } from './command/process-marks.js';
 import { describeExit, spawnClient, type ClientProcessResult } from './command/spawn-client.js';
 
 /** Exit status a client uses to say "I do not speak this case or version" (the automake SKIP code). */
@@ -36,16 +37,20 @@ export function createCommandTarget(options: CommandTargetOptions): Target {
   const cwd = options.cwd ?? process.cwd();
   const source = findCommandSource(options.command, cwd);
   const info: TargetInfo = { name: options.name ?? `command:${options.command}`, kind: 'command', ...(source ? { source } : {}) };
+  // Every client this target starts carries the mark; each cell kills what its client left, and
+  // close() (the end of the run) kills anything of this target's that is still there.
+  const runMark = createMarkToken();
   return {
     info,
     usesServer: () => true,
     skipReason: (version: ProtocolVersion) =>
       options.versions && !options.versions.includes(version) ? `the client speaks only ${options.versions.join(', ')} (target option versions=)` : undefined,
-    run: (context) => runCommandClient(options, cwd, context),
+    run: (context) => runCommandClient(options, cwd, context, runMark),
+    close: async () => void killMarkedProcesses(RUN_MARK_VARIABLE, runMark),
   };
 }
 
-async function runCommandClient(options: CommandTargetOptions, cwd: string, context: TargetContext): Promise<TargetOutcome> {
+async function runCommandClient(options: CommandTargetOptions, cwd: string, context: TargetContext, runMark: string): Promise<TargetOutcome> {
   if (!context.serverUrl) return { verdicts: [], error: 'command target without a server URL (harness bug)' };
   const calls = context.case.client?.calls ?? 1;
   const dir = await mkdtemp(join(tmpdir(), 'mcp-error-matrix-'));
@@ -57,6 +62,7 @@ async function runCommandClient(options: CommandTargetOptions, cwd: string, cont
       cwd,
       timeoutMs: options.timeoutMs ?? getDefaultCellTimeout(context),
       signal: context.signal,
+      runMark,
       ...(options.maxOutputBytes === undefined ? {} : { maxOutputBytes: options.maxOutputBytes }),
     });
     const run = toRunInfo(result);

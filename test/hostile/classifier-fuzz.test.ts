@@ -4,13 +4,15 @@ import { createSchemaValidator, resolveSchemas } from '../../runner/schema-check
 import { createClassifierProperties, frameSse, makeInput } from './classifier-fuzz.js';
 import { applyMutation, listPaths, toPointer } from './json-mutation.js';
 import { classifyReference } from '../../runner/classify/reference.js';
+import { describeWithSchemas } from '../describe-requiring.js';
+import { getSchemaRequirement } from '../requirements.js';
 
 const SEED = 20260728;
 const RUNS = 2000;
 
-const validator = process.env.MCP_SCHEMAS_DIR ? createSchemaValidator(await resolveSchemas({ env: process.env, download: false })) : undefined;
+const validator = getSchemaRequirement().available ? createSchemaValidator(await resolveSchemas({ env: process.env, download: false })) : undefined;
 
-describe('reference classifier under fuzzing (fixed seed, bounded runs)', () => {
+describeWithSchemas('reference classifier under fuzzing (fixed seed, bounded runs)', () => {
   test('the schema validator is available (MCP_SCHEMAS_DIR from vitest config)', () => {
     expect(validator).toBeDefined();
   });

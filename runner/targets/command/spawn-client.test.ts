@@ -2,6 +2,9 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { describeExit, spawnClient } from './spawn-client.js';
 
+// The shell waits until its background job has become the sleep (setsid done, outside the
+// group), so only the marker can find it when the shell exits; then prints its pid.
+const WAIT_FOR_SLEEP = 'pid=$!; while [ "$(cat /proc/$pid/comm 2>/dev/null)" != sleep ]; do sleep 0.01; done; echo $pid';
 const run = (command: string, timeoutMs = 5000) => spawnClient({ command, env: process.env, cwd: process.cwd(), timeoutMs, signal: new AbortController().signal });
 
 describe('spawnClient', () => {
@@ -37,6 +40,26 @@ describe('spawnClient', () => {
     const result = await run('(sleep 30 &); echo done');
     expect(result).toMatchObject({ exitCode: 0, timedOut: false, lastStdoutLine: 'done' });
     expect(performance.now() - started).toBeLessThan(2000);
+  });
+
+  it('kills a process that left the group with setsid, found by the marker in its environment', async () => {
+    const result = await run(`setsid sleep 30 >/dev/null 2>&1 & ${WAIT_FOR_SLEEP}`);
+    expect(result).toMatchObject({ exitCode: 0, timedOut: false });
+    const escaped = Number(result.lastStdoutLine);
+    expect(escaped).toBeGreaterThan(0);
+    expect(isAlive(escaped)).toBe(false);
+  });
+
+  it('lets go of the pipes when what holds them cannot be found (it cleared its environment), and ends the cell', async () => {
+    const result = await run(`env -i setsid sleep 30 & ${WAIT_FOR_SLEEP}`, 60_000);
+    const escaped = Number(result.lastStdoutLine);
+    try {
+      expect(result).toMatchObject({ exitCode: 0, timedOut: false, aborted: false });
+      // The limit the README states: without the marker it is out of reach, but no longer waited for.
+      expect(isAlive(escaped)).toBe(true);
+    } finally {
+      if (escaped > 0) process.kill(escaped, 'SIGKILL');
+    }
   });
 });
 

@@ -1,10 +1,13 @@
 // Runs one client command line in its own process group: output captured with a size cap,
 // a time limit and the run's abort signal both kill the whole tree, and nothing it started
-// outlives the cell.
+// outlives the cell: processes that left the group (setsid) are found by the cell's marker
+// variable, and pipes still held by something unreachable are let go of.
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { constants } from 'node:os';
+import type { Readable } from 'node:stream';
 import { createOutputCapture } from './output-capture.js';
+import { CELL_MARK_VARIABLE, createMarkToken, killMarkedProcesses, RUN_MARK_VARIABLE } from './process-marks.js';
 
 export interface SpawnClientOptions {
   /** The full shell command line (already including the server URL). */
@@ -15,6 +18,8 @@ export interface SpawnClientOptions {
   signal: AbortSignal;
   /** Bytes of each stream kept from the start (the end is kept too). @default 1 MiB */
   maxOutputBytes?: number;
+  /** The run's marker token (RUN_MARK_VARIABLE), so the run can kill what its cells left. @default one per process */
+  runMark?: string;
 }
 
 export interface ClientProcessResult {
@@ -42,6 +47,12 @@ export const DEFAULT_MAX_OUTPUT_BYTES = 1024 * 1024;
 // SIGKILL is delivered asynchronously: the cell waits (briefly) until the group is really gone,
 // so that no process of a finished cell is still alive when its result is reported.
 const GROUP_EXIT_WAIT_MS = 1000;
+// After the client exits, its pipes close once every holder is gone. Holders outside the group
+// are looked for by marker after CLOSE_GRACE_MS; what still holds them (a descendant that
+// cleared its environment) after PIPE_RELEASE_MS more is cut off: the runner stops reading.
+const CLOSE_GRACE_MS = 100;
+const PIPE_RELEASE_MS = 1000;
+const PROCESS_RUN_MARK = createMarkToken();
 
 /** Runs the command through `/bin/sh -c` (cmd.exe on Windows), detached as a process-group leader. */
 export function spawnClient(options: SpawnClientOptions): Promise<ClientProcessResult> {
@@ -55,8 +66,11 @@ export function spawnClient(options: SpawnClientOptions): Promise<ClientProcessR
     let spawnError: string | undefined;
     // detached: the shell becomes the leader of a new process group, so one kill(-pid)
     // reaches the client and everything it started (npx → node → ...).
-    const child = spawn(options.command, { shell: true, detached: true, cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
-    const killTree = (): void => {
+    const runMark = options.runMark ?? PROCESS_RUN_MARK;
+    const cellMark = `${runMark}.${createMarkToken()}`;
+    const env = { ...options.env, [RUN_MARK_VARIABLE]: runMark, [CELL_MARK_VARIABLE]: cellMark };
+    const child = spawn(options.command, { shell: true, detached: true, cwd: options.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const killGroup = (): void => {
       if (child.pid === undefined) return;
       try {
         process.kill(-child.pid, 'SIGKILL');
@@ -64,6 +78,12 @@ export function spawnClient(options: SpawnClientOptions): Promise<ClientProcessR
         // ESRCH: the group is already gone.
       }
     };
+    const killTree = (): void => {
+      killGroup();
+      killMarkedProcesses(CELL_MARK_VARIABLE, cellMark);
+    };
+    let closed = false;
+    const releaseTimers: NodeJS.Timeout[] = [];
     const stop = (reason: 'timeout' | 'abort'): void => {
       if (exit !== undefined) return;
       killedBy ??= reason;
@@ -81,10 +101,19 @@ export function spawnClient(options: SpawnClientOptions): Promise<ClientProcessR
     child.on('exit', (code, signal) => {
       exit = { code, signal };
       // A client that left a background child behind would hold the pipes open forever:
-      // the group goes with its leader.
-      killTree();
+      // the group goes with its leader, then whatever escaped it, then the pipes themselves.
+      killGroup();
+      releaseTimers.push(
+        setTimeout(() => {
+          if (closed) return;
+          killMarkedProcesses(CELL_MARK_VARIABLE, cellMark);
+          releaseTimers.push(setTimeout(() => closed || releasePipes(child.stdout, child.stderr), PIPE_RELEASE_MS));
+        }, CLOSE_GRACE_MS),
+      );
     });
     child.on('close', async (code, signal) => {
+      closed = true;
+      releaseTimers.forEach(clearTimeout);
       clearTimeout(timer);
       options.signal.removeEventListener('abort', onAbort);
       killTree();
@@ -108,6 +137,11 @@ export function spawnClient(options: SpawnClientOptions): Promise<ClientProcessR
       });
     });
   });
+}
+
+// Destroying the read ends lets 'close' fire; a writer left behind gets EPIPE, not a reader.
+function releasePipes(...streams: Readable[]): void {
+  for (const stream of streams) stream.destroy();
 }
 
 async function waitForGroupExit(pgid: number, maxMs: number): Promise<void> {

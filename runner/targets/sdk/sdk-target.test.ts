@@ -1,4 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,7 +8,7 @@ import { loadCases } from '../../cases/load-cases.js';
 import type { LoadedCase } from '../../cases/case-types.js';
 import { TargetSpecError } from '../../errors.js';
 import { runMatrix } from '../../run/run-matrix.js';
-import type { Cell } from '../../types.js';
+import type { Cell, Target } from '../../types.js';
 import { resolveTarget } from '../resolve-target.js';
 import { listBundledSdkTargets, resolveSdkPackage } from './resolve-sdk-package.js';
 import { createSdkTarget } from './sdk-target.js';
@@ -79,10 +81,23 @@ describe('ts-sdk / ts-client targets', () => {
     const baseline = cases.filter((loaded) => loaded.case.id === 'baseline');
     const startsBefore = target.worker.starts;
     const pid = target.worker.pid!;
-    const running = runMatrix({ cases: hang, targets: [target], versions: ['2025-11-25'], mode: 'http', timeoutMs: 1500 });
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    process.kill(pid, 'SIGKILL');
-    const crashed = (await running).cells[0]!;
+    // The worker is killed once it is really mid-cell: when its first request reaches a server
+    // that never answers (the cell's URL is pointed at it), not after a guessed 200 ms.
+    const silent = createServer();
+    const requestSeen = new Promise<void>((resolve) => silent.once('request', () => resolve()));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const silentUrl = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/mcp`;
+    const redirected: Target = { ...target, run: (context) => target.run({ ...context, serverUrl: silentUrl }) };
+    let crashed: Cell;
+    try {
+      const running = runMatrix({ cases: hang, targets: [redirected], versions: ['2025-11-25'], mode: 'http', timeoutMs: 1500 });
+      await requestSeen;
+      process.kill(pid, 'SIGKILL');
+      crashed = (await running).cells[0]!;
+    } finally {
+      silent.closeAllConnections();
+      await new Promise((resolve) => silent.close(resolve));
+    }
     expect(crashed.status).toBe('error');
     expect(crashed.reason).toMatch(/SDK worker exited \(SIGKILL\)/);
     // The replacement worker starts (and warms up) inside this cell's budget: leave room for a loaded machine.
