@@ -85,10 +85,10 @@ function isSumsSafe(path: string): boolean {
 
 // Files hashed at once. Each open read stream holds a 64 KiB buffer: hashing a run's few hundred
 // inputs all at once held ~25 MB of them and set the default run's peak RSS.
-const HASH_CONCURRENCY = 8;
+export const HASH_CONCURRENCY = 8;
 
-// Like Promise.all over items.map(work), with at most `limit` pending at a time; order is kept.
-async function mapWithLimit<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+/** Like Promise.all over items.map(work), with at most `limit` pending at a time; order is kept. */
+export async function mapWithLimit<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
   const results = new Array<R>(items.length);
   let next = 0;
   const worker = async () => {

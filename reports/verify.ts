@@ -4,12 +4,12 @@
 // only files inside the allowed folders are hashed (never /etc/shadow), each through the bounded
 // regular-file reader (a FIFO or /dev/zero is a mismatch, not a hang), every file in the report
 // folder must be listed, and receipts that list no inputs are refused.
-import { lstat, readdir, realpath } from 'node:fs/promises';
+import { readdir, realpath } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
 import { RECEIPTS_FILE_MAX_BYTES } from '../runner/io/input-caps.js';
 import { readUserText, UserFileError } from '../runner/io/read-user-file.js';
 import { getPackageRoot } from '../runner/package-paths.js';
-import { RECEIPTS_FILE, SUMS_FILE, hashFile, relativeInside } from './receipts.js';
+import { HASH_CONCURRENCY, RECEIPTS_FILE, SUMS_FILE, hashFile, mapWithLimit, relativeInside } from './receipts.js';
 
 export interface VerifyMismatch {
   path: string;
@@ -142,17 +142,11 @@ export async function verifyReport(dir: string, options: VerifyOptions = {}): Pr
   // The same file usually appears in both lists; hash it once, compare against each distinct claim.
   const unique = new Map<string, Expectation>();
   for (const e of expectations) unique.set(`${e.absolute}\0${e.sha256}`, e);
-  const hashes = new Map<string, Promise<string>>();
-  const hashOf = (absolute: string) => {
-    let pending = hashes.get(absolute);
-    if (!pending) {
-      pending = hashAllowedFile(absolute, allowed);
-      hashes.set(absolute, pending);
-    }
-    return pending;
-  };
+  const files = [...new Set([...unique.values()].map((e) => e.absolute))];
+  const digests = await mapWithLimit(files, HASH_CONCURRENCY, (absolute) => hashAllowedFile(absolute, allowed));
+  const hashes = new Map(files.map((absolute, index) => [absolute, digests[index]!]));
   for (const e of unique.values()) {
-    const actual = await hashOf(e.absolute);
+    const actual = hashes.get(e.absolute)!;
     if (actual !== e.sha256) mismatches.push({ path: e.path, expected: e.sha256, actual });
   }
   return { ok: mismatches.length === 0, checked: unique.size, mismatches };
@@ -178,7 +172,6 @@ async function hashAllowedFile(absolute: string, allowed: string[]): Promise<str
     return 'outside the folders verify may read (the report folder, --root, this tool\'s folder, --allow DIR); not hashed';
   }
   try {
-    if ((await lstat(real)).isDirectory()) return 'missing';
     return (await hashFile(real)).sha256;
   } catch (error) {
     if (error instanceof UserFileError) return error.problem === 'missing' ? 'missing' : `${error.detail}; not hashed`;

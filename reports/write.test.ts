@@ -58,7 +58,9 @@ function crashAt(out: string, step: ReportWriteStep | 'none', label: string): Pr
   return new Promise((done) => child.on('exit', (code, signal) => done({ code, signal, stdout, stderr })));
 }
 
-describe.skipIf(!built)('a writer killed at each step of the swap (needs `npm run build`)', () => {
+// Each test spawns node processes and waits for them to exit (no sleeps): the limit is for a
+// loaded machine (a full suite at load 30 took 22 s for one), not a timing assumption.
+describe.skipIf(!built)('a writer killed at each step of the swap (needs `npm run build`)', { timeout: 60_000 }, () => {
   test.each([
     // step, what is at the folder right after the kill, what lies beside it
     ['staged', 'old', ['.report.lock', '.report.tmp'], 'old'],
@@ -112,7 +114,7 @@ describe('concurrent writers to one folder', () => {
   });
 });
 
-describe.skipIf(!built)('concurrent writer processes to one folder (needs `npm run build`)', () => {
+describe.skipIf(!built)('concurrent writer processes to one folder (needs `npm run build`)', { timeout: 60_000 }, () => {
   test('take turns: both finish, the folder holds one complete report, never ENOTEMPTY, nothing left behind', async () => {
     const out = join(root, 'two-processes', 'report');
     const [one, two] = await Promise.all([crashAt(out, 'none', 'one'), crashAt(out, 'none', 'two')]);
@@ -142,7 +144,7 @@ describe('leftovers that are not ours', () => {
 // where unshare is not permitted (no CAP_SYS_ADMIN), the test cannot run.
 const canMount = spawnSync('unshare', ['-m', 'sh', '-c', `mount -t tmpfs tmpfs ${JSON.stringify(tmpdir())}`], { timeout: 10_000 }).status === 0;
 
-describe.skipIf(!built)('a mountpoint (needs `npm run build`)', () => {
+describe.skipIf(!built)('a mountpoint (needs `npm run build`)', { timeout: 60_000 }, () => {
   test.skipIf(!canMount)('is written into, file by file, never renamed; a second write replaces the first', async () => {
     const mount = join(root, 'mnt');
     mkdirSync(mount);

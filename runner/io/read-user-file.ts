@@ -69,6 +69,7 @@ export async function forEachUserFileChunk(path: string, options: ReadUserFileOp
       total += bytesRead;
       if (total > options.maxBytes) throw tooLarge(path, options);
       onChunk(buffer.subarray(0, bytesRead));
+      if (isWhole(stats, total)) break;
     }
     return total;
   } catch (error) {
@@ -87,7 +88,8 @@ export function readUserFileSync(path: string, options: ReadUserFileOptions): Bu
     throw describeOpenError(path, options, error);
   }
   try {
-    assertReadable(path, options, fstatSync(fd));
+    const stats = fstatSync(fd);
+    assertReadable(path, options, stats);
     const chunks: Buffer[] = [];
     let total = 0;
     for (;;) {
@@ -97,6 +99,7 @@ export function readUserFileSync(path: string, options: ReadUserFileOptions): Bu
       chunks.push(buffer.subarray(0, bytesRead));
       total += bytesRead;
       if (total > options.maxBytes) throw tooLarge(path, options);
+      if (isWhole(stats, total)) break;
     }
     return Buffer.concat(chunks, total);
   } catch (error) {
@@ -131,6 +134,12 @@ export function formatByteCap(bytes: number): string {
   if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MiB`;
   if (bytes >= 1024 && bytes % 1024 === 0) return `${bytes / 1024} KiB`;
   return `${bytes} bytes`;
+}
+
+// The bytes fstat promised have all arrived: skip the read that would only confirm the end. A size
+// of 0 promises nothing (files under /proc report 0 and still have content), so those read to EOF.
+function isWhole(stats: Stats, total: number): boolean {
+  return stats.size > 0 && total >= stats.size;
 }
 
 function assertReadable(path: string, options: ReadUserFileOptions, stats: Stats): void {

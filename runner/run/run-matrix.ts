@@ -85,8 +85,9 @@ export async function runMatrix(options: RunMatrixOptions): Promise<RunResult> {
   const run = async (cell: PlannedCell): Promise<Cell | undefined> => {
     // Interrupted: cells not yet started are left out (the reports say the run is incomplete).
     if (signal.aborted) return undefined;
+    let result: Cell | undefined;
     try {
-      const result = await runCell({
+      result = await runCell({
         ...cell,
         mode,
         timeoutMs,
@@ -99,9 +100,10 @@ export async function runMatrix(options: RunMatrixOptions): Promise<RunResult> {
       options.onCell?.(result, ++done, planned.length);
       return result;
     } catch (error) {
+      // The cell, if it ran, is kept; the error stops everything else.
       failure ??= { error };
       stop.abort('fatal');
-      return undefined;
+      return result;
     }
   };
   // A cell that mostly waits on a scripted hang or delay would hold a CPU slot doing nothing:

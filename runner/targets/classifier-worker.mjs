@@ -6,6 +6,7 @@
 //
 // Messages in:  { type: 'call', id, exportName, input }
 // Messages out: { type: 'loaded', exports: { name: typeof } } | { type: 'load-error', message }
+//               { type: 'started', id } (the call's deadline runs from here)
 //               { type: 'answer', id, value } | { type: 'threw', id, message } | { type: 'unsendable', id, message }
 import { pathToFileURL } from 'node:url';
 import { parentPort, workerData } from 'node:worker_threads';
@@ -33,6 +34,7 @@ try {
 
 async function answer(id, exportName, input) {
   let value;
+  post({ type: 'started', id });
   try {
     value = await exports[exportName](input);
   } catch (error) {

@@ -1,7 +1,9 @@
 // A classifier module run in a worker thread (see classifier-worker.mjs): the runner posts each
-// input and waits for the verdict with a deadline. A worker that exits, crashes, blocks or stops
-// answering is terminated and started again for the next call; the call it held fails with the
-// reason, and never the runner. Only module specs run here: a function object cannot be moved
+// input and waits for the verdict. The worker says when it starts a call, and from then the call
+// has its deadline, so a call queued behind a blocked one is never blamed for it. A worker that
+// exits, crashes, blocks or stops answering is terminated and started again; the call it was
+// running fails with the reason, the calls that only waited are sent again, and the runner
+// never notices. Only module specs run here: a function object cannot be moved
 // to another thread, so the programmatic API and the vitest helper keep theirs in-process.
 import { Worker } from 'node:worker_threads';
 import { packagePath } from '../package-paths.js';
@@ -11,6 +13,8 @@ import type { ClassifierInput } from '../types.js';
 export const CLASSIFIER_LOAD_TIMEOUT_MS = 15_000;
 /** A worker whose heap grows past this is stopped by V8: the call fails, the runner is untouched. */
 const WORKER_HEAP_MB = 512;
+/** A call whose worker was dropped this many times while it waited fails too (a worker that dies on its own). */
+const MAX_RESENDS = 5;
 
 /** The classifier did not produce an answer: the message says why (the cell becomes `error`). */
 export class ClassifierFailure extends Error {
@@ -34,6 +38,7 @@ export interface IsolatedCallOptions {
 type WorkerMessage =
   | { type: 'loaded'; exports: Record<string, string> }
   | { type: 'load-error'; message: string }
+  | { type: 'started'; id: number }
   | { type: 'answer'; id: number; value: unknown }
   | { type: 'threw' | 'unsendable'; id: number; message: string };
 
@@ -41,7 +46,12 @@ interface PendingCall {
   id: number;
   input: ClassifierInput;
   options: IsolatedCallOptions;
-  retried: boolean;
+  /** The worker it was posted to, until it settles or that worker is dropped. */
+  sentTo?: Running;
+  /** When the worker started it (a counter, for "the latest started"); the deadline runs from there. */
+  startedAt?: number;
+  /** Workers dropped while it waited without being to blame: bounded, so no call is re-sent forever. */
+  resends: number;
   timer?: NodeJS.Timeout;
   resolve(value: unknown): void;
   reject(error: ClassifierFailure): void;
@@ -62,6 +72,7 @@ export class IsolatedClassifier {
   private running: Running | undefined;
   private readonly pending = new Map<number, PendingCall>();
   private nextId = 1;
+  private callsStarted = 0;
   private closed = false;
   /** How many workers were started (1 + restarts). */
   starts = 0;
@@ -80,7 +91,7 @@ export class IsolatedClassifier {
     return new Promise((resolve, reject) => {
       if (options.signal?.aborted) return reject(new ClassifierFailure('the run was interrupted'));
       if (this.closed) return reject(new ClassifierFailure('the classifier was closed'));
-      const call: PendingCall = { id: this.nextId++, input, options, retried: false, resolve, reject };
+      const call: PendingCall = { id: this.nextId++, input, options, resends: 0, resolve, reject };
       const onAbort = (): void => this.failAll(new ClassifierFailure('the run was interrupted'), true);
       options.signal?.addEventListener('abort', onAbort, { once: true });
       const settle = <T>(finish: (value: T) => void) => (value: T) => {
@@ -109,13 +120,21 @@ export class IsolatedClassifier {
       return;
     }
     if (this.pending.get(call.id) !== call || this.running !== running) return;
+    // While a call is out, the worker keeps the process alive; idle, it does not.
     running.worker.ref();
+    call.sentTo = running;
+    running.worker.postMessage({ type: 'call', id: call.id, exportName: this.exportName, input: call.input });
+  }
+
+  private onStarted(running: Running, id: number): void {
+    const call = this.pending.get(id);
+    if (!call || call.sentTo !== running) return;
+    call.startedAt = ++this.callsStarted;
     const { deadlineMs } = call.options;
     call.timer = setTimeout(() => {
       const reason = `the classifier gave no answer within ${deadlineMs} ms (a blocked event loop, or a promise that never settles); its worker was stopped`;
       this.restart(running, reason, call);
     }, deadlineMs);
-    running.worker.postMessage({ type: 'call', id: call.id, exportName: this.exportName, input: call.input });
   }
 
   private start(): Running {
@@ -143,7 +162,8 @@ export class IsolatedClassifier {
           clearTimeout(timer);
           reject(new ClassifierFailure(message.message));
           this.restart(running, 'the module did not load');
-        } else this.onAnswer(message);
+        } else if (message.type === 'started') this.onStarted(running, message.id);
+        else this.onAnswer(message);
       });
       worker.on('error', (error) => {
         clearTimeout(timer);
@@ -165,7 +185,7 @@ export class IsolatedClassifier {
     return running;
   }
 
-  private onAnswer(message: Exclude<WorkerMessage, { type: 'loaded' | 'load-error' }>): void {
+  private onAnswer(message: Exclude<WorkerMessage, { type: 'loaded' | 'load-error' | 'started' }>): void {
     const call = this.finish(message.id);
     if (!call) return;
     if (message.type === 'answer') call.resolve(message.value);
@@ -178,31 +198,33 @@ export class IsolatedClassifier {
     if (!call) return undefined;
     this.pending.delete(id);
     clearTimeout(call.timer);
-    if (this.running && ![...this.pending.values()].some((other) => other.timer)) this.running.worker.unref();
+    const running = call.sentTo;
+    call.sentTo = undefined;
+    if (running && ![...this.pending.values()].some((other) => other.sentTo === running)) running.worker.unref();
     return call;
   }
 
   /**
-   * Drops a broken worker. The call that missed its deadline (else the oldest call in flight) is
-   * blamed with `reason`; the others only waited behind it and are sent once more to a fresh
-   * worker (a second failure is theirs).
+   * Drops a broken worker. The call that missed its deadline (else the call it started last) is
+   * failed with `reason`; the calls that only waited are sent again to a fresh worker. Each
+   * drop fails one call, so this ends; MAX_RESENDS bounds a worker that dies on its own.
    */
   private restart(running: Running, reason: string, culprit?: PendingCall): void {
     if (this.running !== running) return;
     this.running = undefined;
     void running.worker.terminate();
-    const inFlight = [...this.pending.values()].filter((call) => call.timer);
-    const blamed = culprit ?? inFlight[0];
-    for (const call of inFlight) {
+    const affected = [...this.pending.values()].filter((call) => call.sentTo === running);
+    const started = affected.filter((call) => call.startedAt !== undefined);
+    const blamed = culprit ?? started.sort((a, b) => b.startedAt! - a.startedAt!)[0];
+    for (const call of affected) {
       clearTimeout(call.timer);
       call.timer = undefined;
-      if (call === blamed || call.retried) {
+      call.sentTo = undefined;
+      call.startedAt = undefined;
+      if (call === blamed || ++call.resends > MAX_RESENDS) {
         this.pending.delete(call.id);
-        call.reject(new ClassifierFailure(call === blamed ? reason : `the classifier's worker was stopped twice while this input waited (${reason})`));
-      } else {
-        call.retried = true;
-        void this.dispatch(call);
-      }
+        call.reject(new ClassifierFailure(call === blamed ? reason : `the classifier's worker kept failing while this input waited (${reason})`));
+      } else void this.dispatch(call);
     }
   }
 

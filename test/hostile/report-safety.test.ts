@@ -235,3 +235,39 @@ describe('report safety: hostile classifier answers', () => {
     expect(detail).toMatch(/… \[truncated: \d+ more characters\]$/);
   });
 });
+
+// Issue 12 item 11: redaction hides credentials, not content. A case title and a 401 challenge
+// stay readable in every format; the credentials beside them do not.
+describe('report safety: credentials redacted, challenges, titles and URLs kept', () => {
+  const TITLE = 'HTTP 401 with a WWW-Authenticate Bearer challenge';
+  const METADATA = 'http://127.0.0.1:4321/.well-known/oauth-protected-resource';
+  const CHALLENGE = `Bearer resource_metadata="${METADATA}", scope="tools:call"`;
+  const CREDENTIALS = { jwt: 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJhbGljZSJ9.c2lnbmF0dXJlX3Rlc3Q', cookie: 'ckVALUEq1w2e3r4', ghp: 'ghp_16C7e42F292c6912E7710c838347Ae178B4a' };
+
+  function makeChallengeResult(): RunResult {
+    const result = makeResult();
+    result.cases[0] = { ...result.cases[0]!, title: TITLE };
+    const exchange = result.cells[0]!.recording!.exchanges[0]!;
+    exchange.request.headers = { ...exchange.request.headers, authorization: `Bearer ${CREDENTIALS.jwt}`, cookie: `session=${CREDENTIALS.cookie}` };
+    exchange.response = { ...exchange.response!, status: 401, headers: { 'www-authenticate': CHALLENGE } };
+    result.cells[0]!.reason = `401 ${CHALLENGE}`;
+    result.cells[0]!.targetRun = { ...result.cells[0]!.targetRun!, stderr: `GET ${METADATA}\nusing token ${CREDENTIALS.ghp}\nSet-Cookie: sid=${CREDENTIALS.cookie}\n` };
+    return result;
+  }
+
+  test('every format keeps the title, the challenge and its URL, and hides every credential', () => {
+    const files = renderReports(makeChallengeResult());
+    const leaks: string[] = [];
+    for (const file of files) for (const [name, secret] of Object.entries(CREDENTIALS)) if (file.content.includes(secret)) leaks.push(`${name} in ${file.name}`);
+    expect(leaks).toEqual([]);
+    const byName = Object.fromEntries(files.map((file) => [file.name, file.content]));
+    const json = JSON.parse(byName['results.json']!) as RunResult;
+    expect(json.cells[0]!.recording!.exchanges[0]!.response!.headers['www-authenticate']).toBe(CHALLENGE);
+    expect(json.cells[0]!.reason).toBe(`401 ${CHALLENGE}`);
+    expect(json.cells[0]!.targetRun!.stderr).toContain(`GET ${METADATA}`);
+    expect(byName['matrix.html']).toContain('WWW-Authenticate Bearer challenge');
+    expect(byName['matrix.html']).toContain('resource_metadata=\\"http://127.0.0.1:4321/.well-known/oauth-protected-resource\\"');
+    expect(byName['results.tap']).toContain(`reason: 401 ${CHALLENGE}`);
+    expect(byName['results.junit.xml']).toContain('WWW-Authenticate Bearer challenge');
+  });
+});
