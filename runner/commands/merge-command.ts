@@ -11,7 +11,7 @@ import { UsageError } from '../errors.js';
 import { parseFlags } from '../options.js';
 import { getPackageRoot } from '../package-paths.js';
 import { mergeShardResults, type ShardInput } from '../shard/merge-results.js';
-import { hasUnexpected } from './run-command.js';
+import { describeUnmeasured, hasUnexpected } from './run-command.js';
 
 /** Runs the `merge` command; returns the exit code. */
 export async function runMergeCommand(args: string[], io: CliIo): Promise<number> {
@@ -41,5 +41,6 @@ export async function runMergeCommand(args: string[], io: CliIo): Promise<number
     io.stderr(`Merged ${shards.length} shards: ${s.total} cells: ${s.pass} pass, ${s.fail} fail, ${s.non_strict} non_strict, ${s.skip} skip, ${s.error} error, ${s.xfail} xfail, ${s.xpass} xpass\n`);
     io.stderr(`Reports written to ${values.out}/: ${files.join(', ')}\n`);
   }
+  for (const line of describeUnmeasured(merged)) io.stderr(`${line}\n`);
   return hasUnexpected(merged) ? 1 : 0;
 }

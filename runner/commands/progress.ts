@@ -2,6 +2,7 @@
 // per cell with --verbose, nothing with --quiet. Colour only on a TTY and never with NO_COLOR.
 import type { CliIo } from '../cli-io.js';
 import type { Cell, CellStatus, RunResult } from '../types.js';
+import { describePassSources, describeWireOnlyTargets } from '../run/describe-conclusions.js';
 
 export interface Progress {
   onCell(cell: Cell, done: number, total: number): void;
@@ -49,7 +50,9 @@ export function createProgress(io: CliIo, options: ProgressOptions | boolean): P
       if (liveShown) io.stderr('\r\u001b[2K');
       const s = result.summary;
       const parts = (['pass', 'fail', 'non_strict', 'skip', 'error', 'xfail', 'xpass'] as const).map((status) => (s[status] > 0 ? paint(status, `${s[status]} ${status}`) : `${s[status]} ${status}`));
-      io.stderr(`${s.total} cells: ${parts.join(', ')}${result.complete ? '' : ' (interrupted: the run is incomplete)'}\n`);
+      const sources = describePassSources(s);
+      io.stderr(`${s.total} cells: ${parts.join(', ')}${sources ? ` (${sources})` : ''}${result.complete ? '' : ' (interrupted: the run is incomplete)'}\n`);
+      for (const warning of describeWireOnlyTargets(result)) io.stderr(`${warning}\n`);
     },
   };
 }
