@@ -3,14 +3,14 @@
 // longer, after which the runner stops waiting. Both have ceilings independent of the number of
 // exchanges, so a case scripted with many hanging exchanges cannot hold a cell for minutes.
 
-/** Derived limits never exceed this many per-exchange timeouts (22 s with the default 2000 ms). */
+/** Derived limits never exceed this many per-exchange timeouts (20 s with the default 2000 ms, plus the slack). */
 export const MAX_CELL_EXCHANGE_TIMEOUTS = 10;
 
 /** A target's own limit (`command:… #timeout=MS`) may raise a cell's budget up to this, never beyond. */
 export const MAX_TARGET_CELL_MS = 300_000;
 
-/** What the runner waits beyond the target's limit: the process is killed and its group reaped first. */
-export const CELL_BUDGET_SLACK_MS = 2000;
+/** What the runner waits beyond the target's limit: the process is killed and its group reaped first, also on a loaded machine. */
+export const CELL_BUDGET_SLACK_MS = 5000;
 
 /** After the budget expires, how long the runner waits for the stopped target to hand over what it has. */
 export const CELL_BUDGET_GRACE_MS = 2000;
