@@ -3,6 +3,7 @@
 import { CASE_LAYERS } from '../runner/cases/case-types.js';
 import type { Cell, CellStatus, ProtocolVersion, RunResult } from '../runner/types.js';
 import { CELL_STATUSES, PROTOCOL_VERSIONS } from '../runner/types.js';
+import { describePassSources, describeWireOnlyTargets } from '../runner/run/describe-conclusions.js';
 import { computeCaseTableDigest, indexCases } from './case-info.js';
 import type { Comparison } from './compare-types.js';
 import { formatCellKey } from './compare-types.js';
@@ -41,7 +42,12 @@ export interface MatrixCell {
   word: string;
   mark?: CompareMark;
   markSymbol?: string;
+  /** Judged without a verdict (exit status alone, the wire alone, or nothing): drawn apart, never the same green. */
+  conclusion?: 'exit_status' | 'wire_only' | 'none';
 }
+
+// The tag a verdict-less cell carries after its word (README § Command targets).
+const CONCLUSION_TAG: Record<NonNullable<MatrixCell['conclusion']>, string> = { exit_status: 'EXIT', wire_only: 'WIRE', none: 'NONE' };
 
 export interface MatrixColumn {
   target: string;
@@ -84,6 +90,10 @@ export interface MatrixViewModel {
   caseTableDigest: string;
   total: number;
   counts: { status: CellStatus; word: string; count: number }[];
+  /** Targets with no measured cell, each with why (the run is not green). */
+  unmeasured: string[];
+  /** Passes without a verdict, and targets judged on the wire alone. */
+  conclusionNotes: string[];
   legend: { status: CellStatus; word: string; description: string }[];
   targets: TargetBar[];
   columns: MatrixColumn[];
@@ -160,13 +170,15 @@ export function buildMatrixViewModel(result: RunResult, comparison?: Comparison)
         if (!cell || index === undefined) return { index: -1, hasDetails: false, targetIndex, status: 'none', word: '—' };
         const mark = marks.get(key);
         const style = STATUS_STYLE[cell.status];
+        const conclusion = cell.conclusion === undefined || cell.conclusion === 'verdict' ? undefined : cell.conclusion;
         return {
           index,
           hasDetails: true,
           targetIndex,
           status: cell.status,
-          word: style.word,
+          word: conclusion ? `${style.word} (${CONCLUSION_TAG[conclusion]})` : style.word,
           ...(mark ? { mark, markSymbol: MARK_SYMBOL[mark] } : {}),
+          ...(conclusion ? { conclusion } : {}),
         };
       }),
     );
@@ -192,6 +204,8 @@ export function buildMatrixViewModel(result: RunResult, comparison?: Comparison)
     caseTableDigest: computeCaseTableDigest(result.cases),
     total: result.summary.total,
     counts: CELL_STATUSES.map((status) => ({ status, word: STATUS_STYLE[status].word, count: result.summary[status] })),
+    unmeasured: (result.unmeasured ?? []).map((entry) => sanitizeText(`${entry.target}: ${entry.reason}`)),
+    conclusionNotes: [...describeWireOnlyTargets(result), ...(describePassSources(result.summary) ? [describePassSources(result.summary)!] : [])].map((note) => sanitizeText(note)),
     legend: CELL_STATUSES.map((status) => ({ status, word: STATUS_STYLE[status].word, description: STATUS_STYLE[status].description })),
     targets,
     columns,

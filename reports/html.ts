@@ -73,7 +73,7 @@ function renderCells(cells: readonly MatrixCell[]): string {
   let out = '';
   for (const cell of cells) {
     out +=
-      `<td class="s-${esc(cell.status)} t${cell.targetIndex}"${cell.mark ? ` data-mark="${esc(cell.mark)}"` : ''} data-i="${cell.index}" data-s="${esc(cell.status)}"` +
+      `<td class="s-${esc(cell.status)} t${cell.targetIndex}${cell.conclusion ? ` c-${esc(cell.conclusion)}` : ''}"${cell.mark ? ` data-mark="${esc(cell.mark)}"` : ''} data-i="${cell.index}" data-s="${esc(cell.status)}"` +
       `${cell.hasDetails ? ' tabindex="0"' : ''}>${cell.markSymbol ? `<i>${esc(cell.markSymbol)}</i>` : ''}${esc(cell.word)}</td>`;
   }
   return out;

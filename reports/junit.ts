@@ -1,6 +1,7 @@
 // JUnit XML for CI test views: one flat <testsuites>, one <testsuite> per target, one
 // <testcase> per case × protocol version. Only XML 1.0 characters survive; every text is escaped.
 import type { Cell, CellStatus, Check, RunResult } from '../runner/types.js';
+import { getConclusionLabel } from '../runner/run/describe-conclusions.js';
 import { indexCases } from './case-info.js';
 import { redactText, sanitizeText, sanitizeValue, stripControl, toOneLine } from './redact.js';
 
@@ -85,6 +86,8 @@ function renderTestcase(cell: Cell, title: string | undefined, options: Required
   const name = `${cell.case} [${cell.protocolVersion}]`;
   const out: string[] = [];
   if (title) out.push(sanitizeText(title));
+  const conclusion = getConclusionLabel(cell);
+  if (conclusion) out.push(`${cell.status}, judged without a verdict: ${conclusion}`);
   if (cell.status === 'non_strict') out.push(`non_strict: only SHOULD/POLICY checks failed:\n${failedLines(cell).join('\n')}`);
   if (cell.status === 'xfail') out.push(`known failure:\n${failedLines(cell).join('\n')}`);
   // Unique per cell: kept out of sanitizeText's cache, which it would only churn.

@@ -2,6 +2,7 @@
 // cells with one-line reasons, and regressions/fixes when comparing. Capped at 1 MiB.
 import type { Cell, CellStatus, RunResult } from '../runner/types.js';
 import { CELL_STATUSES } from '../runner/types.js';
+import { describePassSources, describeWireOnlyTargets } from '../runner/run/describe-conclusions.js';
 import type { ComparedCell, Comparison } from './compare-types.js';
 import { sanitizeText, sanitizeValue, toOneLine } from './redact.js';
 import { areSchemasOff, SCHEMAS_OFF_NOTICE } from './schema-notice.js';
@@ -47,7 +48,8 @@ export function escapeMarkdown(text: string): string {
 
 function reasonOf(cell: Cell): string {
   if (cell.status === 'xpass') return `passes but the baseline lists it as failing (stale entry)${cell.reason ? `: ${cell.reason}` : ''}`;
-  const failed = cell.checks.filter((c) => !c.passed);
+  // INFO checks never decide a status: the reason names a check that did, when there is one.
+  const failed = cell.checks.filter((c) => !c.passed).sort((a, b) => Number(a.level === 'INFO') - Number(b.level === 'INFO'));
   const first = failed[0];
   if (first) {
     const more = failed.length > 1 ? ` (+${failed.length - 1} more)` : '';
@@ -116,7 +118,11 @@ export function render(result: RunResult, options: MarkdownOptions = {}): string
   ];
   if (!result.complete) lines.push('> **Incomplete run:** the run was interrupted; cells not listed were not measured.', '');
   if (areSchemasOff(result)) lines.push(`> **${SCHEMAS_OFF_NOTICE.replace(':', ':**')}`, '');
+  for (const entry of result.unmeasured ?? []) lines.push(`> **Nothing measured** for ${escapeMarkdown(entry.target)}: ${escapeMarkdown(entry.reason)}`, '');
+  for (const warning of describeWireOnlyTargets(result)) lines.push(`> **Warning:** ${escapeMarkdown(warning.replace(/^warning: /, ''))}`, '');
   lines.push(...renderCounts(result), '');
+  const sources = describePassSources(s);
+  if (sources) lines.push(`Passes without a verdict: ${escapeMarkdown(sources)}.`, '');
 
   const failing = result.cells.filter((c) => STATUS_LABEL[c.status].listed);
   lines.push(`### Failing cells (${failing.length})`, '');

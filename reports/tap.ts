@@ -2,6 +2,7 @@
 // (expected, actual, failed checks, spec, repro) on every point that is not a plain pass.
 import { loadYaml } from '../runner/lazy-yaml.js';
 import type { Cell, CellStatus, RunResult } from '../runner/types.js';
+import { describePassSources, describeWireOnlyTargets, getConclusionLabel } from '../runner/run/describe-conclusions.js';
 import { stripControl } from './redact.js';
 import { areSchemasOff, SCHEMAS_OFF_NOTICE } from './schema-notice.js';
 import { redactCheck, redactText, redactVerdict } from './redact-result.js';
@@ -48,7 +49,10 @@ export function* renderChunks(result: RunResult, options: TapOptions = {}): Gene
       const cell = redactForTap(given);
       const line = STATUS_LINE[cell.status](cell);
       if (!line.ok && cell.status !== 'xfail') failed = true;
-      const suffix = cell.status === 'non_strict' ? ' (non_strict)' : cell.status === 'xpass' ? ' (xpass: listed in the baseline but passes; remove the entry)' : cell.status === 'error' ? ' (error)' : '';
+      let suffix = cell.status === 'non_strict' ? ' (non_strict)' : cell.status === 'xpass' ? ' (xpass: listed in the baseline but passes; remove the entry)' : cell.status === 'error' ? ' (error)' : '';
+      // A verdict-less cell says so on its line: it is never the same "ok" as a stated verdict.
+      const conclusion = getConclusionLabel(cell);
+      if (conclusion) suffix = `${suffix} (${cell.status}: ${conclusion})`;
       const directive = line.directive ? ` # ${escapeTapLine(line.directive)}` : '';
       lines.push(`    ${line.ok ? 'ok' : 'not ok'} ${index + 1} - ${escapeTapLine(`${cell.case} [${cell.protocolVersion}]${suffix}`)}${directive}`);
       if (line.diagnostics || options.verbose) lines.push(...indent(diagnosticsOf(cell, byCase.get(cell.case)?.spec), 6));
@@ -57,7 +61,19 @@ export function* renderChunks(result: RunResult, options: TapOptions = {}): Gene
     lines.push(`${failed ? 'not ok' : 'ok'} ${targetIndex + 1} - ${escapeTapLine(target.name)}`);
     yield `${lines.join('\n')}\n`;
   }
+  yield* summaryComments(result);
   if (!result.complete) yield 'Bail out! The run was interrupted; results are incomplete.\n';
+}
+
+/** Comment lines after the results: targets with nothing measured, and passes without a verdict. */
+function* summaryComments(result: RunResult): Generator<string> {
+  const lines = [
+    ...(result.unmeasured ?? []).map((entry) => `nothing measured for ${entry.target}: ${entry.reason}`),
+    ...describeWireOnlyTargets(result),
+  ];
+  const sources = describePassSources(result.summary);
+  if (sources) lines.push(sources);
+  if (lines.length > 0) yield lines.map((line) => `# ${escapeTapLine(line)}\n`).join('');
 }
 
 // Only the parts TAP prints are redacted (the same treatment as redactRunResult gives them).

@@ -167,11 +167,22 @@ export interface Cell {
   schema: SchemaResult[];
   recording?: Recording;
   targetRun?: TargetRunInfo;
+  /** Where a judged cell's conclusion came from (README § Command targets); absent on skip/error cells. */
+  conclusion?: Conclusion;
   durationMs: number;
   repro: string;
 }
 
 export type { ExpectedVerdict } from './vocabulary.js';
+
+/**
+ * Where a judged cell's conclusion came from: `verdict`, the target reported one; `exit_status`,
+ * a client without a verdict exited non-zero or by a signal ("the call failed"); `wire_only`, a
+ * client without a verdict exited 0, so only the wire was judged; `none`, nothing was concluded
+ * (no tools/call was made, or the runner killed the client first).
+ */
+export const CONCLUSIONS = ['verdict', 'exit_status', 'wire_only', 'none'] as const;
+export type Conclusion = (typeof CONCLUSIONS)[number];
 
 export interface TargetRunInfo {
   exitCode?: number | null;
@@ -224,6 +235,13 @@ export interface RunResult {
   targets: TargetInfo[];
   cells: Cell[];
   summary: RunSummary;
+  /** Targets that got no measured cell (every cell skipped, or none planned): the run is not green. */
+  unmeasured?: UnmeasuredTarget[];
+}
+
+export interface UnmeasuredTarget {
+  target: string;
+  reason: string;
 }
 
 export interface SchemaInfo {
@@ -233,7 +251,13 @@ export interface SchemaInfo {
   matchesPin: boolean;
 }
 
-export type RunSummary = Record<CellStatus, number> & { total: number };
+export type RunSummary = Record<CellStatus, number> & {
+  total: number;
+  /** Passing cells whose conclusion came from the client's exit status alone (no verdict). */
+  pass_exit_status?: number;
+  /** Passing cells judged on the wire alone (the client exited 0 without a verdict). */
+  pass_wire_only?: number;
+};
 
 /** Everything a target needs to run one cell. */
 export interface TargetContext {
@@ -271,6 +295,8 @@ export interface Target {
   /** A reason to skip the version, or undefined when the target speaks it. */
   skipReason?(version: ProtocolVersion): string | undefined;
   run(context: TargetContext): Promise<TargetOutcome>;
+  /** The target's own time limit for a cell (e.g. `command:… #timeout=MS`); it raises the cell budget up to a ceiling. */
+  getCellLimitMs?(context: Pick<TargetContext, 'timeoutMs' | 'case'>): number | undefined;
   /** Release long-lived resources (worker processes, caches). */
   close?(): Promise<void>;
 }

@@ -11,7 +11,7 @@ import { readResultsFile } from '../compare/results-file.js';
 import { UsageError } from '../errors.js';
 import { getPackageRoot } from '../package-paths.js';
 import { mergeShardResults, type ShardInput } from '../shard/merge-results.js';
-import { hasUnexpected } from './run-command.js';
+import { describeUnmeasured, hasUnexpected } from './run-command.js';
 
 export const MERGE_USAGE = `Usage: mcp-error-matrix merge <shard report dirs…> --out DIR [--quiet]
   Combines the report folders of \`run --shard i/n\` into one report (every format, receipts).
@@ -51,5 +51,6 @@ export async function runMergeCommand(args: string[], io: CliIo): Promise<number
     io.stderr(`Merged ${shards.length} shards: ${s.total} cells: ${s.pass} pass, ${s.fail} fail, ${s.non_strict} non_strict, ${s.skip} skip, ${s.error} error, ${s.xfail} xfail, ${s.xpass} xpass\n`);
     io.stderr(`Reports written to ${values.out}/: ${files.join(', ')}\n`);
   }
+  for (const line of describeUnmeasured(merged)) io.stderr(`${line}\n`);
   return hasUnexpected(merged) ? 1 : 0;
 }

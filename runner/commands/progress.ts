@@ -2,6 +2,7 @@
 // per cell with --verbose, nothing with --quiet. Colour only on a TTY and never with NO_COLOR.
 import type { CliIo } from '../cli-io.js';
 import type { Cell, CellStatus, RunResult } from '../types.js';
+import { describePassSources, describeWireOnlyTargets } from '../run/describe-conclusions.js';
 
 export interface Progress {
   onCell(cell: Cell, done: number, total: number): void;
@@ -49,8 +50,10 @@ export function createProgress(io: CliIo, options: ProgressOptions | boolean): P
       if (liveShown) io.stderr('\r\u001b[2K');
       const s = result.summary;
       const parts = (['pass', 'fail', 'non_strict', 'skip', 'error', 'xfail', 'xpass'] as const).map((status) => (s[status] > 0 ? paint(status, `${s[status]} ${status}`) : `${s[status]} ${status}`));
-      const notes = [...(result.complete ? [] : ['interrupted: the run is incomplete']), ...(result.schemas === null ? ['schema checks off: --no-schemas'] : [])];
+      const sources = describePassSources(s);
+      const notes = [...(sources ? [sources] : []), ...(result.complete ? [] : ['interrupted: the run is incomplete']), ...(result.schemas === null ? ['schema checks off: --no-schemas'] : [])];
       io.stderr(`${s.total} cells: ${parts.join(', ')}${notes.length ? ` (${notes.join('; ')})` : ''}\n`);
+      for (const warning of describeWireOnlyTargets(result)) io.stderr(`${warning}\n`);
     },
   };
 }

@@ -129,6 +129,7 @@ export async function runRunCommand(args: string[], io: CliIo): Promise<number> 
     if (comparison) result = { ...result, comparison };
     progress.done(result);
     io.stdout(renderTap(result));
+    for (const line of describeUnmeasured(result)) io.stderr(`${line}\n`);
     if (options.writeBaseline !== undefined && !options.quiet) io.stderr(`Baseline written to ${options.writeBaseline}: ${result.baseline?.entries ?? 0} entries\n`);
     if (comparison && !options.quiet) {
       io.stderr(`Compared with ${options.compare}: ${comparison.regressions.length} regressions, ${comparison.fixes.length} fixes, ${comparison.added.length} added, ${comparison.removed.length} removed\n`);
@@ -175,7 +176,17 @@ function describeInterruptedRun(out: string | undefined): string {
   return `mcp-error-matrix run: interrupted: running cells are stopped, cells not started are left out; ${where} will be marked incomplete\n`;
 }
 
-/** Whether anything failed unexpectedly: fail, error, a stale baseline entry (xpass), or an interrupted run. */
-export function hasUnexpected(result: RunResult): boolean {
-  return !result.complete || result.summary.fail > 0 || result.summary.error > 0 || result.summary.xpass > 0;
+/**
+ * Whether anything failed unexpectedly: fail, error, a stale baseline entry (xpass), an
+ * interrupted run, or a target with no measured cell (nothing measured is not green). A single
+ * shard may hold only skips for a target; its merged result decides.
+ */
+export function hasUnexpected(result: RunResult & { shard?: { merged?: number[] } }): boolean {
+  const unmeasured = (result.unmeasured?.length ?? 0) > 0 && (result.shard === undefined || result.shard.merged !== undefined);
+  return !result.complete || result.summary.fail > 0 || result.summary.error > 0 || result.summary.xpass > 0 || unmeasured;
+}
+
+/** One line per target that got no measured cell, saying why. */
+export function describeUnmeasured(result: RunResult): string[] {
+  return (result.unmeasured ?? []).map((entry) => `mcp-error-matrix: nothing measured for ${entry.target}: ${entry.reason}`);
 }

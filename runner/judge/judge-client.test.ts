@@ -213,9 +213,15 @@ describe('judgeClient: what the client reported', () => {
     const wrong = judgeClient({ case: item, protocolVersion: V26, outcome: reported({ outcome: 'HTTP_ERROR', layer: 'transport', status: 500 }), recording });
     expect(find(wrong.checks, 'client.outcome').passed).toBe(true);
     expect(find(wrong.checks, 'client.status')).toMatchObject({ level: 'MUST', passed: false, expected: 503, actual: 500 });
-    const silent = judgeClient({ case: item, protocolVersion: V26, outcome: reported(null), recording });
+    // Without a verdict the exit status is the conclusion: 1 says "failed", as the 503 did.
+    const silent = judgeClient({ case: item, protocolVersion: V26, outcome: { verdicts: [null], run: { exitCode: 1, signal: null, timedOut: false, durationMs: 5 } }, recording });
     expect(find(silent.checks, 'client.outcome')).toMatchObject({ level: 'INFO', actual: 'not reported' });
     expect(silent.checks.filter((c) => !c.passed && c.level !== 'INFO')).toEqual([]);
+    expect(silent.conclusion).toBe('exit_status');
+    // Exit 0 says "the call gave a result": a false success on a 503.
+    const falseSuccess = judgeClient({ case: item, protocolVersion: V26, outcome: reported(null), recording });
+    expect(falseSuccess.conclusion).toBe('wire_only');
+    expect(falseSuccess.checks.filter((c) => !c.passed && c.level !== 'INFO').map((c) => c.id)).toEqual(['client.exit']);
   });
 
   it('uses client.outcomeLevel, one check per explicit call, and flags a report that is not a verdict', async () => {

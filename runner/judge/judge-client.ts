@@ -2,7 +2,8 @@
 // reported. Pure: the case, the version, the target's outcome and the recording go in, checks
 // and the request schema results come out.
 import type { Case } from '../cases/case-types.js';
-import type { Check, ExpectedVerdict, ProtocolVersion, Recording, SchemaResult, TargetOutcome } from '../types.js';
+import type { Check, Conclusion, ExpectedVerdict, ProtocolVersion, Recording, SchemaResult, TargetOutcome } from '../types.js';
+import { judgeExitStatus } from './client/judge-exit-status.js';
 import { getClientExpectedVerdicts, judgeReported } from './client/judge-reported.js';
 import { judgeRequestHeaders, judgeRequestSchemas, type CheckRequestMessage } from './client/judge-requests.js';
 import { judgeWireRules } from './client/judge-wire-rules.js';
@@ -26,11 +27,13 @@ export interface ClientJudgement {
   checks: Check[];
   /** Schema results of the messages the client sent (sender `target`, exchange = recording seq). */
   schema: SchemaResult[];
+  /** Where the conclusion came from: a verdict, the exit status, the wire alone, or nothing. */
+  conclusion: Conclusion;
 }
 
 /**
  * Check ids: `client.finished`, `client.outcome[@i]` / `client.status` / `client.code` /
- * `client.layer`, `wire.<rule>` (plus `wire.tool-call-posts` and `wire.no-auto-replay` by
+ * `client.layer`, `client.exit` (no verdict: the exit status), `wire.<rule>` (plus `wire.tool-call-posts` and `wire.no-auto-replay` by
  * default), `header.<name>@n` for the n-th tools/call POST, `schema.request@e` for transcript entry e.
  */
 export function judgeClient(options: JudgeClientOptions): ClientJudgement {
@@ -44,6 +47,8 @@ export function judgeClient(options: JudgeClientOptions): ClientJudgement {
     checks.push(makeCheck({ id: 'client.finished', level: 'SHOULD', expected: 'finished in time', actual: finished ? `finished in ${outcome.run.durationMs} ms` : `killed after ${outcome.run.durationMs} ms`, passed: finished }));
   }
   checks.push(...judgeReported(item, expected, outcome));
+  const exit = judgeExitStatus(item, expected, outcome, calls.length);
+  checks.push(...exit.checks);
   checks.push(...judgeWireRules(item, version, calls));
   checks.push(...judgeRequestHeaders(version, calls, recording));
   let schema: SchemaResult[] = [];
@@ -52,7 +57,7 @@ export function judgeClient(options: JudgeClientOptions): ClientJudgement {
     checks.push(...judged.checks);
     schema = judged.schema;
   }
-  return { expected, checks, schema };
+  return { expected, checks, schema, conclusion: exit.conclusion };
 }
 
 export { getClientExpectedVerdicts };

@@ -9,6 +9,7 @@ import type { Cell, ProtocolVersion, Recording, SchemaResult, Target, TargetOutc
 import { describeThrownMessage } from '../safe-copy.js';
 import { copyTargetOutcome } from './copy-target-outcome.js';
 import { buildReproCommand, type ReproContext } from './repro.js';
+import { CELL_BUDGET_GRACE_MS, getCellBudgetMs } from './cell-budget.js';
 
 export interface RunCellOptions {
   loaded: LoadedCase;
@@ -47,7 +48,7 @@ export async function runCell(options: RunCellOptions): Promise<Cell> {
   }
   outcome = copyTargetOutcome(outcome);
   const judged = outcome.error === undefined && outcome.skip === undefined;
-  const { expected, checks, schema } = judgeOutcome(options, outcome, recording, judged);
+  const { expected, checks, schema, conclusion } = judgeOutcome(options, outcome, recording, judged);
   const { status, reason } = decideCellStatus(outcome, checks);
   return {
     case: loaded.case.id,
@@ -61,6 +62,7 @@ export async function runCell(options: RunCellOptions): Promise<Cell> {
     schema,
     ...(recording ? { recording } : {}),
     ...(outcome.run ? { targetRun: outcome.run } : {}),
+    ...(judged ? { conclusion } : {}),
     durationMs: Math.round(performance.now() - started),
     repro: buildReproCommand({ ...options.repro, caseId: loaded.case.id, target: target.info.name, protocolVersion, mode, timeoutMs: options.timeoutMs }),
   };
@@ -71,20 +73,22 @@ function judgeOutcome(options: RunCellOptions, outcome: TargetOutcome, recording
   const { loaded, protocolVersion, target } = options;
   if (target.info.kind === 'classifier') {
     const expected = getExpectedVerdicts(loaded.case, protocolVersion);
-    return { expected, checks: judged ? judgeVerdicts(expected, outcome) : [], schema: options.schema };
+    return { expected, checks: judged ? judgeVerdicts(expected, outcome) : [], schema: options.schema, conclusion: 'verdict' as const };
   }
   const client = judgeClient({ case: loaded.case, protocolVersion, outcome, recording, checkRequest: options.checkRequest });
-  return { expected: client.expected, checks: judged ? client.checks : [], schema: [...options.schema, ...client.schema] };
+  return { expected: client.expected, checks: judged ? client.checks : [], schema: [...options.schema, ...client.schema], conclusion: client.conclusion };
 }
 
 async function runTarget(options: RunCellOptions): Promise<{ outcome: TargetOutcome; recording?: Recording }> {
   const { loaded, protocolVersion, target, mode } = options;
-  // The cell's own signal follows the run's without adding a listener to it: targets may listen
-  // on their signal, and dozens of cells in flight would otherwise pile listeners on one signal.
-  const signal = AbortSignal.any([options.signal]);
+  // The cell's own signal: aborted by the run's, or by the cell budget (the target then stops
+  // and hands over what it has, which is kept as evidence). AbortSignal.any adds no listener to
+  // the run's signal, so dozens of cells in flight do not pile listeners on it.
+  const budget = new AbortController();
+  const signal = AbortSignal.any([options.signal, budget.signal]);
   const context = { case: loaded.case, protocolVersion, mode, timeoutMs: options.timeoutMs, signal };
-  const budgetMs = getCellBudgetMs(options);
-  if (!target.usesServer(mode)) return { outcome: await withBudget(target.run(context), budgetMs) };
+  const budgetMs = getCellBudgetMs(options.timeoutMs, loaded.case.exchanges.length, target.getCellLimitMs?.(context));
+  if (!target.usesServer(mode)) return { outcome: await withBudget(target.run(context), budgetMs, budget) };
   // Only the built-in harness is known to be done with the server when run() settles (it closes
   // its connections first); client processes may still send stragglers, so they get their own.
   if (options.hosts && target.info.kind === 'classifier') {
@@ -95,6 +99,7 @@ async function runTarget(options: RunCellOptions): Promise<{ outcome: TargetOutc
       const outcome = await withBudget(
         target.run({ ...context, serverUrl: server.url }).finally(() => (settled = true)),
         budgetMs,
+        budget,
       );
       return { outcome, recording: server.recording() };
     } finally {
@@ -105,26 +110,33 @@ async function runTarget(options: RunCellOptions): Promise<{ outcome: TargetOutc
   }
   const server = await startMockServer({ case: loaded.case, protocolVersion });
   try {
-    const outcome = await withBudget(target.run({ ...context, serverUrl: server.url }), budgetMs);
+    const outcome = await withBudget(target.run({ ...context, serverUrl: server.url }), budgetMs, budget);
     return { outcome, recording: server.recording() };
   } finally {
     await server.close();
   }
 }
 
-/** The longest a target may take for a cell: every exchange may use its timeout, plus slack. */
-function getCellBudgetMs(options: RunCellOptions): number {
-  return options.timeoutMs * (options.loaded.case.exchanges.length + 2) + 2000;
-}
-
-/** Stops waiting for a target that never settles (e.g. a classifier awaiting forever): the cell becomes `error`. */
-async function withBudget(run: Promise<TargetOutcome>, budgetMs: number): Promise<TargetOutcome> {
+/**
+ * Stops waiting for a target that does not settle within the cell budget: the cell becomes
+ * `error`. The target is told to stop (its signal) and given a short grace to hand over what it
+ * has; whatever verdict and run record it returns are kept as evidence beside the error.
+ */
+async function withBudget(run: Promise<TargetOutcome>, budgetMs: number, budget: AbortController): Promise<TargetOutcome> {
+  const error = `the target did not finish within the cell budget of ${budgetMs} ms`;
   let timer: NodeJS.Timeout | undefined;
-  const expired = new Promise<TargetOutcome>((resolve) => {
-    timer = setTimeout(() => resolve({ verdicts: [], error: `the target did not finish within ${budgetMs} ms` }), budgetMs);
+  const expired = new Promise<'expired'>((resolve) => {
+    timer = setTimeout(() => resolve('expired'), budgetMs);
   });
   try {
-    return await Promise.race([run, expired]);
+    const first = await Promise.race([run, expired]);
+    if (first !== 'expired') return first;
+    budget.abort(new Error(error));
+    const grace = new Promise<'gone'>((resolve) => {
+      timer = setTimeout(() => resolve('gone'), CELL_BUDGET_GRACE_MS);
+    });
+    const late = await Promise.race([run.catch(() => 'gone' as const), grace]);
+    return late === 'gone' ? { verdicts: [], error } : { ...late, error };
   } finally {
     clearTimeout(timer);
   }

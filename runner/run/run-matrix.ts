@@ -3,7 +3,7 @@ import { availableParallelism, platform, release } from 'node:os';
 import type { LoadedCase } from '../cases/case-types.js';
 import type { CheckRequestMessage } from '../judge/judge-client.js';
 import { getPackageVersion } from '../package-paths.js';
-import { CELL_STATUSES, type Cell, type CaseSummary, type ProtocolVersion, type RunResult, type RunSummary, type SchemaInfo, type SchemaResult, type Target } from '../types.js';
+import { CELL_STATUSES, type Cell, type CaseSummary, type ProtocolVersion, type RunResult, type RunSummary, type SchemaInfo, type SchemaResult, type Target, type TargetInfo, type UnmeasuredTarget } from '../types.js';
 import { estimateWaitMs, WAITING_CELL_MS } from './estimate-wait.js';
 import { MatrixFailure } from './matrix-failure.js';
 import { runCell } from './run-cell.js';
@@ -123,6 +123,7 @@ export async function runMatrix(options: RunMatrixOptions): Promise<RunResult> {
   waiting.forEach((cell, index) => byCell.set(cell, waited[index]!));
   busy.forEach((cell, index) => byCell.set(cell, worked[index]!));
   const cells = planned.map((cell) => byCell.get(cell)).filter((cell): cell is Cell => cell !== undefined);
+  const unmeasured = findUnmeasuredTargets(options.targets.map((target) => target.info), cells, options.versions);
   const result: RunResult = {
     format: 'mcp-error-matrix/results@1',
     tool: { name: 'mcp-error-matrix', version: getPackageVersion() },
@@ -137,16 +138,44 @@ export async function runMatrix(options: RunMatrixOptions): Promise<RunResult> {
     targets: options.targets.map((target) => target.info),
     cells,
     summary: summariseCells(cells),
+    ...(unmeasured.length > 0 ? { unmeasured } : {}),
   };
   if (failure) throw new MatrixFailure(failure.error, result);
   return result;
+}
+
+/**
+ * Targets that got no measured cell: every cell skipped, or none planned (e.g. a `--version`
+ * the target's cases do not have). Nothing measured is not green: such a run exits 1.
+ */
+export function findUnmeasuredTargets(targets: TargetInfo[], cells: Cell[], versions?: ProtocolVersion[]): UnmeasuredTarget[] {
+  const byTarget = new Map<string, Cell[]>(targets.map((target) => [target.name, []]));
+  for (const cell of cells) byTarget.get(cell.target)?.push(cell);
+  const unmeasured: UnmeasuredTarget[] = [];
+  for (const [target, own] of byTarget) {
+    if (own.some((cell) => cell.status !== 'skip')) continue;
+    const reasons = [...new Set(own.map((cell) => cell.reason ?? 'skipped'))];
+    const reason =
+      own.length === 0
+        ? `no cell was run for it${versions ? ` (selected versions: ${versions.join(', ')})` : ''}`
+        : `all ${own.length} of its cells were skipped: ${reasons.slice(0, 3).join('; ')}${reasons.length > 3 ? `; and ${reasons.length - 3} more reasons` : ''}`;
+    unmeasured.push({ target, reason });
+  }
+  return unmeasured;
 }
 
 /** Counts cells per status. */
 export function summariseCells(cells: Cell[]): RunSummary {
   const summary = Object.fromEntries(CELL_STATUSES.map((status) => [status, 0])) as RunSummary;
   summary.total = cells.length;
-  for (const cell of cells) summary[cell.status]++;
+  summary.pass_exit_status = 0;
+  summary.pass_wire_only = 0;
+  for (const cell of cells) {
+    summary[cell.status]++;
+    // A pass whose conclusion the client never stated is counted apart (README § Command targets).
+    if (cell.status === 'pass' && cell.conclusion === 'exit_status') summary.pass_exit_status++;
+    if (cell.status === 'pass' && cell.conclusion === 'wire_only') summary.pass_wire_only++;
+  }
   return summary;
 }
 

@@ -3,7 +3,7 @@
 import { formatCellKey } from '../../reports/compare-types.js';
 import type { StoredRunResult } from '../compare/results-file.js';
 import { RunnerError } from '../errors.js';
-import { summariseCells } from '../run/run-matrix.js';
+import { findUnmeasuredTargets, summariseCells } from '../run/run-matrix.js';
 import type { CaseSummary, Cell } from '../types.js';
 
 export interface ShardInput {
@@ -85,7 +85,8 @@ export function mergeShardResults(shards: readonly ShardInput[]): StoredRunResul
     .sort((a, b) => targetOrder.indexOf(a.target) - targetOrder.indexOf(b.target) || compare(a.case, b.case) || compare(a.protocolVersion, b.protocolVersion));
   const summary = summariseCells(merged);
   const times = shards.map((shard) => shard.result);
-  const { comparison: _comparison, baseline, ...base } = first.result;
+  const { comparison: _comparison, baseline, unmeasured: _unmeasured, ...base } = first.result;
+  const unmeasured = findUnmeasuredTargets(base.targets, merged);
   return {
     ...base,
     startedAt: times.map((r) => r.startedAt).sort()[0]!,
@@ -94,6 +95,7 @@ export function mergeShardResults(shards: readonly ShardInput[]): StoredRunResul
     cases: [...cases.values()].map((entry) => entry.summary).sort((a, b) => compare(a.id, b.id)),
     cells: merged,
     summary,
+    ...(unmeasured.length > 0 ? { unmeasured } : {}),
     ...(baseline ? { baseline: { ...baseline, applied: summary.xfail, stale: summary.xpass } } : {}),
     shard: { count, planDigest: first.result.shard!.planDigest, plannedCells: planned, merged: [...byIndex.keys()].sort((a, b) => a - b) },
   };

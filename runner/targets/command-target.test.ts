@@ -32,14 +32,18 @@ beforeAll(async () => {
 }, 120_000);
 
 describe('command target: fixture clients, each wrong in one way, in one matrix', () => {
-  it('passes the correct client and the silent conformance-style client on every case', () => {
+  it('passes the correct client and the conformance-style client (no verdict, an exit status) on every case', () => {
     for (const id of CASES) {
       expect(cellOf('correct-client', id).status, id).toBe('pass');
+      expect(cellOf('correct-client', id).conclusion, id).toBe('verdict');
       const silent = cellOf('conformance-style', id);
       expect(silent.status, id).toBe('pass');
       expect(silent.actual).toEqual([null]);
       expect(silent.checks.find((c) => c.id === 'client.outcome')).toMatchObject({ level: 'INFO', actual: 'not reported' });
     }
+    // Exit 0 on a result is judged on the wire alone; exit 1 on a failed call is its conclusion.
+    expect(cellOf('conformance-style', 'baseline').conclusion).toBe('wire_only');
+    expect(cellOf('conformance-style', 'http-503-empty-body').conclusion).toBe('exit_status');
     expect(cellOf('correct-client', 'mrtr-form-with-state').actual).toMatchObject([{ outcome: 'TOOL_SUCCESS' }]);
     expect(cellOf('conformance-style', 'baseline').targetRun?.stderr).toContain('scenario baseline at http://127.0.0.1:');
   });
@@ -57,11 +61,15 @@ describe('command target: fixture clients, each wrong in one way, in one matrix'
     }
   });
 
-  it('reports a client that crashes as an error cell naming the signal', () => {
+  it('judges a client that crashes by a signal without a verdict as having failed the call', () => {
     const cell = cellOf('crashes', 'baseline');
-    expect(cell.status).toBe('error');
-    expect(cell.reason).toMatch(/crashed: .*SIGSEGV/);
+    expect(cell.status).toBe('fail');
+    expect(cell.conclusion).toBe('exit_status');
+    expect(cell.targetRun).toMatchObject({ crashed: true });
+    expect(cell.checks.find((c) => c.id === 'client.exit')).toMatchObject({ level: 'MUST', passed: false, actual: expect.stringMatching(/SIGSEGV/) });
     expect(cell.recording?.exchanges.some((e) => e.request.rpc?.method === 'tools/call')).toBe(true);
+    // On a call that failed, the crash is the conclusion "failed": a pass, marked exit-status only.
+    expect(cellOf('crashes', 'http-503-empty-body')).toMatchObject({ status: 'pass', conclusion: 'exit_status' });
   });
 
   it('caps a flood on stdout and still reads the verdict on its last line', () => {

@@ -6,12 +6,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { VERDICT_FILE_MAX_BYTES } from '../io/input-caps.js';
 import { readUserText, UserFileError } from '../io/read-user-file.js';
+import { getDefaultTargetLimitMs } from '../run/cell-budget.js';
 import type { ProtocolVersion, Target, TargetContext, TargetInfo, TargetOutcome, TargetRunInfo } from '../types.js';
 import { buildClientEnv } from './command/client-env.js';
 import { findCommandSource, parseCommandSpec, type CommandSpec } from './command/parse-command-spec.js';
 import { readClientReport } from './command/read-client-report.js';
 import { createMarkToken, killMarkedProcesses, RUN_MARK_VARIABLE } from './command/process-marks.js';
-import { describeExit, spawnClient, type ClientProcessResult } from './command/spawn-client.js';
+import { spawnClient, type ClientProcessResult } from './command/spawn-client.js';
 
 /** Exit status a client uses to say "I do not speak this case or version" (the automake SKIP code). */
 export const SKIP_EXIT_CODE = 77;
@@ -47,6 +48,8 @@ export function createCommandTarget(options: CommandTargetOptions): Target {
       options.versions && !options.versions.includes(version) ? `the client speaks only ${options.versions.join(', ')} (target option versions=)` : undefined,
     run: (context) => runCommandClient(options, cwd, context, runMark),
     close: async () => void killMarkedProcesses(RUN_MARK_VARIABLE, runMark),
+    // The client's own `#timeout` is honoured: the runner's cell budget grows to fit it (up to a ceiling).
+    getCellLimitMs: () => options.timeoutMs,
   };
 }
 
@@ -67,24 +70,28 @@ async function runCommandClient(options: CommandTargetOptions, cwd: string, cont
     });
     const run = toRunInfo(result);
     if (result.spawnError !== undefined) return { verdicts: [], run, error: `the client could not be started: ${result.spawnError}` };
-    if (result.aborted) return { verdicts: [], run, error: 'interrupted: the run was aborted' };
-    if (result.crashed) return { verdicts: [], run, error: `the client crashed: ${describeExit(result)}` };
     const verdict = await readVerdictFile(verdictFile);
     if (typeof verdict === 'object') return { verdicts: [], run, error: `the client's verdict file was refused: ${verdict.problem}` };
     const report = readClientReport({ fileText: verdict, lastStdoutLine: result.lastStdoutLine, calls });
+    const reported = { verdicts: report.verdicts, ...(report.invalidVerdicts.length ? { invalidVerdicts: report.invalidVerdicts } : {}), run };
+    // Stopped from outside (the run was interrupted, or the cell budget ran out): what the client
+    // had reported by then is kept as evidence beside the error.
+    if (result.aborted) return { ...reported, error: 'interrupted: the run was aborted' };
     if (report.skip !== undefined) return { verdicts: [], run, skip: report.skip };
     if (result.exitCode === SKIP_EXIT_CODE && !result.timedOut && report.source === 'none') {
       return { verdicts: [], run, skip: getLastLine(result.stderr) ?? `the client exited with ${SKIP_EXIT_CODE} (skip)` };
     }
-    return { verdicts: report.verdicts, ...(report.invalidVerdicts.length ? { invalidVerdicts: report.invalidVerdicts } : {}), run };
+    // A crash (a signal the runner did not send) is judged like any exit: without a verdict, the
+    // exit status is the client's conclusion (judge-exit-status.ts).
+    return reported;
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
 }
 
-/** The per-cell limit when the target sets none: room for every scripted exchange to time out once. */
+/** The per-cell limit when the target sets none: room for every scripted exchange to time out once, capped (cell-budget.ts). */
 export function getDefaultCellTimeout(context: Pick<TargetContext, 'timeoutMs' | 'case'>): number {
-  return context.timeoutMs * Math.max(3, context.case.exchanges.length + 1);
+  return getDefaultTargetLimitMs(context.timeoutMs, context.case.exchanges.length);
 }
 
 function toRunInfo(result: ClientProcessResult): TargetRunInfo {

@@ -67,8 +67,9 @@ describe('hostile command clients', () => {
   test('specific endings: timeout, crash by signal, flood capped, huge and invalid verdicts read as invalid', () => {
     const cell = (name: string) => result.cells.find((item) => item.target === name)!;
     expect(cell('hangs').targetRun?.timedOut).toBe(true);
-    expect(cell('crashes-with-signal').status).toBe('error');
-    expect(cell('crashes-with-signal').reason).toMatch(/SIGSEGV/);
+    // Dead by a signal before any request: nothing was concluded, a MUST failure (no longer an error cell).
+    expect(cell('crashes-with-signal')).toMatchObject({ status: 'fail', conclusion: 'none', targetRun: { crashed: true } });
+    expect(cell('crashes-with-signal').checks.find((check) => check.id === 'wire.tool-called')?.passed).toBe(false);
     const flood = cell('floods-output').targetRun!;
     expect((flood.stdout ?? '').length + (flood.stderr ?? '').length).toBeLessThan(8 * 1024 * 1024);
     // A 50 MB verdict is not carried into the results whole.

@@ -1,6 +1,7 @@
 // What the client reported, per explicit call, against what the case expects it to report.
 import { getExpectedVerdict, type Case } from '../../cases/case-types.js';
 import { OUTCOME_LAYER, type Check, type ExpectedVerdict, type ProtocolVersion, type TargetOutcome } from '../../types.js';
+import { getResponseIdText } from '../../mock-server/serialize-message.js';
 import { makeCheck } from '../make-check.js';
 import type { WireCall } from './read-wire-calls.js';
 
@@ -15,11 +16,31 @@ export function getClientExpectedVerdicts(item: Case, version: ProtocolVersion, 
   const named = item.client?.outcomeByVersion?.[version] ?? item.client?.outcome;
   const exchanges = item.exchanges;
   const lastStep = calls.map((call) => call.exchange.request.scriptStep).filter((step): step is number => step !== undefined).at(-1);
-  const lastExchange = exchanges[Math.max(lastStep ?? exchanges.length - 1, count - 1)] ?? exchanges.at(-1)!;
+  const lastIndex = Math.min(Math.max(lastStep ?? exchanges.length - 1, count - 1), exchanges.length - 1);
   return Array.from({ length: count }, (_, index) => {
-    if (index < count - 1) return getExpectedVerdict(exchanges[Math.min(index, exchanges.length - 1)]!, version);
-    return named ?? getExpectedVerdict(lastExchange, version);
+    if (index < count - 1) {
+      const step = Math.min(index, exchanges.length - 1);
+      return readEchoedId(exchanges[step]!, step, calls) ?? getExpectedVerdict(exchanges[step]!, version);
+    }
+    return named ?? readEchoedId(exchanges[lastIndex]!, lastIndex, calls) ?? getExpectedVerdict(exchanges[lastIndex]!, version);
   });
+}
+
+/**
+ * A case whose response converts the request id to a string (`as-string`) or a number
+ * (`as-number`) expects the type mismatch; a client whose id already had that type got its id
+ * echoed unchanged, so the step's expectation does not apply: what the server really sent, as
+ * the reference classifier reads it, is expected instead.
+ */
+function readEchoedId(exchange: Case['exchanges'][number], step: number, calls: WireCall[]): ExpectedVerdict | undefined {
+  const mode = exchange.response.id;
+  if (mode !== 'as-string' && mode !== 'as-number') return undefined;
+  const call = calls.find((entry) => entry.exchange.request.scriptStep === step);
+  if (call === undefined || call.id === undefined) return undefined;
+  const sent = getResponseIdText(mode, call.id, true);
+  const echoed = getResponseIdText('echo', call.id, true);
+  if (!sent.present || !echoed.present || sent.text !== echoed.text) return undefined;
+  return { outcome: call.outcome };
 }
 
 /**

@@ -3,6 +3,7 @@
 import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
 import { TargetSpecError } from '../../errors.js';
+import { MAX_TARGET_CELL_MS } from '../../run/cell-budget.js';
 import { PROTOCOL_VERSIONS, type ProtocolVersion } from '../../types.js';
 
 export interface CommandSpec {
@@ -10,7 +11,7 @@ export interface CommandSpec {
   command: string;
   /** Only these versions are run; the others are `skip`. @default every version */
   versions?: ProtocolVersion[];
-  /** Per-cell time limit in ms. @default the run's per-exchange timeout × max(3, exchanges + 1) */
+  /** Per-cell time limit in ms, at most MAX_TARGET_CELL_MS. @default the run's per-exchange timeout × max(3, exchanges + 1), at most × 10 */
   timeoutMs?: number;
 }
 
@@ -45,6 +46,7 @@ function parseVersions(spec: string, value: string): ProtocolVersion[] {
 function parseTimeout(spec: string, value: string): number {
   const number = Number(value);
   if (!Number.isInteger(number) || number <= 0) throw new TargetSpecError(spec, `timeout=${value}: expected a positive whole number of milliseconds`);
+  if (number > MAX_TARGET_CELL_MS) throw new TargetSpecError(spec, `timeout=${value}: a cell may take at most ${MAX_TARGET_CELL_MS} ms; write a smaller #timeout=`);
   return number;
 }
 

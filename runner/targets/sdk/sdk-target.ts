@@ -5,6 +5,7 @@ import { readVerdict } from '../../classify/read-verdict.js';
 import { type ProtocolVersion, type Target, type TargetContext, type TargetOutcome, type Verdict } from '../../types.js';
 import { resolveSdkPackage, type ResolveSdkOptions, type ResolvedSdkPackage } from './resolve-sdk-package.js';
 import { SdkWorker, type WorkerAnswer } from './sdk-worker.js';
+import { MAX_CELL_EXCHANGE_TIMEOUTS } from '../../run/cell-budget.js';
 
 /** Slack on top of the SDK's own per-call timeouts before a silent worker counts as wedged. */
 const WORKER_SLACK_MS = 1500;
@@ -32,9 +33,9 @@ async function runSdkCell(worker: SdkWorker, context: TargetContext): Promise<Ta
   const calls = context.case.client?.calls ?? 1;
   const tool = context.case.tool ?? DEFAULT_TOOL;
   // Each explicit call or scripted exchange (MRTR rounds) may take the SDK's timeout, plus one for
-  // connect; kept just below the runner's own cell budget so a wedged worker is reported (and
-  // replaced) by us first.
-  const budgetMs = context.timeoutMs * (Math.max(calls, context.case.exchanges.length) + 2) + WORKER_SLACK_MS;
+  // connect; kept just below the runner's own cell budget (capped alike, cell-budget.ts) so a
+  // wedged worker is reported (and replaced) by us first.
+  const budgetMs = context.timeoutMs * Math.min(Math.max(calls, context.case.exchanges.length) + 2, MAX_CELL_EXCHANGE_TIMEOUTS) + WORKER_SLACK_MS;
   const started = performance.now();
   const answer: WorkerAnswer = await worker.run(
     {

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { makeCase, SUCCESS_JSON } from '../../mock-server/test-cases.js';
+import type { ExpectedVerdict, TargetOutcome, TargetRunInfo } from '../../types.js';
+import { judgeExitStatus } from './judge-exit-status.js';
+
+const exited = (exitCode: number | null, signal: string | null = null, extra: Partial<TargetRunInfo> = {}): TargetOutcome => ({
+  verdicts: [null],
+  run: { exitCode, signal, timedOut: false, durationMs: 5, ...extra },
+});
+const item = makeCase([{ body: { json: SUCCESS_JSON } }]);
+const want = (outcome: ExpectedVerdict['outcome']): ExpectedVerdict[] => [{ outcome }];
+
+describe('judgeExitStatus: a client without a verdict is judged on its exit status', () => {
+  it('fails (MUST) a non-zero exit on a call that gave a result, TOOL_ERROR included', () => {
+    for (const outcome of ['TOOL_SUCCESS', 'TOOL_ERROR'] as const) {
+      const judged = judgeExitStatus(item, want(outcome), exited(13), 1);
+      expect(judged.conclusion).toBe('exit_status');
+      expect(judged.checks).toMatchObject([{ id: 'client.exit', level: 'MUST', passed: false, actual: 'exit 13' }]);
+      expect(judged.checks[0]!.message).toContain('failed a call that succeeded');
+    }
+  });
+
+  it('counts death by a signal as "the call failed"', () => {
+    expect(judgeExitStatus(item, want('TOOL_SUCCESS'), exited(null, 'SIGSEGV'), 1).checks).toMatchObject([{ passed: false, actual: 'killed by SIGSEGV' }]);
+    expect(judgeExitStatus(item, want('HTTP_ERROR'), exited(null, 'SIGSEGV'), 1)).toMatchObject({ conclusion: 'exit_status', checks: [{ passed: true }] });
+  });
+
+  it('accepts a non-zero exit on every outcome without a final result, marked as concluded from the exit status', () => {
+    for (const outcome of ['HTTP_ERROR', 'JSONRPC_ERROR', 'INPUT_REQUIRED', 'MALFORMED_JSON', 'INVALID_ENVELOPE', 'INVALID_TOOL_RESULT', 'STREAM_INCOMPLETE', 'NO_RESPONSE'] as const) {
+      expect(judgeExitStatus(item, want(outcome), exited(1), 1), outcome).toMatchObject({ conclusion: 'exit_status', checks: [{ id: 'client.exit', passed: true }] });
+    }
+  });
+
+  it('judges exit 0 on the wire alone when the call gave a result, and as a false success when it failed', () => {
+    expect(judgeExitStatus(item, want('TOOL_ERROR'), exited(0), 1)).toMatchObject({ conclusion: 'wire_only', checks: [{ passed: true }] });
+    const judged = judgeExitStatus(item, want('HTTP_ERROR'), exited(0), 1);
+    expect(judged).toMatchObject({ conclusion: 'wire_only', checks: [{ id: 'client.exit', level: 'MUST', passed: false }] });
+    expect(judged.checks[0]!.message).toContain('false success');
+  });
+
+  it('concludes nothing for a client that made no call or was killed by the runner (other checks fail those)', () => {
+    expect(judgeExitStatus(item, want('HTTP_ERROR'), exited(1), 0)).toEqual({ conclusion: 'none', checks: [] });
+    expect(judgeExitStatus(item, want('NO_RESPONSE'), exited(null, 'SIGKILL', { timedOut: true }), 1)).toEqual({ conclusion: 'none', checks: [] });
+  });
+
+  it('leaves a reported verdict, valid or not, to the outcome checks', () => {
+    expect(judgeExitStatus(item, want('TOOL_SUCCESS'), { ...exited(13), verdicts: [{ outcome: 'TOOL_SUCCESS', layer: 'application' }] }, 1)).toEqual({ conclusion: 'verdict', checks: [] });
+    expect(judgeExitStatus(item, want('TOOL_SUCCESS'), { ...exited(13), invalidVerdicts: [{ index: 0, value: 'x', problem: 'not JSON' }] }, 1).conclusion).toBe('verdict');
+  });
+
+  it('holds the exit check at the case outcome level, on the last call', () => {
+    const relaxed = makeCase([{ body: { json: SUCCESS_JSON } }], { client: { calls: 2, outcomeLevel: 'SHOULD' } });
+    const judged = judgeExitStatus(relaxed, [{ outcome: 'HTTP_ERROR' }, { outcome: 'TOOL_SUCCESS' }], { ...exited(2), verdicts: [null, null] }, 2);
+    expect(judged.checks).toMatchObject([{ id: 'client.exit@2', level: 'SHOULD', passed: false }]);
+  });
+});

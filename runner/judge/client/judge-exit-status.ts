@@ -1,0 +1,56 @@
+// What a client concluded when it reported no verdict for its last call: its exit status.
+// 0 says "the call gave a result", non-zero or a signal says "the call failed"; either is judged
+// against whether the expected outcome has a final result (OUTCOMES.md, `hasFinalResult`).
+import { constants } from 'node:os';
+import type { Case } from '../../cases/case-types.js';
+import { getRecovery } from '../../classify/verdict.js';
+import type { Check, Conclusion, ExpectedVerdict, TargetOutcome } from '../../types.js';
+import { makeCheck } from '../make-check.js';
+
+export interface ExitStatusJudgement {
+  conclusion: Conclusion;
+  checks: Check[];
+}
+
+/**
+ * `client.exit` (at `client.outcomeLevel`, MUST by default) for a client process that reported
+ * no verdict for its last call. A client that made no tools/call request, or that the runner
+ * had to kill, concluded nothing (`none`, no exit check): the first already fails
+ * `wire.tool-called` (MUST), the second `client.finished`.
+ */
+export function judgeExitStatus(item: Case, expected: ExpectedVerdict[], outcome: TargetOutcome, toolCalls: number): ExitStatusJudgement {
+  const last = expected.length - 1;
+  const reported = outcome.verdicts[last] != null || outcome.invalidVerdicts?.some((entry) => entry.index === last) === true;
+  const run = outcome.run;
+  if (reported) return { conclusion: 'verdict', checks: [] };
+  // Not a process (an adapter that reported nothing): nothing was concluded.
+  if (run === undefined || !('exitCode' in run)) return { conclusion: 'none', checks: [] };
+  if (run.timedOut) return { conclusion: 'none', checks: [] };
+  // No tools/call request: nothing was concluded about the call (`wire.tool-called` fails, MUST).
+  if (toolCalls === 0) return { conclusion: 'none', checks: [] };
+  const level = item.client?.outcomeLevel ?? 'MUST';
+  const exit = describeStatus(run.exitCode ?? null, run.signal ?? null);
+  const want = expected[last]!;
+  const hasFinalResult = getRecovery(want.outcome).hasFinalResult;
+  const expectedText = hasFinalResult ? `exit 0: the call gave a result (${want.outcome})` : `a non-zero exit: the call failed (${want.outcome})`;
+  const suffix = expected.length === 1 ? '' : `@${expected.length}`;
+  const id = `client.exit${suffix}`;
+  const succeeded = run.exitCode === 0 && !run.signal;
+  if (succeeded) {
+    const message = hasFinalResult
+      ? `${id}: exit 0, no verdict: judged on the wire alone (expected ${want.outcome})`
+      : `${id}: the client exited 0 (a result) on a call that failed with ${want.outcome}: a false success`;
+    return { conclusion: 'wire_only', checks: [makeCheck({ id, level, expected: expectedText, actual: exit, passed: hasFinalResult, message })] };
+  }
+  const message = hasFinalResult
+    ? `${id}: the client failed a call that succeeded (${want.outcome}): ${exit}, no verdict`
+    : `${id}: ${exit}, no verdict: the call failed, as expected (${want.outcome}); judged on the exit status alone`;
+  return { conclusion: 'exit_status', checks: [makeCheck({ id, level, expected: expectedText, actual: exit, passed: !hasFinalResult, message })] };
+}
+
+function describeStatus(code: number | null, signal: string | null): string {
+  if (signal) return `killed by ${signal}`;
+  // A shell reports its child's death by signal N as 128+N.
+  const name = code !== null && code > 128 ? Object.entries(constants.signals).find(([, number]) => number === code - 128)?.[0] : undefined;
+  return name ? `exit ${code} (${name})` : `exit ${String(code)}`;
+}
