@@ -110,13 +110,6 @@ describeWithSchemas('schemas', () => {
     }
   });
 
-  it('exits 2 naming both remedies when nothing is found', async () => {
-    const { io, stdout, stderr } = makeIO({ env: {}, schemaCacheDir: join(work, 'empty-cache') });
-    expect(await runSchemasCommand([], io)).toBe(2);
-    expect(stdout()).toContain('NOT FOUND');
-    expect(stderr()).toMatch(/--schemas DIR[\s\S]*MCP_SCHEMAS_DIR[\s\S]*schemas fetch/);
-  });
-
   it('reports a mismatching file with both hashes', async () => {
     const dir = join(work, 'tampered');
     for (const version of PROTOCOL_VERSIONS) {
@@ -175,7 +168,7 @@ describeWithSchemas('schemas', () => {
 
 describe('schemas with no schema anywhere (needs none)', () => {
   it('exits 2 naming both remedies when nothing is found', async () => {
-    const { io, stdout, stderr } = makeIO({ env: {}, cacheDir: join(work, 'empty-cache') });
+    const { io, stdout, stderr } = makeIO({ env: {}, schemaCacheDir: join(work, 'empty-cache') });
     expect(await runSchemasCommand([], io)).toBe(2);
     expect(stdout()).toContain('NOT FOUND');
     expect(stderr()).toMatch(/--schemas DIR[\s\S]*MCP_SCHEMAS_DIR[\s\S]*schemas fetch/);
