@@ -47,7 +47,7 @@ export function createCommandTarget(options: CommandTargetOptions): Target {
     skipReason: (version: ProtocolVersion) =>
       options.versions && !options.versions.includes(version) ? `the client speaks only ${options.versions.join(', ')} (target option versions=)` : undefined,
     run: (context) => runCommandClient(options, cwd, context, runMark),
-    close: async () => void killMarkedProcesses(RUN_MARK_VARIABLE, runMark),
+    close: async () => void (await killMarkedProcesses(RUN_MARK_VARIABLE, runMark)),
     // The client's own `#timeout` is honoured: the runner's cell budget grows to fit it (up to a ceiling).
     getCellLimitMs: () => options.timeoutMs,
   };

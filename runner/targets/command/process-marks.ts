@@ -3,7 +3,7 @@
 // children inherit it, and /proc/<pid>/environ shows it. Linux only; elsewhere nothing is found.
 // What this cannot reach: a descendant that cleared or rewrote its environment (env -i).
 import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
 
 /** The variable naming the run: `<run token>` on its own, so one scan finds all of a run's processes. */
 export const RUN_MARK_VARIABLE = 'MCP_MATRIX_RUN_MARK';
@@ -15,37 +15,42 @@ export function createMarkToken(): string {
   return randomBytes(9).toString('base64url');
 }
 
-/** Pids of live (non-zombie) processes other than this one whose environment holds NAME=VALUE. */
-export function findMarkedProcesses(name: string, value: string): number[] {
+/**
+ * Pids of live (non-zombie) processes other than this one whose environment holds NAME=VALUE.
+ * The reads are asynchronous: on a loaded machine one /proc/<pid>/environ read can take tens of
+ * ms (it waits on the other process's memory lock), which must not stall the cells in flight.
+ */
+export async function findMarkedProcesses(name: string, value: string): Promise<number[]> {
   // environ is NUL-separated: the NULs around the needle make the match whole-variable.
   const needle = `\0${name}=${value}\0`;
   let entries: string[];
   try {
-    entries = readdirSync('/proc');
+    entries = await readdir('/proc');
   } catch {
     return [];
   }
-  const found: number[] = [];
-  for (const entry of entries) {
-    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
-    try {
-      const environ = `\0${readFileSync(`/proc/${entry}/environ`, 'latin1')}\0`;
-      if (environ.includes(needle) && !isZombie(entry)) found.push(Number(entry));
-    } catch {
-      // Gone already, or not ours to read.
-    }
-  }
-  return found;
+  const pids = entries.filter((entry) => /^\d+$/.test(entry) && Number(entry) !== process.pid);
+  const found = await Promise.all(
+    pids.map(async (pid) => {
+      try {
+        const environ = `\0${await readFile(`/proc/${pid}/environ`, 'latin1')}\0`;
+        return environ.includes(needle) && !(await isZombie(pid)) ? [Number(pid)] : [];
+      } catch {
+        return []; // Gone already, or not ours to read.
+      }
+    }),
+  );
+  return found.flat();
 }
 
 /**
  * SIGKILLs every process carrying NAME=VALUE, scanning again until none is found (a marked
  * process may fork while it is being killed). Returns how many were killed.
  */
-export function killMarkedProcesses(name: string, value: string, maxRounds = 5): number {
+export async function killMarkedProcesses(name: string, value: string, maxRounds = 5): Promise<number> {
   let killed = 0;
   for (let round = 0; round < maxRounds; round++) {
-    const pids = findMarkedProcesses(name, value);
+    const pids = await findMarkedProcesses(name, value);
     if (pids.length === 0) break;
     for (const pid of pids) {
       try {
@@ -59,9 +64,9 @@ export function killMarkedProcesses(name: string, value: string, maxRounds = 5):
   return killed;
 }
 
-function isZombie(pid: string): boolean {
+async function isZombie(pid: string): Promise<boolean> {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
     return stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z');
   } catch {
     return true;

@@ -78,16 +78,16 @@ export function spawnClient(options: SpawnClientOptions): Promise<ClientProcessR
         // ESRCH: the group is already gone.
       }
     };
-    const killTree = (): void => {
+    const killTree = async (): Promise<void> => {
       killGroup();
-      killMarkedProcesses(CELL_MARK_VARIABLE, cellMark);
+      await killMarkedProcesses(CELL_MARK_VARIABLE, cellMark);
     };
     let closed = false;
     const releaseTimers: NodeJS.Timeout[] = [];
     const stop = (reason: 'timeout' | 'abort'): void => {
       if (exit !== undefined) return;
       killedBy ??= reason;
-      killTree();
+      void killTree();
     };
     const timer = setTimeout(() => stop('timeout'), options.timeoutMs);
     const onAbort = (): void => stop('abort');
@@ -106,7 +106,7 @@ export function spawnClient(options: SpawnClientOptions): Promise<ClientProcessR
       releaseTimers.push(
         setTimeout(() => {
           if (closed) return;
-          killMarkedProcesses(CELL_MARK_VARIABLE, cellMark);
+          void killMarkedProcesses(CELL_MARK_VARIABLE, cellMark);
           releaseTimers.push(setTimeout(() => closed || releasePipes(child.stdout, child.stderr), PIPE_RELEASE_MS));
         }, CLOSE_GRACE_MS),
       );
@@ -116,7 +116,7 @@ export function spawnClient(options: SpawnClientOptions): Promise<ClientProcessR
       releaseTimers.forEach(clearTimeout);
       clearTimeout(timer);
       options.signal.removeEventListener('abort', onAbort);
-      killTree();
+      await killTree();
       if (child.pid !== undefined) await waitForGroupExit(child.pid, GROUP_EXIT_WAIT_MS);
       const final = exit ?? { code, signal };
       const crashed = killedBy === undefined && isCrash(final.code, final.signal);
