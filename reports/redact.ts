@@ -339,6 +339,30 @@ export function sanitizeValue(value: unknown): string {
 
 /** Collapse whitespace runs (newlines included) so the text fits on one line, then cap it. */
 export function toOneLine(text: string, max = 300): string {
-  const line = text.replace(/\s+/g, ' ').trim();
+  // One scan that stops once the line is longer than `max` (a regex replace over a 50 MB text
+  // with millions of whitespace runs took minutes).
+  const parts: string[] = [];
+  let length = 0;
+  let i = 0;
+  while (i < text.length && length <= max) {
+    while (i < text.length && isJsSpace(text.charCodeAt(i))) i++;
+    const start = i;
+    while (i < text.length && !isJsSpace(text.charCodeAt(i)) && length + (i - start) <= max) i++;
+    if (i === start) break;
+    if (parts.length > 0) {
+      parts.push(' ');
+      length++;
+    }
+    parts.push(text.slice(start, i));
+    length += i - start;
+  }
+  const line = parts.join('');
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+// JavaScript's \s: ASCII and Unicode white space, line terminators and the BOM.
+function isJsSpace(code: number): boolean {
+  if (code <= 0x20) return code === 0x20 || (code >= 0x09 && code <= 0x0d);
+  if (code < 0xa0) return false;
+  return code === 0xa0 || code === 0x1680 || (code >= 0x2000 && code <= 0x200a) || code === 0x2028 || code === 0x2029 || code === 0x202f || code === 0x205f || code === 0x3000 || code === 0xfeff;
 }
