@@ -85,7 +85,7 @@ describeWithSchemas('validate', () => {
 
   it.each([
     ['a missing file', async () => [join(work, 'nope.json')], /nope\.json: cannot read/],
-    ['a folder instead of a file', async () => [work], /: cannot read \(not a regular file\)/],
+    ['a folder instead of a file', async () => [work], /: the message file is not a regular file \(it is a folder\)/],
     ['a file that is not JSON', async () => [await writeJson('bad.json', '{"jsonrpc": ')], /bad\.json: not valid JSON/],
     ['an unknown version', async () => [await writeJson('v.json', ok25), '--version', '2024-01-01'], /--version 2024-01-01: expected 2025-11-25 or 2026-07-28/],
     ['an unknown definition', async () => [await writeJson('d.json', ok25), '--def', 'CallToolResutl'], /--def CallToolResutl: .*did you mean CallToolResult\?/],

@@ -165,7 +165,7 @@ describe('report safety: huge and hostile values still give every report', () =>
     const out = join(root, name);
     await writeRunReports(out, result, { inputs: [], rootDir: root });
     const files = new Map([...readTree(out)].map(([file, text]) => [file.slice(out.length + 1), text]));
-    expect([...files.keys()].sort()).toEqual(['SHA256SUMS', 'matrix.html', 'receipts.json', 'results.json', 'results.junit.xml', 'results.tap', 'summary.md']);
+    expect([...files.keys()].sort()).toEqual(['.mcp-error-matrix-report', 'SHA256SUMS', 'matrix.html', 'receipts.json', 'results.json', 'results.junit.xml', 'results.tap', 'summary.md']);
     JSON.parse(files.get('results.json')!);
     expect(XMLValidator.validate(files.get('results.junit.xml')!)).toBe(true);
     return files;
