@@ -79,12 +79,8 @@ describe('mock server on the wire (2026-07-28)', () => {
     expect(text.startsWith(': keep-alive\r\n\r\nevent: message\r\nid: e1\r\ndata: {"jsonrpc":"2.0","method":"notifications/progress"')).toBe(true);
     expect(text).toContain('\r\n\r\ndata: {\r\ndata:   "jsonrpc": "2.0",\r\ndata:   "id": 2,\r\ndata:   "result": {\r\n');
     expect(text.endsWith('data: }\r\n\r\n')).toBe(true);
-    // The delayed event arrives in a later TCP read, at least 80 ms after the first ones.
-    const firstAt = raw.chunks[0]!.at;
-    const offset = raw.bytes.indexOf('"id": 2');
-    let end = 0;
-    const lastEventChunk = raw.chunks.find((chunk) => (end += chunk.bytes.length) > offset);
-    expect(lastEventChunk!.at - firstAt).toBeGreaterThanOrEqual(70);
+    // The delay is asserted where it is made: the server's own send times. The client's read
+    // times are not evidence of it (a loaded machine reads two sends late, in one or two reads).
     const recorded = server.recording().exchanges[0]!.response!;
     expect(recorded.events).toHaveLength(3);
     expect(recorded.events![2]!.at - recorded.events![1]!.at).toBeGreaterThanOrEqual(70);
