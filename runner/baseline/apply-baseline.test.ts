@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { makeCell, makeCheck } from '../../test/make-run-result.js';
 import { summariseCells } from '../run/run-matrix.js';
 import type { CellStatus } from '../types.js';
-import { applyBaseline, applyBaselineToCell, validateBaselineChecks } from './apply-baseline.js';
+import { applyBaseline, applyBaselineToCell, validateBaselineChecks, validateBaselineEntries } from './apply-baseline.js';
 import { parseBaselineText, type Baseline } from './load-baseline.js';
 
 const parse = (text: string): Baseline => ({ ...parseBaselineText(text, 'b.yaml'), sha256: '0'.repeat(64) });
@@ -81,5 +81,37 @@ describe('a baseline entry naming checks', () => {
     expect(() => validateBaselineChecks(baseline, [skipped, judged])).not.toThrow();
     const otherTarget = makeCell({ case: 'c', target: 'other', status: 'fail', checks: [makeCheck({ id: 'outcome@1', passed: false })] });
     expect(() => validateBaselineChecks(baseline, [otherTarget])).not.toThrow();
+  });
+});
+
+describe('baseline edges', () => {
+  it('leaves an unlisted passing cell alone and counts nothing for cells already marked', () => {
+    const pass = makeCell({ case: 'other', target: 'naive', status: 'pass' });
+    expect(applyBaselineToCell(listed(), pass)).toBe(pass);
+    const marked = [makeCell({ case: 'c', target: 'naive', status: 'xfail' }), makeCell({ case: 'c', target: 'naive', protocolVersion: '2026-07-28', status: 'xpass' })];
+    expect(applyBaseline(listed(), marked)).toMatchObject({ applied: 0, stale: 0 });
+  });
+
+  it('does not cover a cell whose only failures are INFO checks with a check entry', () => {
+    const cell = makeCell({ case: 'c', target: 'naive', status: 'fail', checks: [makeCheck({ id: 'note', level: 'INFO', passed: false })] });
+    expect(applyBaselineToCell(parse('- { target: naive, case: "c:note", reason: r }\n'), cell)).toBe(cell);
+  });
+
+  it('names only the listed failing checks in the reason, joined by "; "', () => {
+    const cell = makeCell({ case: 'c', target: 'naive', status: 'fail', checks: [makeCheck({ id: 'a', passed: false }), makeCheck({ id: 'b', passed: false }), makeCheck({ id: 'ok', passed: true })] });
+    const baseline = parse('- { target: naive, case: "c:a", reason: ra }\n- { target: naive, case: "c:ok", reason: rok }\n- { target: naive, case: "c:b", reason: rb }\n');
+    expect(applyBaselineToCell(baseline, cell).reason).toBe('expected failure, b.yaml:1 (entry 1) [a]: ra; b.yaml:3 (entry 3) [b]: rb');
+  });
+
+  it('validates only check entries, and lists the cell checks and versions joined by ", "', () => {
+    const cell = makeCell({ case: 'c', target: 'naive', status: 'fail', checks: [makeCheck({ id: 'outcome@1', passed: false }), makeCheck({ id: 'status@1', passed: true })] });
+    expect(() => validateBaselineChecks(listed(), [cell])).not.toThrow();
+    expect(() => validateBaselineChecks(parse('- { target: naive, case: "c:zzzzzzzz", reason: r }\n'), [cell])).toThrow(
+      /unknown check "zzzzzzzz" for case "c" on target "naive"; its checks are: outcome@1, status@1$/,
+    );
+    const scope = { cases: [{ id: 'c', versions: ['2025-11-25'] as const }, { id: 'd', versions: ['2025-11-25', '2026-07-28'] as const }], runTargets: ['naive', 'reference'], otherKnownTargets: [] };
+    expect(() => validateBaselineEntries(parse('- { target: naive, case: zzzzzzzz, reason: r }\n'), scope)).toThrow(/unknown case "zzzzzzzz"; see `mcp-error-matrix list`/);
+    expect(() => validateBaselineEntries(parse('- { target: qqqqqqqq, case: c, reason: r }\n'), scope)).toThrow(/unknown target "qqqqqqqq"; targets in this run: naive, reference$/);
+    expect(() => validateBaselineEntries(parse('- { target: naive, case: c, version: "2026-07-28", reason: r }\n'), scope)).toThrow(/\(it runs under 2025-11-25\)$/);
   });
 });

@@ -80,6 +80,22 @@ describe('getClientExpectedVerdicts', () => {
     expect(getClientExpectedVerdicts(retried, '2026-07-28', [])).toEqual([{ outcome: 'TOOL_SUCCESS' }]);
   });
 
+  it('reads the step of the last POST that consumed one, and the last exchange without calls', () => {
+    const unconsumed = readWireCalls(makeClientRecording(makeToolCallPost({ id: 1, scriptStep: 0 }), makeToolCallPost({ id: 2 })), '2026-07-28');
+    expect(getClientExpectedVerdicts(retried, '2026-07-28', unconsumed)).toEqual([{ outcome: 'HTTP_ERROR', status: 429 }]);
+    expect(getClientExpectedVerdicts(retried, '2026-07-28')).toEqual([{ outcome: 'TOOL_SUCCESS' }]);
+    const three = makeCase([], {
+      exchanges: [
+        { response: { status: 429 }, expect: { outcome: 'HTTP_ERROR', status: 429 } },
+        { response: { status: 503 }, expect: { outcome: 'HTTP_ERROR', status: 503 } },
+        { response: { status: 200 }, expect: { outcome: 'TOOL_SUCCESS' } },
+      ],
+    });
+    expect(getClientExpectedVerdicts(three, '2026-07-28', callsTo(0, 1))).toEqual([{ outcome: 'HTTP_ERROR', status: 503 }]);
+    // More explicit calls than exchanges: the last call is held to the last exchange.
+    expect(getClientExpectedVerdicts({ ...three, client: { calls: 5 } }, '2026-07-28', callsTo(0, 1)).at(-1)).toEqual({ outcome: 'TOOL_SUCCESS' });
+  });
+
   it('uses client.outcomeByVersion, then client.outcome, for the last call', () => {
     const named: Case = { ...retried, client: { outcome: { outcome: 'TOOL_ERROR' }, outcomeByVersion: { '2025-11-25': { outcome: 'NO_RESPONSE' } } } };
     expect(getClientExpectedVerdicts(named, '2025-11-25', callsTo(0))).toEqual([{ outcome: 'NO_RESPONSE' }]);
@@ -95,6 +111,8 @@ describe('getClientExpectedVerdicts', () => {
       ],
     });
     expect(getClientExpectedVerdicts(three, '2026-07-28', callsTo(0))).toEqual([{ outcome: 'TOOL_ERROR' }, { outcome: 'TOOL_SUCCESS' }, { outcome: 'TOOL_SUCCESS' }]);
+    const four = { ...three, client: { calls: 4 } };
+    expect(getClientExpectedVerdicts(four, '2026-07-28', callsTo(0))).toEqual([{ outcome: 'TOOL_ERROR' }, { outcome: 'TOOL_SUCCESS' }, { outcome: 'TOOL_SUCCESS' }, { outcome: 'TOOL_SUCCESS' }]);
     const two = { ...three, client: { calls: 2 } };
     expect(getClientExpectedVerdicts(two, '2026-07-28', callsTo(0))).toEqual([{ outcome: 'TOOL_ERROR' }, { outcome: 'TOOL_SUCCESS' }]);
   });

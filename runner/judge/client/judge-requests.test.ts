@@ -108,3 +108,50 @@ describe('judgeRequestSchemas', () => {
     ]);
   });
 });
+
+describe('judgeRequestHeaders and judgeRequestSchemas: edges', () => {
+  const encoded = `=?base64?${Buffer.from('synthetic_tool').toString('base64')}?=`;
+  it.each([
+    [`x${encoded}`, false],
+    [`${encoded}x`, false],
+    [encoded, true],
+  ])('decodes Mcp-Name %s only as a whole =?base64?…?= value', (name, passed) => {
+    const headers = { 'mcp-protocol-version': V26, 'mcp-method': 'tools/call', 'mcp-name': name };
+    expect(find(judge26(makeClientRecording(makeToolCallPost({ headers }))), 'header.mcp-name@1')?.passed).toBe(passed);
+  });
+
+  it('makes every header check a MUST', () => {
+    const checks = [...judge26(makeClientRecording(makeToolCallPost())), ...judge25(makeClientRecording(makeInitializePost('s'), makeToolCallPost()))];
+    expect(checks.length).toBe(7);
+    expect(checks.every((check) => check.level === 'MUST')).toBe(true);
+  });
+
+  it('counts only initialize answers, before the call, that carry a session id', () => {
+    const notInitialize = makeToolCallPost({ id: 0, responseHeaders: { 'mcp-session-id': 'from-a-call' } });
+    const noRpc = makeToolCallPost({ id: 9 });
+    delete noRpc.request.rpc;
+    const unanswered = makeInitializePost('lost');
+    unanswered.response = undefined;
+    const recording = makeClientRecording(notInitialize, noRpc, unanswered, makeToolCallPost({ id: 1, headers: { 'mcp-protocol-version': V25, 'mcp-session-id': 'from-a-call' } }));
+    const calls = readWireCalls(recording, V25);
+    expect(judgeRequestHeaders(V25, calls.slice(1), recording).some((check) => check.id.startsWith('header.session-id'))).toBe(false);
+    expect(judgeRequestHeaders(V25, calls, undefined).some((check) => check.id.startsWith('header.session-id'))).toBe(false);
+  });
+
+  it('checks nothing without a recording, skips POSTs that are not JSON-RPC, and names a posted response', () => {
+    const checker = () => ({ definition: 'JSONRPCResponse', valid: false, errors: [] });
+    expect(judgeRequestSchemas(V26, undefined, checker)).toEqual({ checks: [], schema: [] });
+    const notRpc = makeToolCallPost();
+    notRpc.request.body = '[1]';
+    delete notRpc.request.rpc;
+    const response = makeToolCallPost();
+    response.request.body = '{"jsonrpc":"2.0","id":"srv-1","result":{}}';
+    response.request.rpc = { id: 'srv-1', isNotification: false, isResponse: true };
+    const judged = judgeRequestSchemas(V26, makeClientRecording(notRpc, response), checker);
+    expect(judged.checks).toEqual([
+      { id: 'schema.request@2', level: 'MUST', passed: false, expected: 'valid JSONRPCResponse', actual: [], exchange: 2, message: 'schema.request@2: response is not a valid JSONRPCResponse: ' },
+    ]);
+    const valid = judgeRequestSchemas(V26, makeClientRecording(makeToolCallPost()), () => ({ definition: 'CallToolRequest', valid: true, errors: [] }));
+    expect(valid.checks[0]).toMatchObject({ expected: 'valid CallToolRequest', actual: 'valid', passed: true });
+  });
+});
