@@ -16,6 +16,8 @@ const WORKER_HEAP_MB = 512;
 /** A call whose worker was dropped this many times while it waited fails too (a worker that dies on its own). */
 const MAX_RESENDS = 5;
 
+const STOPPED = 'the cell was stopped (the run was interrupted, or the cell budget ran out)';
+
 /** The classifier did not produce an answer: the message says why (the cell becomes `error`). */
 export class ClassifierFailure extends Error {
   constructor(
@@ -31,7 +33,7 @@ export class ClassifierFailure extends Error {
 export interface IsolatedCallOptions {
   /** The longest the classifier may take for this input; past it the worker is terminated. */
   deadlineMs: number;
-  /** The run's abort signal: the call fails at once when it fires. */
+  /** The cell's abort signal (the run's, or the cell budget's): the call fails at once when it fires. */
   signal?: AbortSignal;
 }
 
@@ -89,10 +91,12 @@ export class IsolatedClassifier {
   /** Runs the classifier on a copy of the input; rejects with a ClassifierFailure saying why there is no answer. */
   call(input: ClassifierInput, options: IsolatedCallOptions): Promise<unknown> {
     return new Promise((resolve, reject) => {
-      if (options.signal?.aborted) return reject(new ClassifierFailure('the run was interrupted'));
+      if (options.signal?.aborted) return reject(new ClassifierFailure(STOPPED));
       if (this.closed) return reject(new ClassifierFailure('the classifier was closed'));
       const call: PendingCall = { id: this.nextId++, input, options, resends: 0, resolve, reject };
-      const onAbort = (): void => this.failAll(new ClassifierFailure('the run was interrupted'), true);
+      // Each call has its cell's signal: stopping one cell (its budget ran out) must not fail
+      // the other cells' calls queued on the same worker; an interrupted run aborts them all.
+      const onAbort = (): void => this.stopCall(call);
       options.signal?.addEventListener('abort', onAbort, { once: true });
       const settle = <T>(finish: (value: T) => void) => (value: T) => {
         options.signal?.removeEventListener('abort', onAbort);
@@ -226,6 +230,17 @@ export class IsolatedClassifier {
         call.reject(new ClassifierFailure(call === blamed ? reason : `the classifier's worker kept failing while this input waited (${reason})`));
       } else void this.dispatch(call);
     }
+  }
+
+  /** Fails one call whose cell was stopped; a worker busy with it is dropped (it may be blocked), the others go again. */
+  private stopCall(call: PendingCall): void {
+    if (this.pending.get(call.id) !== call) return;
+    if (call.startedAt !== undefined && call.sentTo !== undefined && this.running === call.sentTo) {
+      this.restart(call.sentTo, STOPPED, call);
+      return;
+    }
+    this.finish(call.id);
+    call.reject(new ClassifierFailure(STOPPED));
   }
 
   private failAll(failure: ClassifierFailure, stop: boolean): void {
