@@ -19,6 +19,8 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 // The crash writer runs the compiled dist/: a dist older than the sources it runs would test old code.
 const DIST_WRITE = resolve(ROOT, 'dist/reports/write.js');
 const built = existsSync(DIST_WRITE);
+// Locally a missing dist/ skips the process tests; under CI it is a failure, never a silent skip.
+if (!built && process.env['CI'] === 'true') throw new Error('dist/ is missing under CI=true: run `npm run build` (npm ci does it through prepare)');
 beforeAll(() => {
   if (!built) return;
   const sources = [...readdirSync(resolve(ROOT, 'reports')).filter((name) => name.endsWith('.ts') && !name.endsWith('.test.ts')).map((name) => resolve(ROOT, 'reports', name)), resolve(ROOT, 'runner/errors.ts')];

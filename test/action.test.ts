@@ -17,6 +17,8 @@ interface Action {
 
 const action = parse(await readFile(packagePath('action.yml'), 'utf8')) as Action;
 const built = existsSync(packagePath('dist', 'runner', 'cli.js'));
+// Locally a missing dist/ skips the run step; under CI it is a failure, never a silent skip.
+if (!built && process.env['CI'] === 'true') throw new Error('dist/ is missing under CI=true: run `npm run build` (npm ci does it through prepare)');
 
 describe('action.yml', () => {
   it('is a composite action whose outputs all come from the run step', () => {
