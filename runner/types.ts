@@ -1,7 +1,7 @@
 // The pipeline contract: the values that cross module boundaries.
 // Private shapes stay in the module that owns them.
 import type { Case } from './cases/case-types.js';
-import type { CheckLevel, ExpectedVerdict, Outcome, ProtocolVersion } from './vocabulary.js';
+import type { CheckLevel, Conclusion, ExpectedVerdict, Outcome, ProtocolVersion } from './vocabulary.js';
 
 export { PROTOCOL_VERSIONS, type ProtocolVersion } from './vocabulary.js';
 
@@ -175,14 +175,7 @@ export interface Cell {
 
 export type { ExpectedVerdict } from './vocabulary.js';
 
-/**
- * Where a judged cell's conclusion came from: `verdict`, the target reported one; `exit_status`,
- * a client without a verdict exited non-zero or by a signal ("the call failed"); `wire_only`, a
- * client without a verdict exited 0, so only the wire was judged; `none`, nothing was concluded
- * (no tools/call was made, or the runner killed the client first).
- */
-export const CONCLUSIONS = ['verdict', 'exit_status', 'wire_only', 'none'] as const;
-export type Conclusion = (typeof CONCLUSIONS)[number];
+export { CONCLUSIONS, type Conclusion } from './vocabulary.js';
 
 export interface TargetRunInfo {
   exitCode?: number | null;

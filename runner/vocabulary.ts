@@ -32,3 +32,12 @@ export interface ExpectedVerdict {
   status?: number;
   code?: number;
 }
+
+/**
+ * Where a judged cell's conclusion came from: `verdict`, the target reported one; `exit_status`,
+ * a client without a verdict exited non-zero or by a signal ("the call failed"); `wire_only`, a
+ * client without a verdict exited 0, so only the wire was judged; `none`, nothing was concluded
+ * (no tools/call was made, or the runner killed the client first).
+ */
+export const CONCLUSIONS = ['verdict', 'exit_status', 'wire_only', 'none'] as const;
+export type Conclusion = (typeof CONCLUSIONS)[number];
