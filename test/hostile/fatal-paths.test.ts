@@ -6,55 +6,22 @@
 // Each test starts the CLI from source with vite-node: on a loaded machine start-up alone can
 // take tens of seconds, so the test timeouts are generous; the bounds that matter are measured
 // from the moment the client is known to be running or the signal is sent.
-import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { packagePath } from '../../runner/package-paths.js';
 import { countMarkedProcesses } from './process-census.js';
+import { makeSmallCaseTable, startCli, waitFor } from './start-cli.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const ENTRY = resolve(ROOT, 'test/fixtures/hostile/cli-entry.ts');
-const VITE_NODE = resolve(ROOT, 'node_modules/.bin/vite-node');
 const HANGS = resolve(ROOT, 'test/fixtures/hostile/hangs.mjs');
 const work = mkdtempSync(join(tmpdir(), 'mem-fatal-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-const cases = join(work, 'cases');
-for (const file of ['application/baseline.json', 'application/tool-is-error.json']) {
-  mkdirSync(join(cases, 'application'), { recursive: true });
-  cpSync(packagePath('cases', file), join(cases, file));
-}
+const cases = makeSmallCaseTable(work);
 
-interface Started {
-  exit: Promise<{ code: number | null; at: number }>;
-  kill(signal: NodeJS.Signals): void;
-  stdout(): string;
-  stderr(): string;
-}
 
-function startCli(args: string[], env: Record<string, string>): Started {
-  const child = spawn(VITE_NODE, [ENTRY, ...args], { cwd: ROOT, env: { ...process.env, CI: 'true', ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  return {
-    exit: new Promise((done) => child.on('exit', (code) => done({ code, at: performance.now() }))),
-    kill: (signal) => child.kill(signal),
-    stdout: () => stdout,
-    stderr: () => stderr,
-  };
-}
 
-async function waitFor(condition: () => boolean, maxMs: number): Promise<void> {
-  const until = performance.now() + maxMs;
-  while (!condition()) {
-    if (performance.now() > until) throw new Error('timed out waiting');
-    await new Promise((wait) => setTimeout(wait, 50));
-  }
-}
 
 function readResults(out: string): { complete: boolean; cells: unknown[] } {
   return JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as { complete: boolean; cells: unknown[] };

@@ -1,56 +1,21 @@
 // SIGINT/SIGTERM against the real CLI process (run from source with vite-node).
-import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { packagePath } from '../../runner/package-paths.js';
 import { countMarkedProcesses } from './process-census.js';
+import { makeSmallCaseTable, startCli, waitFor } from './start-cli.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const ENTRY = resolve(ROOT, 'test/fixtures/hostile/cli-entry.ts');
-const VITE_NODE = resolve(ROOT, 'node_modules/.bin/vite-node');
 const HANGS = resolve(ROOT, 'test/fixtures/hostile/hangs.mjs');
 const NEVER_RETURNS = resolve(ROOT, 'test/fixtures/hostile/never-returns-classifier.mjs');
 const work = mkdtempSync(join(tmpdir(), 'mem-signals-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-// A small table: two cases, so cells remain to be left out when the run is stopped.
-const cases = join(work, 'cases');
-for (const file of ['application/baseline.json', 'application/tool-is-error.json']) {
-  mkdirSync(join(cases, 'application'), { recursive: true });
-  cpSync(packagePath('cases', file), join(cases, file));
-}
+const cases = makeSmallCaseTable(work);
 
-interface Started {
-  exit: Promise<{ code: number | null; signal: string | null; at: number }>;
-  kill(signal: NodeJS.Signals): void;
-  stdout(): string;
-  stderr(): string;
-}
 
-function startCli(args: string[], mark: string, pidDir: string): Started {
-  const env = { ...process.env, HOSTILE_MARK: mark, HOSTILE_PID_DIR: pidDir, CI: 'true' };
-  const child = spawn(VITE_NODE, [ENTRY, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  return {
-    exit: new Promise((done) => child.on('exit', (code, signal) => done({ code, signal, at: performance.now() }))),
-    kill: (signal) => child.kill(signal),
-    stdout: () => stdout,
-    stderr: () => stderr,
-  };
-}
 
-async function waitFor(condition: () => boolean, maxMs: number): Promise<void> {
-  const until = performance.now() + maxMs;
-  while (!condition()) {
-    if (performance.now() > until) throw new Error('timed out waiting');
-    await new Promise((wait) => setTimeout(wait, 50));
-  }
-}
 
 // The three CLI processes run side by side: each spends most of its time starting up.
 describe.concurrent.each([
@@ -61,7 +26,7 @@ describe.concurrent.each([
     const mark = `mem-signal-${signal}-${process.pid}-${Date.now()}`;
     const out = join(work, `out-${signal}`);
     const pids = mkdtempSync(join(work, 'pids-'));
-    const cli = startCli(['run', '--cases', cases, '--target', `command:node ${HANGS} #timeout=60000`, '--version', '2026-07-28', '--concurrency', '1', '--no-schemas', '--no-baseline', '--quiet', '--out', out], mark, pids);
+    const cli = startCli(['run', '--cases', cases, '--target', `command:node ${HANGS} #timeout=60000`, '--version', '2026-07-28', '--concurrency', '1', '--no-schemas', '--no-baseline', '--quiet', '--out', out], { HOSTILE_MARK: mark, HOSTILE_PID_DIR: pids });
     // The hanging client has started: the run is in the middle of a cell.
     await waitFor(() => readdirSync(pids).length > 0, 25_000);
     const sent = performance.now();
@@ -88,7 +53,7 @@ test.concurrent('a second SIGINT exits at once', { timeout: 40_000 }, async () =
   const mark = `mem-signal-twice-${process.pid}-${Date.now()}`;
   // The classifier never settles, so after the first SIGINT the run still waits for its budget.
   const pids = mkdtempSync(join(work, 'pids-'));
-  const cli = startCli(['run', '--cases', cases, '--target', `classifier:${NEVER_RETURNS}`, '--mode', 'direct', '--timeout', '20000', '--no-schemas', '--no-baseline', '--quiet'], mark, pids);
+  const cli = startCli(['run', '--cases', cases, '--target', `classifier:${NEVER_RETURNS}`, '--mode', 'direct', '--timeout', '20000', '--no-schemas', '--no-baseline', '--quiet'], { HOSTILE_MARK: mark, HOSTILE_PID_DIR: pids });
   await waitFor(() => readdirSync(pids).length > 0, 25_000);
   cli.kill('SIGINT');
   await waitFor(() => /stopping/.test(cli.stderr()), 10_000);

@@ -1,0 +1,49 @@
+// The real CLI as a child process, run from source with vite-node (test/fixtures/hostile/cli-entry.ts),
+// for the tests that signal it, inject faults into it or count what it leaves behind.
+import { spawn } from 'node:child_process';
+import { cpSync, mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { packagePath } from '../../runner/package-paths.js';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const ENTRY = resolve(ROOT, 'test/fixtures/hostile/cli-entry.ts');
+const VITE_NODE = resolve(ROOT, 'node_modules/.bin/vite-node');
+
+export interface StartedCli {
+  exit: Promise<{ code: number | null; signal: string | null; at: number }>;
+  kill(signal: NodeJS.Signals): void;
+  stdout(): string;
+  stderr(): string;
+}
+
+/** Starts `mcp-error-matrix <args>` with CI=true and `env` added; stdin stays open (for `validate -`). */
+export function startCli(args: string[], env: Record<string, string>): StartedCli {
+  const child = spawn(VITE_NODE, [ENTRY, ...args], { cwd: ROOT, env: { ...process.env, CI: 'true', ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return {
+    exit: new Promise((done) => child.on('exit', (code, signal) => done({ code, signal, at: performance.now() }))),
+    kill: (signal) => child.kill(signal),
+    stdout: () => stdout,
+    stderr: () => stderr,
+  };
+}
+
+/** Polls `condition` every 50 ms; throws once `maxMs` have passed. */
+export async function waitFor(condition: () => boolean, maxMs: number): Promise<void> {
+  const until = performance.now() + maxMs;
+  while (!condition()) {
+    if (performance.now() > until) throw new Error('timed out waiting');
+    await new Promise((wait) => setTimeout(wait, 50));
+  }
+}
+
+/** A two-case table (baseline, tool-is-error) under `work`, so a stopped run has cells left to leave out. */
+export function makeSmallCaseTable(work: string): string {
+  const cases = join(work, 'cases');
+  mkdirSync(join(cases, 'application'), { recursive: true });
+  for (const file of ['application/baseline.json', 'application/tool-is-error.json']) cpSync(packagePath('cases', file), join(cases, file));
+  return cases;
+}
