@@ -7,7 +7,8 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, describe, expect, test } from 'vitest';
+import { afterAll, expect, test } from 'vitest';
+import { describeWithSchemas } from './describe-requiring.js';
 import { packagePath } from '../runner/package-paths.js';
 import type { Cell, RunResult } from '../runner/types.js';
 import { runCli } from './run-cli.js';
@@ -53,7 +54,7 @@ function pick(result: RunResult, target: string, caseId: string): Cell {
   return cell;
 }
 
-describe('a repro line pasted into sh gives its cell again, with the same status', () => {
+describeWithSchemas('a repro line pasted into sh gives its cell again, with the same status', () => {
   test('bundled table with its baseline, SDK client; --cases table, classifier module, command with quotes; direct mode', { timeout: 180_000 }, async () => {
     if (!existsSync(resolve(ROOT, 'dist/runner/cli.js'))) throw new Error('test/repro.test.ts pastes repro lines into sh, which run the compiled CLI: run `npm run build` first');
     const [defaults, mine, direct] = await Promise.all([

@@ -3,6 +3,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
 import { loadCases } from '../../runner/cases/load-cases.js';
+import { describeWithSchemas } from '../describe-requiring.js';
 import { runMatrix } from '../../runner/run/run-matrix.js';
 import { createSchemaValidator, resolveSchemas } from '../../runner/schema-check/index.js';
 import { resolveTarget } from '../../runner/targets/resolve-target.js';
@@ -43,7 +44,7 @@ describe.each(['direct', 'http'] as const)('determinism, %s mode', (mode) => {
 // it; the worker closed the transport at once, so the POST was recorded in some runs and not in
 // others (an extra `schema.request@5` check in 4 of 5 identical runs). The checks a cell gets,
 // and the requests recorded, must not depend on that race.
-describe('determinism of a real client that times out (SDK target)', () => {
+describeWithSchemas('determinism of a real client that times out (SDK target)', () => {
   test(`${RUNS} runs of the timeout cases give the same checks and the same recorded requests`, { timeout: 60_000 * Math.max(1, RUNS / 3) }, async () => {
     const validator = createSchemaValidator(await resolveSchemas({ env: process.env, download: false }));
     const cases = (await loadCases()).filter((loaded) => ['no-response-hang', 'sse-hang-after-progress'].includes(loaded.case.id));
