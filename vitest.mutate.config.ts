@@ -7,8 +7,7 @@ import { defineConfig } from 'vitest/config';
 
 // Files that touch the disk or load every fixture run last: StrykerJS stops at the first
 // failing test, so a mutant the table-driven unit tests kill never waits for them.
-// redact.test.ts scans texts of 6 to 32 MB; redact-rules.test.ts states the same rules on short texts.
-const SLOW_LAST = ['reports/redact.test.ts', 'reports/receipts.test.ts', 'runner/classify/fixtures.test.ts'];
+const SLOW_LAST = ['reports/receipts.test.ts', 'runner/classify/fixtures.test.ts'];
 
 class FastFirstSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
@@ -28,6 +27,7 @@ export default defineConfig({
       'reports/redact.test.ts',
       'reports/verify.test.ts',
     ],
+    // redact-huge.test.ts (texts of 6 to 50 MB, seconds each) is left to `npm test` too.
     // Whole-table and CLI runs, and real clients against the mock server (whose backoff test also
     // reads the wall clock): covered by `npm test`, far too slow per mutant. The judge's rules are
     // tested on hand-made recordings instead (judge-client-offline, client/*.test.ts).
