@@ -153,3 +153,42 @@ describe('verify lists the report folder', () => {
     expect(result.mismatches[0]!.expected).toBe(`absent (listed in neither ${RECEIPTS_FILE} nor ${SUMS_FILE})`);
   });
 });
+
+describe('verify at its edges', () => {
+  it('refuses a SHA256SUMS line with anything before the digest', async () => {
+    await writeFolder({ receipts: { root, inputs: [input], outputs: [output] }, sums: `x${sha(RESULTS)}  results.json\n` });
+    const result = await verifyReport(reportDir, { allowDirs: [root] });
+    expect(result.mismatches).toEqual([{ path: `${SUMS_FILE}:1`, expected: 'a line "<sha256>  <path>"', actual: `x${sha(RESULTS)}  results.json` }]);
+  });
+
+  it('without --root and a recorded root that is not text, base "root" paths resolve from the current folder', async () => {
+    await writeFolder({ sums: `${sha(RESULTS)}  results.json\n`, receipts: { root: 5, inputs: [{ ...input, path: 'no-such-file-here.json' }], outputs: [output] } });
+    const result = await verifyReport(reportDir, { allowDirs: [root] });
+    expect(result.mismatches).toEqual([{ path: 'no-such-file-here.json', expected: input.sha256, actual: 'missing' }]);
+  });
+
+  it('resolves a relative base "absolute" path from the current folder, not from the root', async () => {
+    await writeFolder({ sums: `${sha(RESULTS)}  results.json\n`, receipts: { root, inputs: [{ ...input, base: 'absolute', path: 'case.json' }], outputs: [output] } });
+    const result = await verifyReport(reportDir, { allowDirs: [root] });
+    expect(result.mismatches).toEqual([{ path: 'case.json', expected: input.sha256, actual: 'missing' }]);
+  });
+
+  it('names an entry without a path', async () => {
+    await writeFolder({ sums: `${sha(RESULTS)}  results.json\n`, receipts: { root, inputs: [input, { kind: 'case', sha256: input.sha256 }], outputs: [output] } });
+    const result = await verifyReport(reportDir, { allowDirs: [root] });
+    expect(result.mismatches).toEqual([{ path: RECEIPTS_FILE, expected: 'entries with path and sha256', actual: JSON.stringify({ kind: 'case', sha256: input.sha256 }).slice(0, 80) }]);
+  });
+
+  it('ignores an allowed folder that does not exist, and still reads from the others', async () => {
+    await writeFolder({ sums: `${sha(RESULTS)}  results.json\n`, receipts: { root, inputs: [input], outputs: [output] } });
+    const result = await verifyReport(reportDir, { allowDirs: [join(root, 'no-such-folder'), root] });
+    expect(result).toEqual({ ok: true, checked: 2, mismatches: [] });
+  });
+
+  it('a receipt naming an allowed folder itself is read (and refused as not a regular file), not called outside', async () => {
+    await writeFolder({ sums: `${sha(RESULTS)}  results.json\n`, receipts: { root, inputs: [input], outputs: [output, { base: 'absolute', path: root, sha256: '0'.repeat(64) }] } });
+    const result = await verifyReport(reportDir, { allowDirs: [root] });
+    expect(result.mismatches).toEqual([{ path: root, expected: '0'.repeat(64), actual: expect.stringMatching(/not a regular file.*; not hashed$/) }]);
+  });
+});
+
