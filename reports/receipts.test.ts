@@ -70,6 +70,7 @@ describe('receipts and verify', () => {
     // No input under the root (or no root at all): no root is recorded; no label, no label key.
     expect(absolute.receipts.root).toBeUndefined();
     expect('root' in absolute.receipts).toBe(false);
+    expect(absolute.receipts).toMatchObject({ format: 'mcp-error-matrix/receipts@1', algorithm: 'sha256' });
     expect('label' in absolute.receipts.inputs[0]!).toBe(false);
   });
 

@@ -161,6 +161,12 @@ describe('verify at its edges', () => {
     expect(result.mismatches).toEqual([{ path: `${SUMS_FILE}:1`, expected: 'a line "<sha256>  <path>"', actual: `x${sha(RESULTS)}  results.json` }]);
   });
 
+  it('refuses a SHA256SUMS line that does not end at the line end (a CRLF line)', async () => {
+    await writeFolder({ receipts: { root, inputs: [input], outputs: [output] }, sums: `${sha(RESULTS)}  results.json\r\n` });
+    const result = await verifyReport(reportDir, { allowDirs: [root] });
+    expect(result.mismatches).toEqual([{ path: `${SUMS_FILE}:1`, expected: 'a line "<sha256>  <path>"', actual: `${sha(RESULTS)}  results.json\r` }]);
+  });
+
   it('without --root and a recorded root that is not text, base "root" paths resolve from the current folder', async () => {
     await writeFolder({ sums: `${sha(RESULTS)}  results.json\n`, receipts: { root: 5, inputs: [{ ...input, path: 'no-such-file-here.json' }], outputs: [output] } });
     const result = await verifyReport(reportDir, { allowDirs: [root] });
