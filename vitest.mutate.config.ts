@@ -23,9 +23,11 @@ export default defineConfig({
       'runner/judge/**/*.test.ts',
       'runner/baseline/**/*.test.ts',
       'reports/receipts.test.ts',
+      'reports/redact-rules.test.ts',
       'reports/redact.test.ts',
       'reports/verify.test.ts',
     ],
+    // redact-huge.test.ts (texts of 6 to 50 MB, seconds each) is left to `npm test` too.
     // Whole-table and CLI runs, and real clients against the mock server (whose backoff test also
     // reads the wall clock): covered by `npm test`, far too slow per mutant. The judge's rules are
     // tested on hand-made recordings instead (judge-client-offline, client/*.test.ts).

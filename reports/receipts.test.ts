@@ -67,6 +67,18 @@ describe('receipts and verify', () => {
     const relative = await writeReport({ rootDir: true });
     expect(relative.receipts.inputs[1]).toMatchObject({ base: 'root', path: 'schemas/2025-11-25.json', label: '2025-11-25' });
     expect(relative.receipts.root).toBe(root);
+    // No input under the root (or no root at all): no root is recorded; no label, no label key.
+    expect(absolute.receipts.root).toBeUndefined();
+    expect('root' in absolute.receipts).toBe(false);
+    expect(absolute.receipts).toMatchObject({ format: 'mcp-error-matrix/receipts@1', algorithm: 'sha256' });
+    expect('label' in absolute.receipts.inputs[0]!).toBe(false);
+  });
+
+  it('sorts SHA256SUMS by name whatever order the files were given in', async () => {
+    await mkdir(reportDir, { recursive: true });
+    for (const name of ['z.txt', 'y.txt', 'b.txt', 'a.txt', 'm.txt']) await writeFile(join(reportDir, name), name);
+    const { sha256sums } = await createReceipts({ inputs: [], outputs: ['z.txt', 'y.txt', 'b.txt', 'a.txt', 'm.txt'], outDir: reportDir, rootDir: root });
+    expect(sha256sums.trimEnd().split('\n').map((line) => line.slice(66))).toEqual(['a.txt', 'b.txt', 'm.txt', 'receipts.json', 'y.txt', 'z.txt']);
   });
 
   it('hashes the file bytes (same digest as sha256sum)', async () => {

@@ -53,4 +53,44 @@ describe('judgeExitStatus: a client without a verdict is judged on its exit stat
     const judged = judgeExitStatus(relaxed, [{ outcome: 'HTTP_ERROR' }, { outcome: 'TOOL_SUCCESS' }], { ...exited(2), verdicts: [null, null] }, 2);
     expect(judged.checks).toMatchObject([{ id: 'client.exit@2', level: 'SHOULD', passed: false }]);
   });
+
+  it.each<[number | null, string | null, string]>([
+    [1, null, 'exit 1'],
+    [128, null, 'exit 128'],
+    [129, null, 'exit 129 (SIGHUP)'],
+    [137, null, 'exit 137 (SIGKILL)'],
+    [255, null, 'exit 255'],
+    [null, null, 'exit null'],
+    [0, 'SIGTERM', 'killed by SIGTERM'],
+  ])('describes exit code %s, signal %s as %j (a shell reports death by signal N as 128+N)', (code, signal, actual) => {
+    const judged = judgeExitStatus(item, want('HTTP_ERROR'), exited(code, signal), 1);
+    expect(judged).toMatchObject({ conclusion: 'exit_status', checks: [{ passed: true, actual }] });
+  });
+
+  it('states what was expected and concluded, word for word', () => {
+    expect(judgeExitStatus(item, want('TOOL_SUCCESS'), exited(0), 1).checks[0]).toMatchObject({
+      expected: 'exit 0: the call gave a result (TOOL_SUCCESS)',
+      actual: 'exit 0',
+      message: 'client.exit: exit 0, no verdict: judged on the wire alone (expected TOOL_SUCCESS)',
+    });
+    expect(judgeExitStatus(item, want('HTTP_ERROR'), exited(0), 1).checks[0]).toMatchObject({
+      expected: 'a non-zero exit: the call failed (HTTP_ERROR)',
+      message: 'client.exit: the client exited 0 (a result) on a call that failed with HTTP_ERROR: a false success',
+    });
+    expect(judgeExitStatus(item, want('TOOL_SUCCESS'), exited(3), 1).checks[0]!.message).toBe('client.exit: the client failed a call that succeeded (TOOL_SUCCESS): exit 3, no verdict');
+    expect(judgeExitStatus(item, want('HTTP_ERROR'), exited(3), 1).checks[0]!.message).toBe('client.exit: exit 3, no verdict: the call failed, as expected (HTTP_ERROR); judged on the exit status alone');
+  });
+
+  it('concludes nothing for a target that is not a process (no exit code)', () => {
+    expect(judgeExitStatus(item, want('HTTP_ERROR'), { verdicts: [null] }, 1)).toEqual({ conclusion: 'none', checks: [] });
+    expect(judgeExitStatus(item, want('HTTP_ERROR'), { verdicts: [null], run: { timedOut: false, durationMs: 5 } }, 1)).toEqual({ conclusion: 'none', checks: [] });
+  });
+
+  it('looks only at the last call: a verdict or an invalid verdict for an earlier one does not count', () => {
+    const two: ExpectedVerdict[] = [{ outcome: 'TOOL_SUCCESS' }, { outcome: 'HTTP_ERROR' }];
+    const earlier = { ...exited(1), verdicts: [{ outcome: 'TOOL_SUCCESS', layer: 'application' }, null] } as TargetOutcome;
+    expect(judgeExitStatus(item, two, earlier, 2)).toMatchObject({ conclusion: 'exit_status', checks: [{ id: 'client.exit@2', passed: true }] });
+    const invalidEarlier = { ...exited(1), verdicts: [null, null], invalidVerdicts: [{ index: 0, value: 'x', problem: 'not JSON' }] } as TargetOutcome;
+    expect(judgeExitStatus(item, two, invalidEarlier, 2).conclusion).toBe('exit_status');
+  });
 });
