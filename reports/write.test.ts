@@ -146,6 +146,16 @@ describe('leftovers that are not ours', () => {
 // where unshare is not permitted (no CAP_SYS_ADMIN), the test cannot run.
 const canMount = spawnSync('unshare', ['-m', 'sh', '-c', `mount -t tmpfs tmpfs ${JSON.stringify(tmpdir())}`], { timeout: 10_000 }).status === 0;
 
+/** Runs a shell script in a mount namespace of its own (a tmpfs mounted there is gone afterwards); stdout and stderr together. */
+async function runInMountNamespace(script: string): Promise<{ code: unknown; output: string }> {
+  const child = spawn('unshare', ['-m', 'sh', '-c', script], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const code = await new Promise((done) => child.on('exit', done));
+  return { code, output };
+}
+
 describe.skipIf(!built)('a mountpoint (needs `npm run build`)', { timeout: 60_000 }, () => {
   test.skipIf(!canMount)('is written into, file by file, never renamed; a second write replaces the first', async () => {
     const mount = join(root, 'mnt');
@@ -160,11 +170,7 @@ describe.skipIf(!built)('a mountpoint (needs `npm run build`)', { timeout: 60_00
       `echo "still a mountpoint: $([ "$(stat -c %d ${mount})" != "$(stat -c %d ${root})" ] && echo yes)"`,
       `ls -A ${root} | grep -E '^\\.mnt\\.' || true`,
     ].join(' && ');
-    const child = spawn('unshare', ['-m', 'sh', '-c', script], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const code = await new Promise((done) => child.on('exit', done));
+    const { code, output } = await runInMountNamespace(script);
     expect(code, output).toBe(0);
     expect(output).toContain(`files: ${REPORT_MARKER_FILE} a.txt b.txt \n`);
     expect(output).toContain('content: twotwo\n');
@@ -190,11 +196,7 @@ describe.skipIf(!built)('a mountpoint (needs `npm run build`)', { timeout: 60_00
       writer('none', 'four'),
       show('after next write'),
     ].join(' && ');
-    const child = spawn('unshare', ['-m', 'sh', '-c', script], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const code = await new Promise((done) => child.on('exit', done));
+    const { code, output } = await runInMountNamespace(script);
     expect(code, output).toBe(0);
     expect(output).toContain(`after crash: oneone | ${REPORT_MARKER_FILE} .mcp-error-matrix.new a.txt b.txt \n`);
     expect(output).toContain(`after recovery: twotwo | ${REPORT_MARKER_FILE} .mcp-error-matrix.tmp a.txt b.txt \n`);

@@ -12,6 +12,8 @@ export interface ReadUserFileOptions {
   maxBytes: number;
   /** What the file is, for messages: "case file", "verdict file", "baseline", … */
   what: string;
+  /** Refuse a symlink at the path itself (O_NOFOLLOW), for files the tool wrote into a folder someone else may control. @default false */
+  noFollow?: boolean;
 }
 
 /** Why a user-supplied file was refused. */
@@ -36,6 +38,10 @@ export class UserFileError extends RunnerError {
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0);
 const CHUNK_BYTES = 64 * 1024;
 
+function getOpenFlags(options: ReadUserFileOptions): number {
+  return options.noFollow ? OPEN_FLAGS | (constants.O_NOFOLLOW ?? 0) : OPEN_FLAGS;
+}
+
 /** Reads a user-supplied regular file, at most `maxBytes`; throws UserFileError otherwise. */
 export async function readUserFile(path: string, options: ReadUserFileOptions): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -54,7 +60,7 @@ export async function readUserFile(path: string, options: ReadUserFileOptions): 
 export async function forEachUserFileChunk(path: string, options: ReadUserFileOptions, onChunk: (chunk: Buffer) => void): Promise<number> {
   let handle: FileHandle;
   try {
-    handle = await open(path, OPEN_FLAGS);
+    handle = await open(path, getOpenFlags(options));
   } catch (error) {
     throw describeOpenError(path, options, error);
   }
@@ -83,7 +89,7 @@ export async function forEachUserFileChunk(path: string, options: ReadUserFileOp
 export function readUserFileSync(path: string, options: ReadUserFileOptions): Buffer {
   let fd: number;
   try {
-    fd = openSync(path, OPEN_FLAGS);
+    fd = openSync(path, getOpenFlags(options));
   } catch (error) {
     throw describeOpenError(path, options, error);
   }
