@@ -76,7 +76,7 @@ export async function runRunCommand(args: string[], io: CliIo): Promise<number> 
     options.compare === undefined ? undefined : await (await import('../compare/results-file.js')).readResultsFile(resolve(io.cwd, options.compare), options.compare);
   const targets: Target[] = [];
   // From here a first signal stops the run (clients killed) and the reports are written marked incomplete.
-  io.setStopMode?.('abort');
+  io.setStopMode?.('abort', 'stopping'); // the run says itself what stopping means for it (describeInterruptedRun)
   try {
     for (const spec of options.targets) targets.push(await resolveTarget(spec, { cwd: io.cwd }));
     const prepared = await prepareBaseline({
