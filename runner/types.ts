@@ -1,7 +1,7 @@
 // The pipeline contract: the values that cross module boundaries.
 // Private shapes stay in the module that owns them.
 import type { Case } from './cases/case-types.js';
-import type { CheckLevel, Conclusion, ExpectedVerdict, Outcome, ProtocolVersion } from './vocabulary.js';
+import type { CheckLevel, Conclusion, Consequence, ExpectedVerdict, Outcome, ProtocolVersion } from './vocabulary.js';
 
 export { PROTOCOL_VERSIONS, type ProtocolVersion } from './vocabulary.js';
 
@@ -146,6 +146,8 @@ export interface Check {
   message: string;
   /** Index of the exchange the check is about, when it is about one. */
   exchange?: number;
+  /** On a failed outcome check: what the mismatch costs the caller (vocabulary.ts CONSEQUENCES). */
+  consequence?: Consequence;
 }
 
 export const CELL_STATUSES = ['pass', 'fail', 'non_strict', 'skip', 'error', 'xfail', 'xpass'] as const;
@@ -293,3 +295,4 @@ export interface Target {
   /** Release long-lived resources (worker processes, caches). */
   close?(): Promise<void>;
 }
+export { CONSEQUENCES, type Consequence } from './vocabulary.js';

@@ -41,3 +41,16 @@ export interface ExpectedVerdict {
  */
 export const CONCLUSIONS = ['verdict', 'exit_status', 'wire_only', 'none'] as const;
 export type Conclusion = (typeof CONCLUSIONS)[number];
+
+/**
+ * What a mismatch costs the caller (issue 13), worst first. Derived from the recovery the
+ * outcome table defines (runner/classify/OUTCOMES.md: hasFinalResult, replay), never by hand:
+ * `false-success` the target concluded TOOL_SUCCESS where the expected outcome is not;
+ * `false-failure` the expected outcome has a final result and the target discarded it;
+ * `unsafe-retry` both are failures and the target allows a replay the expected outcome forbids;
+ * `no-conclusion` the target concluded nothing; `lost-recovery` the target forbids a recovery
+ * the expected outcome allows; `imprecise` same recovery, different outcome, layer, status or code.
+ * The first four fail a MUST; the last two are SHOULD.
+ */
+export const CONSEQUENCES = ['false-success', 'false-failure', 'unsafe-retry', 'no-conclusion', 'lost-recovery', 'imprecise'] as const;
+export type Consequence = (typeof CONSEQUENCES)[number];
