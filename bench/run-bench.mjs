@@ -10,10 +10,11 @@ import { measureClients } from './lib/clients.mjs';
 import { measureDefaultRun } from './lib/default-run.mjs';
 import { measureDirectCli, measureDirectThroughput } from './lib/direct.mjs';
 import { measureLoopback } from './lib/loopback.mjs';
+import { measurePersistentLane } from './lib/persistent.mjs';
 import { REPEAT, ROOT } from './lib/measure.mjs';
 import { measureReports } from './lib/reports.mjs';
 
-const SECTIONS = (process.env.BENCH_ONLY ?? 'direct,loopback,clients,reports,default').split(',');
+const SECTIONS = (process.env.BENCH_ONLY ?? 'direct,loopback,clients,persistent,reports,default').split(',');
 const REPORT_CELLS = Number(process.env.BENCH_REPORT_CELLS ?? 100_000);
 
 const env = { MCP_SCHEMAS_DIR: process.env.MCP_SCHEMAS_DIR ?? '' };
@@ -30,6 +31,7 @@ const sections = {
   },
   loopback: async () => figures.push(...(await measureLoopback(cases, concurrency))),
   clients: async () => figures.push(...(await measureClients(cases, concurrency))),
+  persistent: async () => figures.push(...(await measurePersistentLane(cases, concurrency))),
   reports: async () => figures.push(...(await measureReports(REPORT_CELLS))),
   default: async () => figures.push(...(await measureDefaultRun(cases, env))),
 };

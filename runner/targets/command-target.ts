@@ -13,6 +13,7 @@ import { findCommandSource, parseCommandSpec, type CommandSpec } from './command
 import { readClientReport } from './command/read-client-report.js';
 import { createMarkToken, killMarkedProcesses, RUN_MARK_VARIABLE } from './command/process-marks.js';
 import { spawnClient, type ClientProcessResult } from './command/spawn-client.js';
+import { PersistentPool } from './command/persistent-pool.js';
 
 /** Exit status a client uses to say "I do not speak this case or version" (the automake SKIP code). */
 export const SKIP_EXIT_CODE = 77;
@@ -41,13 +42,21 @@ export function createCommandTarget(options: CommandTargetOptions): Target {
   // Every client this target starts carries the mark; each cell kills what its client left, and
   // close() (the end of the run) kills anything of this target's that is still there.
   const runMark = createMarkToken();
+  // `#persistent[=N]`: the client is started once per process of the pool and takes cells as lines.
+  const pool =
+    options.persistent === undefined
+      ? undefined
+      : new PersistentPool({ command: options.command, cwd, env: options.env ?? process.env, runMark, processes: options.persistent });
   return {
     info,
     usesServer: () => true,
     skipReason: (version: ProtocolVersion) =>
       options.versions && !options.versions.includes(version) ? `the client speaks only ${options.versions.join(', ')} (target option versions=)` : undefined,
-    run: (context) => runCommandClient(options, cwd, context, runMark),
-    close: async () => void (await killMarkedProcesses(RUN_MARK_VARIABLE, runMark)),
+    run: (context) => (pool ? runPersistentCell(pool, options, context) : runCommandClient(options, cwd, context, runMark)),
+    close: async () => {
+      await pool?.close();
+      await killMarkedProcesses(RUN_MARK_VARIABLE, runMark);
+    },
     // The client's own `#timeout` is honoured: the runner's cell budget grows to fit it (up to a ceiling).
     getCellLimitMs: () => options.timeoutMs,
   };
@@ -87,6 +96,11 @@ async function runCommandClient(options: CommandTargetOptions, cwd: string, cont
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+function runPersistentCell(pool: PersistentPool, options: CommandTargetOptions, context: TargetContext): Promise<TargetOutcome> {
+  if (!context.serverUrl) return Promise.resolve({ verdicts: [], error: 'command target without a server URL (harness bug)' });
+  return pool.run(context, context.serverUrl, options.timeoutMs ?? getDefaultCellTimeout(context));
 }
 
 /** The per-cell limit when the target sets none: room for every scripted exchange to time out once, capped (cell-budget.ts). */

@@ -10,6 +10,9 @@ describe('parseCommandSpec', () => {
     ['command:node client.mjs #versions=2025-11-25', { command: 'node client.mjs', versions: ['2025-11-25'] }],
     ['command:python3 -m client --flag #timeout=5000&versions=2025-11-25,2026-07-28', { command: 'python3 -m client --flag', timeoutMs: 5000, versions: ['2025-11-25', '2026-07-28'] }],
     ['command:echo "a #b"', { command: 'echo "a #b"' }],
+    ['command:node client.mjs #persistent', { command: 'node client.mjs', persistent: 1 }],
+    ['command:node client.mjs #persistent=4&timeout=9000', { command: 'node client.mjs', persistent: 4, timeoutMs: 9000 }],
+    ['command:node client.mjs #a trailing note', { command: 'node client.mjs #a trailing note' }],
   ])('parses %s', (spec, expected) => {
     expect(parseCommandSpec(spec)).toEqual(expected);
   });
@@ -19,6 +22,8 @@ describe('parseCommandSpec', () => {
     ['command:node c.mjs #versions=2024-01-01', 'versions=2024-01-01'],
     ['command:node c.mjs #timeout=soon', 'timeout=soon'],
     ['command:node c.mjs #verions=2025-11-25', 'unknown option "verions"'],
+    ['command:node c.mjs #persistent=0', 'persistent=0: expected a number of client processes from 1 to 16'],
+    ['command:node c.mjs #persistent=many', 'persistent=many'],
   ])('rejects %s', (spec, problem) => {
     expect(() => parseCommandSpec(spec)).toThrow(problem);
   });

@@ -13,10 +13,17 @@ export interface CommandSpec {
   versions?: ProtocolVersion[];
   /** Per-cell time limit in ms, at most MAX_TARGET_CELL_MS. @default the run's per-exchange timeout × max(3, exchanges + 1), at most × 10 */
   timeoutMs?: number;
+  /** `#persistent[=N]`: the persistent lane with N client processes (README § The persistent lane). */
+  persistent?: number;
 }
 
-// The option comment: whitespace, `#`, then key=value pairs joined by `&`, at the very end.
-const OPTIONS_PATTERN = /\s#\s*([a-z]+=[^\s&]*(?:&[a-z]+=[^\s&]*)*)\s*$/;
+/** The most client processes `#persistent=N` may ask for. */
+export const MAX_PERSISTENT_PROCESSES = 16;
+
+// The option comment: whitespace, `#`, then key=value pairs (or the bare flag `persistent`) joined
+// by `&`, at the very end. Any other trailing comment stays part of the command line.
+const OPTION = String.raw`(?:[a-z]+=[^\s&]*|persistent)`;
+const OPTIONS_PATTERN = new RegExp(String.raw`\s#\s*(${OPTION}(?:&${OPTION})*)\s*$`);
 
 /** Parses the argument after `command:`; throws a TargetSpecError for an empty line or a bad option. */
 export function parseCommandSpec(spec: string): CommandSpec {
@@ -26,10 +33,11 @@ export function parseCommandSpec(spec: string): CommandSpec {
   if (command === '') throw new TargetSpecError(spec, 'the command line is empty; write e.g. command:node my-client.mjs');
   const parsed: CommandSpec = { command };
   for (const pair of match?.[1]?.split('&') ?? []) {
-    const [key, value = ''] = pair.split('=') as [string, string?];
-    if (key === 'versions') parsed.versions = parseVersions(spec, value);
-    else if (key === 'timeout') parsed.timeoutMs = parseTimeout(spec, value);
-    else throw new TargetSpecError(spec, `unknown option "${key}" in the trailing "#…" comment; known: versions=V[,V], timeout=MS`);
+    const [key, value] = pair.split('=') as [string, string?];
+    if (key === 'persistent') parsed.persistent = parsePersistent(spec, value);
+    else if (key === 'versions') parsed.versions = parseVersions(spec, value ?? '');
+    else if (key === 'timeout') parsed.timeoutMs = parseTimeout(spec, value ?? '');
+    else throw new TargetSpecError(spec, `unknown option "${key}" in the trailing "#…" comment; known: versions=V[,V], timeout=MS, persistent[=N]`);
   }
   return parsed;
 }
@@ -41,6 +49,15 @@ function parseVersions(spec: string, value: string): ProtocolVersion[] {
     throw new TargetSpecError(spec, `versions=${value}: expected a comma-separated list of ${PROTOCOL_VERSIONS.join(', ')}`);
   }
   return versions as ProtocolVersion[];
+}
+
+function parsePersistent(spec: string, value: string | undefined): number {
+  if (value === undefined) return 1;
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 1 || number > MAX_PERSISTENT_PROCESSES) {
+    throw new TargetSpecError(spec, `persistent=${value}: expected a number of client processes from 1 to ${MAX_PERSISTENT_PROCESSES}`);
+  }
+  return number;
 }
 
 function parseTimeout(spec: string, value: string): number {

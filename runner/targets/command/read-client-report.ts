@@ -40,15 +40,24 @@ function readReportChannel(text: string, source: 'file' | 'stdout', calls: numbe
 }
 
 function readReportText(text: string, source: 'file' | 'stdout', calls: number): ClientReport {
-  const report: ClientReport = { verdicts: new Array<Verdict | null>(calls).fill(null), invalidVerdicts: [], source };
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
     const where = source === 'file' ? 'the verdict file' : 'the last stdout line';
+    const report: ClientReport = { verdicts: new Array<Verdict | null>(calls).fill(null), invalidVerdicts: [], source };
     report.invalidVerdicts.push({ index: calls - 1, value: clip(text), problem: `${where} is not JSON (${(error as Error).message})` });
     return report;
   }
+  return readReportValue(value, source, calls, text);
+}
+
+/**
+ * Reads a parsed report: one verdict, an array with one per explicit call, or `{ skip }`.
+ * Shared by the verdict file, the last stdout line and the persistent lane's answer lines.
+ */
+export function readReportValue(value: unknown, source: ClientReport['source'], calls: number, text = JSON.stringify(value) ?? ''): ClientReport {
+  const report: ClientReport = { verdicts: new Array<Verdict | null>(calls).fill(null), invalidVerdicts: [], source };
   const skip = readSkip(value);
   if (skip !== undefined) return { ...report, skip };
   const values = Array.isArray(value) ? value : [value];

@@ -1,0 +1,87 @@
+// The persistent lane end to end: real client processes, the real mock server, runMatrix. Each
+// faulty client breaks the protocol on the cells of one case only; that cell is `error` with
+// the reason, every other cell is judged as usual, and nothing the clients started survives.
+// The faulty clients run one cell at a time, so "only that cell" is exact: a process that
+// crashes or breaks the protocol takes down every cell it holds at that moment (README).
+import { resolve } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { countMarkedProcesses } from '../../../test/hostile/process-census.js';
+import type { LoadedCase } from '../../cases/case-types.js';
+import { loadCases } from '../../cases/load-cases.js';
+import { runMatrix } from '../../run/run-matrix.js';
+import type { Cell, RunResult, Target } from '../../types.js';
+import { createCommandTarget } from '../command-target.js';
+import { MAX_DEAD_STARTS } from './persistent-pool.js';
+
+const ROOT = resolve(import.meta.dirname, '../../..');
+const CASES = ['baseline', 'tool-is-error', 'http-503-empty-body', 'mrtr-form-with-state'];
+const MARK = `mem-persistent-${process.pid}`;
+const FAULTS = ['dies', 'garbage', 'unknown-cell', 'flood', 'silent'] as const;
+
+let table: LoadedCase[];
+let matrix: RunResult;
+const name = (fault: string): string => `faulty:${fault}`;
+const cellOf = (target: string, caseId: string, version = '2026-07-28'): Cell => {
+  const cell = matrix.cells.find((c) => c.target === target && c.case === caseId && c.protocolVersion === version);
+  if (!cell) throw new Error(`no cell ${target} ${caseId} ${version}`);
+  return cell;
+};
+const cellsOf = (target: string): Cell[] => matrix.cells.filter((cell) => cell.target === target && cell.status !== 'skip');
+
+beforeAll(async () => {
+  table = (await loadCases({ cwd: ROOT })).filter((item) => CASES.includes(item.case.id));
+  const env = { ...process.env, HOSTILE_MARK: MARK };
+  // The correct client: two processes, four cells in flight at a time.
+  const correct = [createCommandTarget({ name: 'correct', command: 'node test/fixtures/clients/persistent-client.mjs', persistent: 2, cwd: ROOT, env })];
+  const faulty: Target[] = [
+    ...FAULTS.map((fault) =>
+      createCommandTarget({ name: name(fault), command: `node test/fixtures/clients/persistent-faulty.mjs ${fault} tool-is-error`, persistent: 1, cwd: ROOT, env, timeoutMs: 3000 }),
+    ),
+    createCommandTarget({ name: 'exits-at-start', command: 'node test/fixtures/clients/persistent-faulty.mjs exits-at-start -', persistent: 1, cwd: ROOT, env }),
+  ];
+  const [together, oneAtATime] = await Promise.all([
+    runMatrix({ cases: table, targets: correct, timeoutMs: 4000, concurrency: 4 }),
+    runMatrix({ cases: table, targets: faulty, timeoutMs: 4000, concurrency: 1 }),
+  ]);
+  matrix = { ...together, cells: [...together.cells, ...oneAtATime.cells] };
+  await Promise.all([...correct, ...faulty].map((target) => target.close?.()));
+}, 120_000);
+
+describe('the persistent lane', () => {
+  it('judges a correct persistent client on every cell, at every version, like a one-process client', () => {
+    const cells = cellsOf('correct');
+    expect(cells.length).toBe(CASES.length * 2 - 1); // mrtr-form-with-state is 2026-07-28 only
+    for (const cell of cells) {
+      expect({ id: `${cell.case} ${cell.protocolVersion}`, status: cell.status }).toEqual({ id: `${cell.case} ${cell.protocolVersion}`, status: 'pass' });
+      expect(cell.conclusion).toBe('verdict');
+    }
+    expect(cellOf('correct', 'http-503-empty-body').actual).toMatchObject([{ outcome: 'HTTP_ERROR', status: 503 }]);
+  });
+
+  it.each([
+    ['dies', /the persistent client exited \(exit code 3\) with this cell in flight/],
+    ['garbage', /broke the protocol: a line starting with "\{" is not JSON/],
+    ['unknown-cell', /broke the protocol: it answered cell "never-sent", which was never sent to it/],
+    ['flood', /broke the protocol: it wrote a line of \d+ characters or more \(the limit is 262144\)/],
+    ['silent', /gave no answer for this cell within 3000 ms/],
+  ])('%s: only the cells of the faulty case are error, with the reason; the others are judged', (fault, reason) => {
+    for (const cell of cellsOf(name(fault))) {
+      const where = `${fault} ${cell.case} ${cell.protocolVersion}`;
+      if (cell.case !== 'tool-is-error') expect(cell.status, where).toBe('pass');
+      else expect({ status: cell.status, reason: cell.reason }, where).toMatchObject({ status: 'error', reason: expect.stringMatching(reason) });
+    }
+    expect(cellsOf(name(fault)).filter((cell) => cell.status === 'error').length).toBe(2);
+  });
+
+  it(`gives up on a client that exits before answering ${MAX_DEAD_STARTS} times in a row, and says why`, () => {
+    const reasons = cellsOf('exits-at-start').map((cell) => `${cell.status}: ${cell.reason ?? ''}`);
+    expect(reasons.length).toBe(CASES.length * 2 - 1);
+    expect(reasons.slice(0, MAX_DEAD_STARTS)).toEqual(new Array(MAX_DEAD_STARTS).fill(expect.stringMatching(/^error: the persistent client exited \(exit code 5\)/)));
+    for (const reason of reasons.slice(MAX_DEAD_STARTS)) expect(reason).toMatch(/^error: the persistent client exited 3 times in a row before answering any cell; it is not started again\. The last time: the persistent client exited \(exit code 5\)/);
+  });
+
+  it('leaves no process behind: the clients and the children they started are gone once the targets are closed', async () => {
+    await new Promise((wait) => setTimeout(wait, 200));
+    expect(countMarkedProcesses('HOSTILE_MARK', MARK)).toBe(0);
+  });
+});
