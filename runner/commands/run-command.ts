@@ -29,7 +29,8 @@ Targets (--target SPEC, repeatable; default: ${DEFAULT_TARGETS.join(', ')}):
   naive                         a negative control that concludes from the HTTP status alone
   classifier:<module>[#export]  your classifier function, loaded in-process (default, classify or the only export)
   command:<command line>        any client in any language, one process per cell; the server URL is appended
-                                as the last argument; suffixes #versions=V[,V] and #timeout=MS
+                                as the last argument; suffixes #versions=V[,V], #timeout=MS, and
+                                #persistent[=N]: N long-lived processes take cells as JSON lines (README)
   ts-sdk@<version>              @modelcontextprotocol/sdk; bundled: ${listBundledSdkTargets().filter((t) => t.startsWith('ts-sdk@')).join(', ')}
   ts-client@<version>           @modelcontextprotocol/client; bundled: ${listBundledSdkTargets().filter((t) => t.startsWith('ts-client@')).join(', ')}
                                 (any other version is installed once into the user cache with npm)

@@ -10,12 +10,13 @@ import type { LoadedCase } from '../../cases/case-types.js';
 import { loadCases } from '../../cases/load-cases.js';
 import { runMatrix } from '../../run/run-matrix.js';
 import type { Cell, RunResult, Target } from '../../types.js';
-import { createCommandTarget } from '../command-target.js';
+import { createCommandTarget, resolveCommandTarget } from '../command-target.js';
 import { MAX_DEAD_STARTS } from './persistent-pool.js';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 const CASES = ['baseline', 'tool-is-error', 'http-503-empty-body', 'mrtr-form-with-state'];
 const MARK = `mem-persistent-${process.pid}`;
+const CORRECT = 'command:node test/fixtures/clients/persistent-client.mjs #persistent=2';
 const FAULTS = ['dies', 'garbage', 'unknown-cell', 'flood', 'silent'] as const;
 
 let table: LoadedCase[];
@@ -30,9 +31,11 @@ const cellsOf = (target: string): Cell[] => matrix.cells.filter((cell) => cell.t
 
 beforeAll(async () => {
   table = (await loadCases({ cwd: ROOT })).filter((item) => CASES.includes(item.case.id));
-  const env = { ...process.env, HOSTILE_MARK: MARK };
-  // The correct client: two processes, four cells in flight at a time.
-  const correct = [createCommandTarget({ name: 'correct', command: 'node test/fixtures/clients/persistent-client.mjs', persistent: 2, cwd: ROOT, env })];
+  // Every process this file starts carries the mark (children inherit the environment).
+  process.env.HOSTILE_MARK = MARK;
+  const env = { ...process.env };
+  // The correct client, from the spec a user writes: two processes, four cells in flight at a time.
+  const correct = [resolveCommandTarget('command:node test/fixtures/clients/persistent-client.mjs #persistent=2', { cwd: ROOT })];
   const faulty: Target[] = [
     ...FAULTS.map((fault) =>
       createCommandTarget({ name: name(fault), command: `node test/fixtures/clients/persistent-faulty.mjs ${fault} tool-is-error`, persistent: 1, cwd: ROOT, env, timeoutMs: 3000 }),
@@ -49,13 +52,13 @@ beforeAll(async () => {
 
 describe('the persistent lane', () => {
   it('judges a correct persistent client on every cell, at every version, like a one-process client', () => {
-    const cells = cellsOf('correct');
+    const cells = cellsOf(CORRECT);
     expect(cells.length).toBe(CASES.length * 2 - 1); // mrtr-form-with-state is 2026-07-28 only
     for (const cell of cells) {
       expect({ id: `${cell.case} ${cell.protocolVersion}`, status: cell.status }).toEqual({ id: `${cell.case} ${cell.protocolVersion}`, status: 'pass' });
       expect(cell.conclusion).toBe('verdict');
     }
-    expect(cellOf('correct', 'http-503-empty-body').actual).toMatchObject([{ outcome: 'HTTP_ERROR', status: 503 }]);
+    expect(cellOf(CORRECT, 'http-503-empty-body').actual).toMatchObject([{ outcome: 'HTTP_ERROR', status: 503 }]);
   });
 
   it.each([
