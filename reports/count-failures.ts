@@ -69,6 +69,11 @@ export function describeFailureKind(kind: FailureKind, count?: number): string {
   return count === undefined ? words.sentence : `${count} ${count === 1 ? words.one : words.many}`;
 }
 
+/** One failure's kind in a word or two: "false success". */
+export function nameFailureKind(kind: FailureKind): string {
+  return KIND_WORDS[kind].one;
+}
+
 /** The heading for a kind's group: "False successes". */
 export function getFailureKindTitle(kind: FailureKind): string {
   const many = KIND_WORDS[kind].many;

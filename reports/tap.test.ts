@@ -64,6 +64,13 @@ describe('TAP 14', () => {
     expect(failing.diag).toMatchObject({ expected: expect.anything(), actual: expect.anything(), repro: expect.stringMatching(/mcp-error-matrix run/) });
   });
 
+  test('ends with one comment per target: unexpected and known failures apart, by consequence', async () => {
+    const tap = render(makeRunResult());
+    expect(tap).toContain('\n# reference: 1 unexpected: 1 stale baseline entry · 0 known\n# naive: 2 unexpected: 1 false success, 1 error (not measured) · 1 known: 1 false success\n');
+    const points = (await parseStrict(tap)).subtests.flatMap((s) => s.asserts);
+    expect(points.find((p) => p.todo)!.diag).toMatchObject({ failed: [expect.stringMatching(/\(false success\)$/)] });
+  });
+
   test('an interrupted run ends with Bail out!', async () => {
     const result: RunResult = { ...makeRunResult(), complete: false };
     expect((await parseStrict(render(result))).bailout).toMatch(/interrupted/);
