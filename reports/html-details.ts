@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import type { Cell, RecordedExchange, RunResult } from '../runner/types.js';
 import { indexCases } from './case-info.js';
+import { describeMismatch, findMismatch } from './describe-mismatch.js';
 import { redactText, sanitizeHeaders, sanitizeText, sanitizeValue, stripControl } from './redact.js';
 
 export interface DetailsOptions {
@@ -76,9 +77,9 @@ function describeRun(run: NonNullable<Cell['targetRun']>, options: DetailsOption
  * a large run repeats them across targets and versions, and per-cell copies made the
  * 100,000-cell report 160 MB. matrix.client.js rebuilds the cell from this row.
  */
-export const CELL_ROW = ['case', 'target', 'version', 'status', 'ms', 'repro', 'reasonPart', 'expectedPart', 'actualPart', 'checksPart', 'schemaPart', 'urlPart', 'transcriptPart', 'runPart'] as const;
+export const CELL_ROW = ['case', 'target', 'version', 'status', 'ms', 'repro', 'reasonPart', 'expectedPart', 'actualPart', 'checksPart', 'schemaPart', 'urlPart', 'transcriptPart', 'runPart', 'mismatchPart'] as const;
 
-export type CellRow = [number, number, number, string, number, string, number, number, number, number, number, number, number, number];
+export type CellRow = [number, number, number, string, number, string, number, number, number, number, number, number, number, number, number];
 
 export interface DetailsData {
   cases: Record<string, unknown>;
@@ -146,6 +147,12 @@ class Indexer {
   }
 }
 
+function describeCellMismatch(cell: Cell): string {
+  if (cell.status === 'pass' || cell.status === 'skip' || cell.status === 'xpass') return '';
+  const mismatch = findMismatch(cell);
+  return mismatch ? describeMismatch(mismatch) : '';
+}
+
 /** The details payload: case texts by id, distinct parts once, and one row per cell in `cells` order. */
 export function buildDetails(result: RunResult, cells: readonly Cell[], options: DetailsOptions): DetailsData {
   const cases: Record<string, unknown> = {};
@@ -203,6 +210,8 @@ export function buildDetails(result: RunResult, cells: readonly Cell[], options:
       pool.add('url', cell.recording?.url ?? '', () => (cell.recording ? sanitizeText(cell.recording.url) : '')),
       pool.add('transcript', cell.recording?.exchanges ?? [], () => cell.recording?.exchanges.map((e) => describeExchange(e, options)) ?? []),
       pool.add('run', run ?? null, () => (run ? describeRun(run, options) : null)),
+      // The cell's tooltip: expected → actual in one sentence, with what the mismatch costs.
+      pool.add('mismatch', describeCellMismatch(cell), () => sanitizeText(describeCellMismatch(cell))),
     ];
   });
   return { cases, caseIds: caseIds.values, targets: targets.values, versions: versions.values, parts: pool.parts, cells: rows };
@@ -269,5 +278,6 @@ export function expandCellRow(data: DetailsData, index: number): Record<string, 
     url: part(row[11]),
     transcript: part(row[12]),
     run: part(row[13]),
+    mismatch: part(row[14]),
   };
 }

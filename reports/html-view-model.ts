@@ -5,6 +5,8 @@ import type { Cell, CellStatus, ProtocolVersion, RunResult } from '../runner/typ
 import { CELL_STATUSES, PROTOCOL_VERSIONS } from '../runner/types.js';
 import { describePassSources, describeWireOnlyTargets } from '../runner/run/describe-conclusions.js';
 import { computeCaseTableDigest, indexCases } from './case-info.js';
+import { countFailures, formatFailureLine } from './count-failures.js';
+import { findMismatch, formatCellLabel } from './describe-mismatch.js';
 import type { Comparison } from './compare-types.js';
 import { formatCellKey } from './compare-types.js';
 import { sanitizeText } from './redact.js';
@@ -14,19 +16,17 @@ export interface StatusStyle {
   /** The word shown in every cell: colour is never the only signal. */
   word: string;
   description: string;
-  /** Counts against a target when ordering targets. */
-  isFailure: boolean;
 }
 
 // Exhaustive: a new CellStatus fails to compile until it has a word, a colour class and a definition.
 export const STATUS_STYLE: Record<CellStatus, StatusStyle> = {
-  pass: { word: 'PASS', description: 'Every check passed.', isFailure: false },
-  fail: { word: 'FAIL', description: 'A MUST check failed: the target violates the specification.', isFailure: true },
-  non_strict: { word: 'NON-STRICT', description: 'Every MUST check passed, but a SHOULD or POLICY check failed.', isFailure: false },
-  skip: { word: 'SKIP', description: 'Not run: the target does not support this case or protocol version.', isFailure: false },
-  error: { word: 'ERROR', description: 'Not measured: the harness or the target broke (crash, timeout, unreadable verdict).', isFailure: true },
-  xfail: { word: 'XFAIL', description: 'Failed as the baseline of known failures expects; does not fail the run.', isFailure: false },
-  xpass: { word: 'XPASS', description: 'Passed although the baseline lists it as a known failure: the baseline entry is stale and fails the run.', isFailure: true },
+  pass: { word: 'PASS', description: 'Every check passed.' },
+  fail: { word: 'FAIL', description: 'A MUST check failed: the target violates the specification.' },
+  non_strict: { word: 'NON-STRICT', description: 'Every MUST check passed, but a SHOULD or POLICY check failed.' },
+  skip: { word: 'SKIP', description: 'Not run: the target does not support this case or protocol version.' },
+  error: { word: 'ERROR', description: 'Not measured: the harness or the target broke (crash, timeout, unreadable verdict).' },
+  xfail: { word: 'XFAIL', description: 'Failed as the baseline of known failures expects; does not fail the run.' },
+  xpass: { word: 'XPASS', description: 'Passed although the baseline lists it as a known failure: the baseline entry is stale and fails the run.' },
 };
 
 export type CompareMark = 'regression' | 'fix' | 'added';
@@ -44,6 +44,8 @@ export interface MatrixCell {
   markSymbol?: string;
   /** Judged without a verdict (exit status alone, the wire alone, or nothing): drawn apart, never the same green. */
   conclusion?: 'exit_status' | 'wire_only' | 'none';
+  /** The target concluded TOOL_SUCCESS where the case expects a failure: drawn apart from other failures. */
+  falseSuccess?: boolean;
 }
 
 // The tag a verdict-less cell carries after its word (README § Command targets).
@@ -71,7 +73,11 @@ export interface TargetBar {
   index: number;
   version: string;
   kind: string;
+  /** Unexpected plus known (xfail) failures: what the targets are ordered by. */
   failures: number;
+  /** "0 unexpected · 25 known: 9 false successes, 11 unsafe retries, …" */
+  failureLine: string;
+  unexpected: number;
   total: number;
   segments: { status: CellStatus; word: string; count: number; percent: string }[];
 }
@@ -122,6 +128,7 @@ function buildTargets(result: RunResult): TargetBar[] {
     const byStatus = counts.get(cell.target)!;
     byStatus.set(cell.status, (byStatus.get(cell.status) ?? 0) + 1);
   }
+  const failuresOf = new Map(countFailures(result).map((f) => [f.target, f]));
   const bars = names.map((name, position) => {
     const byStatus = counts.get(name)!;
     const total = [...byStatus.values()].reduce((sum, n) => sum + n, 0);
@@ -129,11 +136,22 @@ function buildTargets(result: RunResult): TargetBar[] {
       const count = byStatus.get(status) ?? 0;
       return { status, word: STATUS_STYLE[status].word, count, percent: total ? ((100 * count) / total).toFixed(2) : '0' };
     }).filter((s) => s.count > 0);
-    const failures = CELL_STATUSES.filter((status) => STATUS_STYLE[status].isFailure).reduce((sum, status) => sum + (byStatus.get(status) ?? 0), 0);
+    const failures = failuresOf.get(name)!;
     const t = info.get(name);
-    return { rawName: name, name: sanitizeText(name), index: position, version: sanitizeText(t?.version ?? ''), kind: t?.kind ?? '', failures, total, segments };
+    return {
+      rawName: name,
+      name: sanitizeText(name),
+      index: position,
+      version: sanitizeText(t?.version ?? ''),
+      kind: t?.kind ?? '',
+      failures: failures.all,
+      failureLine: formatFailureLine(failures),
+      unexpected: failures.unexpected.total,
+      total,
+      segments,
+    };
   });
-  // Fewest failures first; ties keep the command-line order.
+  // Fewest failures (unexpected and known alike) first; ties keep the command-line order.
   return bars.sort((a, b) => a.failures - b.failures || a.index - b.index).map((bar, index) => ({ ...bar, index }));
 }
 
@@ -171,14 +189,17 @@ export function buildMatrixViewModel(result: RunResult, comparison?: Comparison)
         const mark = marks.get(key);
         const style = STATUS_STYLE[cell.status];
         const conclusion = cell.conclusion === undefined || cell.conclusion === 'verdict' ? undefined : cell.conclusion;
+        const mismatch = cell.status === 'pass' || cell.status === 'skip' || cell.status === 'xpass' ? undefined : findMismatch(cell);
+        const word = conclusion ? `${style.word} (${CONCLUSION_TAG[conclusion]})` : style.word;
         return {
           index,
           hasDetails: true,
           targetIndex,
           status: cell.status,
-          word: conclusion ? `${style.word} (${CONCLUSION_TAG[conclusion]})` : style.word,
+          word: sanitizeText(formatCellLabel(word, mismatch)),
           ...(mark ? { mark, markSymbol: MARK_SYMBOL[mark] } : {}),
           ...(conclusion ? { conclusion } : {}),
+          ...(mismatch?.consequence === 'false-success' ? { falseSuccess: true } : {}),
         };
       }),
     );

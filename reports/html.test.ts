@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { CELL_STATUSES } from '../runner/types.js';
 import { expectGolden } from '../test/expect-golden.js';
-import { makeCell, makeRecording, makeRunResult, makeSyntheticRunResult } from '../test/make-run-result.js';
+import { makeCell, makeCheck, makeRecording, makeRunResult, makeSyntheticRunResult } from '../test/make-run-result.js';
 import type { Comparison } from './compare-types.js';
 import { expandCellRow, type DetailsData } from './html-details.js';
 import { render } from './html.js';
@@ -59,9 +59,20 @@ describe('HTML matrix', () => {
   });
 
   it('shows a word and a colour class in every cell', () => {
-    const cells = html.match(/<td class="s-[a-z_]+ t\d+"[^>]*>[^<]*(?:<i>[^<]*<\/i>)?[^<]*<\/td>/g) ?? [];
+    const cells = html.match(/<td class="s-[a-z_]+ t\d+"[^>]*>(?:<i>[^<]*<\/i>)?(?:<b[^>]*>[^<]*<\/b>)?[^<]*<\/td>/g) ?? [];
     expect(cells.length).toBe(result.targets.length * 2 * result.cases.length);
-    for (const cell of cells) expect(cell).toMatch(/>(?:<i>.<\/i>)?(PASS|FAIL|NON-STRICT|SKIP|ERROR|XFAIL|XPASS|—)<\/td>$/);
+    for (const cell of cells) expect(cell).toMatch(/>(?:<i>.<\/i>)?(?:<b aria-label="false success">⚠<\/b>)?(PASS|FAIL|NON-STRICT|SKIP|ERROR|XFAIL|XPASS|—)(?: · [A-Z_]+)?<\/td>$/);
+  });
+
+  it('shows expected → actual in the cell: the concluded outcome after the word, a false success marked in its text', () => {
+    // naive concluded TOOL_SUCCESS on content-not-array (expected INVALID_TOOL_RESULT), graded false-success.
+    expect(html).toMatch(/<td class="s-fail t\d+" data-i="\d+" data-s="fail" data-k="false-success" tabindex="0"><b aria-label="false success">⚠<\/b>FAIL · TOOL_SUCCESS<\/td>/);
+    expect(html).toMatch(/data-s="xfail" data-k="false-success" tabindex="0"><b aria-label="false success">⚠<\/b>XFAIL · TOOL_SUCCESS<\/td>/);
+    const unreported = makeCell({ status: 'xfail', checks: [makeCheck({ id: 'outcome@1', passed: false, expected: 'STREAM_INCOMPLETE', actual: null, consequence: 'no-conclusion', message: 'outcome@1: expected STREAM_INCOMPLETE, not reported' })] });
+    const page = render(makeRunResult({ cells: [unreported] }));
+    expect(page).toMatch(/data-s="xfail" tabindex="0">XFAIL · NOTHING<\/td>/);
+    // The full sentence is the tooltip's, carried once in the details JSON.
+    expect(dataBlock(page).cells[0]!['mismatch']).toBe('expected STREAM_INCOMPLETE, the target concluded NOTHING: no conclusion: the target concluded nothing (crash, no verdict, its own timeout)');
   });
 
   it('defines every status in the legend and counts each in the header', () => {
@@ -78,15 +89,23 @@ describe('HTML matrix', () => {
     expect(render(makeRunResult({ complete: false }))).toContain('<p class="banner" role="alert"><strong>Incomplete run.</strong>');
   });
 
-  it('orders targets by fewest failures', () => {
-    const cells = [makeCell({ target: 'a', status: 'fail' }), makeCell({ target: 'a', case: 'x', status: 'error' }), makeCell({ target: 'b', status: 'fail' }), makeCell({ target: 'c', status: 'pass' })];
-    const view = buildMatrixViewModel(makeRunResult({ targets: ['a', 'b', 'c'].map((name) => ({ name, kind: 'builtin' })), cells }));
-    expect(view.targets.map((t) => [t.name, t.failures])).toEqual([
-      ['c', 0],
-      ['b', 1],
-      ['a', 2],
+  it('orders targets by fewest failures, known (xfail) ones counted too, and gives each its line', () => {
+    const cells = [
+      makeCell({ target: 'a', status: 'fail' }),
+      makeCell({ target: 'a', case: 'x', status: 'error' }),
+      makeCell({ target: 'b', status: 'fail' }),
+      makeCell({ target: 'c', status: 'pass' }),
+      ...['x', 'y', 'z'].map((id) => makeCell({ target: 'd', case: id, status: 'xfail' })),
+    ];
+    const view = buildMatrixViewModel(makeRunResult({ targets: ['a', 'b', 'c', 'd'].map((name) => ({ name, kind: 'builtin' })), cells }));
+    expect(view.targets.map((t) => [t.name, t.failures, t.failureLine])).toEqual([
+      ['c', 0, '0 unexpected · 0 known'],
+      ['b', 1, '1 unexpected: 1 false success · 0 known'],
+      ['a', 2, '2 unexpected: 1 false success, 1 error (not measured) · 0 known'],
+      ['d', 3, '0 unexpected · 3 known: 3 false successes'],
     ]);
-    expect(view.columns.map((c) => c.target)).toEqual(['c', 'b', 'a']);
+    expect(view.columns.map((c) => c.target)).toEqual(['c', 'b', 'a', 'd']);
+    expect(render(makeRunResult({ cells }))).toContain('<span class="fails">0 unexpected · 3 known: 3 false successes <span class="muted">(3 cells)</span></span>');
   });
 
   it('groups cases by layer in the case-table layer order', () => {
@@ -132,7 +151,7 @@ describe('HTML matrix', () => {
       removed: [{ case: 'gone', target: 'naive', protocolVersion: '2025-11-25', before: 'pass' }],
     };
     const marked = render(result, { comparison });
-    expect(marked).toMatch(/data-mark="regression"[^>]*><i>▼<\/i>FAIL</);
+    expect(marked).toMatch(/data-mark="regression"[^>]*><i>▼<\/i><b aria-label="false success">⚠<\/b>FAIL · TOOL_SUCCESS</);
     expect(marked).toMatch(/data-mark="fix"[^>]*><i>▲<\/i>PASS</);
     expect(marked).toContain('gone · naive · 2025-11-25 (was pass)');
   });
