@@ -126,8 +126,8 @@
     for (var i = 0; i < cell.exchanges; i++) {
       var tr = add(outcomes, el('tr'));
       add(tr, el('td', '#' + (i + 1)));
-      add(tr, el('td', cell.expected[i] === undefined ? '—' : cell.expected[i]));
-      add(tr, el('td', cell.actual[i] === undefined ? '—' : cell.actual[i]));
+      add(tr, el('td', cell.expected[i] === undefined ? '—' : cell.expected[i], 'v'));
+      add(tr, el('td', cell.actual[i] === undefined ? '—' : cell.actual[i], 'v'));
     }
 
     section('Checks (' + cell.checks.length + ')');
@@ -140,9 +140,9 @@
         add(r, el('td', c.passed ? 'passed' : 'FAILED', c.passed ? 'ok' : 'bad'));
         add(r, el('td', c.level));
         add(r, el('td', c.id + (c.exchange !== undefined ? ' (#' + (c.exchange + 1) + ')' : '')));
-        add(r, el('td', c.message));
-        add(r, el('td', c.expected));
-        add(r, el('td', c.actual));
+        add(r, el('td', c.message, 'v'));
+        add(r, el('td', c.expected, 'v'));
+        add(r, el('td', c.actual, 'v'));
       });
     }
 
@@ -154,11 +154,11 @@
       cell.schema.forEach(function (s) {
         var r = add(schema, el('tr'));
         add(r, el('td', s.version));
-        add(r, el('td', s.definition));
+        add(r, el('td', s.definition, 'v'));
         add(r, el('td', s.sender));
         add(r, el('td', '#' + (s.exchange + 1)));
         add(r, el('td', s.valid ? 'valid' : 'INVALID', s.valid ? 'ok' : 'bad'));
-        add(r, el('td', s.errors.join('\n')));
+        add(r, el('td', s.errors.join('\n'), 'v'));
       });
     } else {
       add(body, el('p', 'No schema checks.'));
@@ -261,10 +261,17 @@
     root.setProperty('--sticky-top', filters.getBoundingClientRect().height + 'px');
     if (headTargets) root.setProperty('--head-targets', headTargets.getBoundingClientRect().height + 'px');
   }
-  window.addEventListener('resize', measureStickyHeader);
-  measureStickyHeader();
+  // Re-measured whenever either one changes size (the filter count, wrapping, fonts, resizing).
+  if (window.ResizeObserver) {
+    var observer = new ResizeObserver(measureStickyHeader);
+    observer.observe(filters);
+    if (headTargets) observer.observe(headTargets);
+  } else {
+    window.addEventListener('resize', measureStickyHeader);
+  }
   [fLayer, fStatus, fTarget].forEach(function (f) { f.addEventListener('change', applyFilters); });
   fText.addEventListener('input', applyFilters);
   document.getElementById('filters').addEventListener('submit', function (event) { event.preventDefault(); });
   applyFilters();
+  measureStickyHeader();
 })();
