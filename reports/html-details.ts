@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import type { Cell, RecordedExchange, RunResult } from '../runner/types.js';
 import { indexCases } from './case-info.js';
 import { describeMismatch, findMismatch } from './describe-mismatch.js';
+import { resolveSpecReference } from './spec-references.js';
 import { redactText, sanitizeHeaders, sanitizeText, sanitizeValue, stripControl } from './redact.js';
 
 export interface DetailsOptions {
@@ -165,8 +166,13 @@ export function buildDetails(result: RunResult, cells: readonly Cell[], options:
       description: sanitizeText(c.description ?? ''),
       expectation: sanitizeText(c.expectation ?? ''),
       policy: sanitizeText(c.policy ?? ''),
-      // Only http(s) links become anchors; anything else is shown as text.
-      spec: (c.spec ?? []).map((s) => ({ ref: sanitizeText(s.ref), url: s.url && /^https?:\/\//i.test(s.url) ? s.url : '', version: s.version ?? '' })),
+      // Only http(s) links become anchors; anything else is shown as text. A reference without its
+      // own link gets the page its alias names, at the pinned commit, and that page's title.
+      spec: (c.spec ?? []).map((s) => {
+        const known = resolveSpecReference(s.ref);
+        const url = s.url && /^https?:\/\//i.test(s.url) ? s.url : (known?.url ?? '');
+        return { ref: sanitizeText(s.ref), url, title: known?.title ?? '', version: s.version ?? '' };
+      }),
     };
   }
   const pool = new PartPool();

@@ -7,6 +7,7 @@ import { describePassSources, describeWireOnlyTargets } from '../runner/run/desc
 import { computeCaseTableDigest, indexCases } from './case-info.js';
 import { countFailures, formatFailureLine } from './count-failures.js';
 import { findMismatch, formatCellLabel } from './describe-mismatch.js';
+import { listSpecReferences, SPEC_COMMIT, type SpecReference } from './spec-references.js';
 import type { Comparison } from './compare-types.js';
 import { formatCellKey } from './compare-types.js';
 import { sanitizeText } from './redact.js';
@@ -108,6 +109,21 @@ export interface MatrixViewModel {
   comparison?: { label: string; regressions: number; fixes: number; added: number; removed: number; removedCells: string[] };
   /** Cells in the order their details are embedded, so `MatrixCell.index` points into it. */
   cellOrder: Cell[];
+  /** Every specification page the cases and failed checks cite, linked at the pinned commit. */
+  references: SpecReference[];
+  specCommit: string;
+}
+
+// The texts a reader sees that may cite the specification: the cases' references and texts, and
+// each distinct failed check message.
+function* listCitingTexts(result: RunResult): Generator<string> {
+  for (const item of indexCases(result).values()) {
+    for (const ref of item.spec ?? []) yield ref.ref;
+    yield* [item.description ?? '', item.expectation ?? '', item.policy ?? ''];
+  }
+  const messages = new Set<string>();
+  for (const cell of result.cells) for (const check of cell.checks) if (!check.passed) messages.add(check.message);
+  yield* messages;
 }
 
 function orderLayers(layers: Iterable<string>): string[] {
@@ -245,5 +261,7 @@ export function buildMatrixViewModel(result: RunResult, comparison?: Comparison)
         }
       : {}),
     cellOrder: result.cells,
+    references: listSpecReferences(listCitingTexts(result)).map((ref) => ({ ...ref, title: sanitizeText(ref.title) })),
+    specCommit: SPEC_COMMIT.slice(0, 12),
   };
 }

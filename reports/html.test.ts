@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { CELL_STATUSES } from '../runner/types.js';
 import { expectGolden } from '../test/expect-golden.js';
-import { makeCell, makeCheck, makeRecording, makeRunResult, makeSyntheticRunResult } from '../test/make-run-result.js';
+import { makeCase, makeCell, makeCheck, makeRecording, makeRunResult, makeSyntheticRunResult } from '../test/make-run-result.js';
+import { SPEC_COMMIT } from './spec-references.js';
 import type { Comparison } from './compare-types.js';
 import { expandCellRow, type DetailsData } from './html-details.js';
 import { render } from './html.js';
@@ -44,7 +45,13 @@ describe('HTML matrix', () => {
   });
 
   it('references no external resource and carries a CSP that blocks network access', () => {
-    const outsideData = html.replace(/<script type="application\/json"[\s\S]*?<\/script>/, '');
+    // The references list links the specification's pages (anchors, never loaded): those links only.
+    const references = section(html, '<section class="references"', '</section>');
+    const links = [...references.matchAll(/<a href="([^"]*)" rel="noopener noreferrer">/g)].map((m) => m[1]);
+    expect(links.length).toBeGreaterThan(0);
+    for (const link of links) expect(link).toMatch(new RegExp(`^https://github\\.com/modelcontextprotocol/modelcontextprotocol/blob/${SPEC_COMMIT}/`));
+    expect(references.replace(/<a href="[^"]*" rel="noopener noreferrer">/g, '<a>')).not.toMatch(/https?:|\b(?:src|href)\s*=/i);
+    const outsideData = html.replace(/<script type="application\/json"[\s\S]*?<\/script>/, '').replace(references, '');
     expect(outsideData).not.toMatch(/https?:\/\//);
     expect(outsideData).not.toMatch(/\b(?:src|href)\s*=/i);
     expect(outsideData).not.toMatch(/@import|url\(/i);
@@ -106,6 +113,17 @@ describe('HTML matrix', () => {
     ]);
     expect(view.columns.map((c) => c.target)).toEqual(['c', 'b', 'a', 'd']);
     expect(render(makeRunResult({ cells }))).toContain('<span class="fails">0 unexpected · 3 known: 3 false successes <span class="muted">(3 cells)</span></span>');
+  });
+
+  it('defines every specification reference the cases and failed checks cite, linked at the pinned commit', () => {
+    const cases = [makeCase({ spec: [{ ref: 'T25 § Sending Messages to the Server, item 6' }, { ref: 'ST26 CallToolResult' }] })];
+    const cells = [makeCell({ status: 'fail', checks: [makeCheck({ passed: false, message: 'wire.no-response: a 2026-07-28 client MUST NOT send responses (SH26 § Sending Messages)' })] })];
+    const page = render(makeRunResult({ cases, cells }));
+    const references = section(page, '<section class="references"', '</section>');
+    expect([...references.matchAll(/<dt><code>([A-Z0-9]+)<\/code><\/dt>/g)].map((m) => m[1])).toEqual(['T25', 'ST26', 'SH26']);
+    expect(references).toContain(`<a href="https://github.com/modelcontextprotocol/modelcontextprotocol/blob/${SPEC_COMMIT}/docs/specification/2026-07-28/basic/transports/streamable-http.mdx" rel="noopener noreferrer">MCP 2026-07-28: Streamable HTTP transport</a>`);
+    // A case reference without a link of its own gets its page in the details, with the title.
+    expect(dataBlock(page).cases['baseline']).toMatchObject({ spec: [{ ref: 'T25 § Sending Messages to the Server, item 6', url: expect.stringContaining('/2025-11-25/basic/transports.mdx'), title: 'MCP 2025-11-25: Transports (Streamable HTTP)' }, expect.anything()] });
   });
 
   it('groups cases by layer in the case-table layer order', () => {

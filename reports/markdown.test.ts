@@ -56,6 +56,13 @@ describe('Markdown summary', () => {
     expect(md).not.toMatch(/ — expected .*, actual /);
   });
 
+  it('defines every specification reference it cites, linked at the pinned commit', () => {
+    const cells = [makeCell({ status: 'fail', checks: [makeCheck({ passed: false, message: 'wire.no-response: a 2026-07-28 client MUST NOT send responses (SH26 § Sending Messages)' })] })];
+    const md = render(makeRunResult({ cells }));
+    expect(md).toContain('### Specification references\n\n- **SH26**: [MCP 2026-07-28: Streamable HTTP transport](https://github.com/modelcontextprotocol/modelcontextprotocol/blob/b0f60ba5409db7a6582440a7b473cc0398890f15/docs/specification/2026-07-28/basic/transports/streamable-http.mdx)\n');
+    expect(render(makeRunResult())).not.toContain('Specification references');
+  });
+
   it('has a counts table with one row per target', () => {
     const md = render(makeRunResult());
     expect(md).toContain('| reference | 0.1.0 | 3 | 0 | 1 | 0 | 0 | 0 | 1 | 5 |');

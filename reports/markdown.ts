@@ -9,6 +9,7 @@ import { countFailures, FAILURE_KINDS, formatFailureLine, getFailureKind, getFai
 import { describeFailedCheck } from './describe-mismatch.js';
 import { sanitizeText, toOneLine } from './redact.js';
 import { areSchemasOff, SCHEMAS_OFF_NOTICE } from './schema-notice.js';
+import { listSpecReferences } from './spec-references.js';
 
 export interface MarkdownOptions {
   comparison?: Comparison;
@@ -116,6 +117,18 @@ function renderCompared(title: string, cells: ComparedCell[], max: number): stri
   return lines;
 }
 
+// Every specification alias the summary cites (in check messages, reasons), defined with its page.
+function renderReferences(lines: readonly string[]): string[] {
+  const references = listSpecReferences(lines);
+  if (references.length === 0) return [];
+  return [
+    `### Specification references`,
+    '',
+    ...references.map((ref) => `- **${ref.id}**: [${escapeMarkdown(ref.title)}](${ref.url})`),
+    '',
+  ];
+}
+
 // Cut at a line boundary so no table row or list item is left half-written.
 function capBytes(markdown: string, maxBytes: number): string {
   if (Buffer.byteLength(markdown) <= maxBytes) return markdown;
@@ -172,5 +185,6 @@ export function render(result: RunResult, options: MarkdownOptions = {}): string
       ...renderCompared('Removed', comparison.removed, maxCompared),
     );
   }
+  lines.push(...renderReferences(lines));
   return capBytes(`${lines.join('\n').trimEnd()}\n`, maxBytes);
 }

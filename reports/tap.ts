@@ -5,6 +5,7 @@ import type { Cell, CellStatus, RunResult } from '../runner/types.js';
 import { describePassSources, describeWireOnlyTargets, getConclusionLabel } from '../runner/run/describe-conclusions.js';
 import { countFailures, formatFailureLine, nameFailureKind } from './count-failures.js';
 import { stripControl } from './redact.js';
+import { resolveSpecReference } from './spec-references.js';
 import { areSchemasOff, SCHEMAS_OFF_NOTICE } from './schema-notice.js';
 import { redactCheck, redactText, redactVerdict } from './redact-result.js';
 
@@ -102,13 +103,19 @@ function diagnosticsOf(cell: Cell, spec: { ref: string; url?: string }[] | undef
     ...(cell.schema.length
       ? { schema: cell.schema.map((s) => `${s.version} exchange ${s.exchange} ${s.definition}: ${s.valid ? 'valid' : `invalid (${s.errors.slice(0, 3).join('; ')})`}`) }
       : {}),
-    ...(spec?.length ? { spec: spec.map((ref) => ref.ref) } : {}),
+    // Each reference with the page it cites (at the pinned commit), so no alias is left bare.
+    ...(spec?.length ? { spec: spec.map((ref) => linkSpecReference(ref)) } : {}),
     repro: cell.repro,
   };
   // A top-level YAML mapping is its entries one after another, so each entry is stringified
   // on its own and memoised: across a large run most entries repeat word for word.
   const yaml = Object.entries(data).map(([key, value]) => stringifyEntry(key, value)).join('');
   return ['---', ...yaml.trimEnd().split('\n'), '...'];
+}
+
+function linkSpecReference(ref: { ref: string; url?: string }): string {
+  const url = ref.url ?? resolveSpecReference(ref.ref)?.url;
+  return url ? `${ref.ref} (${url})` : ref.ref;
 }
 
 const entryMemo = new Map<string, string>();

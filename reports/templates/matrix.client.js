@@ -112,9 +112,11 @@
           a.setAttribute('href', s.url);
           a.setAttribute('rel', 'noopener noreferrer');
           a.setAttribute('target', '_blank');
+          if (s.title) a.setAttribute('title', s.title);
         } else {
           li.textContent = s.ref;
         }
+        if (s.title) add(li, el('span', ' — ' + s.title, 'muted'));
         if (s.version) add(li, document.createTextNode(' (' + s.version + ')'));
       });
     }
