@@ -1,5 +1,6 @@
-// Expected → actual for one cell, in the words every report shares: a short label for a matrix
-// cell ("XFAIL · STREAM_INCOMPLETE"), the full sentence behind it, and one line per failed check.
+// Expected → actual for one cell, in the words every report shares: the outcome a matrix cell
+// shows after its word ("XFAIL · STREAM_INCOMPLETE"), the full sentence behind it, and one line
+// per failed check.
 import { CONSEQUENCES, OUTCOMES, type Cell, type Check, type Consequence } from '../runner/types.js';
 import { describeFailureKind } from './count-failures.js';
 
@@ -40,11 +41,6 @@ export function findMismatch(cell: Pick<Cell, 'checks'>): Mismatch | undefined {
 // A conclusion that is not an outcome: a short text as it is (`exit 0`), anything else unnamed.
 function describeOther(value: unknown): string {
   return typeof value === 'string' && value.length > 0 && value.length <= 24 ? value : 'NOT A VERDICT';
-}
-
-/** The cell's short label: its status word, then the outcome the target concluded when it is wrong. */
-export function formatCellLabel(word: string, mismatch: Mismatch | undefined): string {
-  return mismatch ? `${word} · ${mismatch.actual}` : word;
 }
 
 /** The full sentence behind a label: "expected X, the target concluded Y: a false success: …". */

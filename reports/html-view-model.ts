@@ -6,7 +6,7 @@ import { CELL_STATUSES, PROTOCOL_VERSIONS } from '../runner/types.js';
 import { describePassSources, describeWireOnlyTargets } from '../runner/run/describe-conclusions.js';
 import { computeCaseTableDigest, indexCases } from './case-info.js';
 import { countFailures, formatFailureLine } from './count-failures.js';
-import { findMismatch, formatCellLabel } from './describe-mismatch.js';
+import { findMismatch } from './describe-mismatch.js';
 import { listSpecReferences, SPEC_COMMIT, type SpecReference } from './spec-references.js';
 import type { Comparison } from './compare-types.js';
 import { formatCellKey } from './compare-types.js';
@@ -45,6 +45,8 @@ export interface MatrixCell {
   markSymbol?: string;
   /** Judged without a verdict (exit status alone, the wire alone, or nothing): drawn apart, never the same green. */
   conclusion?: 'exit_status' | 'wire_only' | 'none';
+  /** The outcome the target concluded where the case expects another (shown after the word). */
+  concluded?: string;
   /** The target concluded TOOL_SUCCESS where the case expects a failure: drawn apart from other failures. */
   falseSuccess?: boolean;
 }
@@ -212,7 +214,8 @@ export function buildMatrixViewModel(result: RunResult, comparison?: Comparison)
           hasDetails: true,
           targetIndex,
           status: cell.status,
-          word: sanitizeText(formatCellLabel(word, mismatch)),
+          word,
+          ...(mismatch ? { concluded: sanitizeText(mismatch.actual) } : {}),
           ...(mark ? { mark, markSymbol: MARK_SYMBOL[mark] } : {}),
           ...(conclusion ? { conclusion } : {}),
           ...(mismatch?.consequence === 'false-success' ? { falseSuccess: true } : {}),

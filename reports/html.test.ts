@@ -66,18 +66,18 @@ describe('HTML matrix', () => {
   });
 
   it('shows a word and a colour class in every cell', () => {
-    const cells = html.match(/<td class="s-[a-z_]+ t\d+"[^>]*>(?:<i>[^<]*<\/i>)?(?:<b[^>]*>[^<]*<\/b>)?[^<]*<\/td>/g) ?? [];
+    const cells = html.match(/<td class="s-[a-z_]+ t\d+"[^>]*>(?:<i>[^<]*<\/i>)?(?:<b[^>]*>[^<]*<\/b>)?[^<]*(?:<span class="sep"> · <\/span><small>[^<]*<\/small>)?<\/td>/g) ?? [];
     expect(cells.length).toBe(result.targets.length * 2 * result.cases.length);
-    for (const cell of cells) expect(cell).toMatch(/>(?:<i>.<\/i>)?(?:<b aria-label="false success">⚠<\/b>)?(PASS|FAIL|NON-STRICT|SKIP|ERROR|XFAIL|XPASS|—)(?: · [A-Z_]+)?<\/td>$/);
+    for (const cell of cells) expect(cell).toMatch(/>(?:<i>.<\/i>)?(?:<b aria-label="false success">⚠<\/b>)?(PASS|FAIL|NON-STRICT|SKIP|ERROR|XFAIL|XPASS|—)(?:<span class="sep"> · <\/span><small>[A-Z_]+<\/small>)?<\/td>$/);
   });
 
   it('shows expected → actual in the cell: the concluded outcome after the word, a false success marked in its text', () => {
     // naive concluded TOOL_SUCCESS on content-not-array (expected INVALID_TOOL_RESULT), graded false-success.
-    expect(html).toMatch(/<td class="s-fail t\d+" data-i="\d+" data-s="fail" data-k="false-success" tabindex="0"><b aria-label="false success">⚠<\/b>FAIL · TOOL_SUCCESS<\/td>/);
-    expect(html).toMatch(/data-s="xfail" data-k="false-success" tabindex="0"><b aria-label="false success">⚠<\/b>XFAIL · TOOL_SUCCESS<\/td>/);
+    expect(html).toMatch(/<td class="s-fail t\d+" data-i="\d+" data-s="fail" data-k="false-success" tabindex="0"><b aria-label="false success">⚠<\/b>FAIL<span class="sep"> · <\/span><small>TOOL_SUCCESS<\/small><\/td>/);
+    expect(html).toMatch(/data-s="xfail" data-k="false-success" tabindex="0"><b aria-label="false success">⚠<\/b>XFAIL<span class="sep"> · <\/span><small>TOOL_SUCCESS<\/small><\/td>/);
     const unreported = makeCell({ status: 'xfail', checks: [makeCheck({ id: 'outcome@1', passed: false, expected: 'STREAM_INCOMPLETE', actual: null, consequence: 'no-conclusion', message: 'outcome@1: expected STREAM_INCOMPLETE, not reported' })] });
     const page = render(makeRunResult({ cells: [unreported] }));
-    expect(page).toMatch(/data-s="xfail" tabindex="0">XFAIL · NOTHING<\/td>/);
+    expect(page).toMatch(/data-s="xfail" tabindex="0">XFAIL<span class="sep"> · <\/span><small>NOTHING<\/small><\/td>/);
     // The full sentence is the tooltip's, carried once in the details JSON.
     expect(dataBlock(page).cells[0]!['mismatch']).toBe('expected STREAM_INCOMPLETE, the target concluded NOTHING: no conclusion: the target concluded nothing (crash, no verdict, its own timeout)');
   });
@@ -169,7 +169,7 @@ describe('HTML matrix', () => {
       removed: [{ case: 'gone', target: 'naive', protocolVersion: '2025-11-25', before: 'pass' }],
     };
     const marked = render(result, { comparison });
-    expect(marked).toMatch(/data-mark="regression"[^>]*><i>▼<\/i><b aria-label="false success">⚠<\/b>FAIL · TOOL_SUCCESS</);
+    expect(marked).toMatch(/data-mark="regression"[^>]*><i>▼<\/i><b aria-label="false success">⚠<\/b>FAIL<span class="sep"> · </);
     expect(marked).toMatch(/data-mark="fix"[^>]*><i>▲<\/i>PASS</);
     expect(marked).toContain('gone · naive · 2025-11-25 (was pass)');
   });

@@ -78,7 +78,9 @@ function renderCells(cells: readonly MatrixCell[]): string {
   for (const cell of cells) {
     out +=
       `<td class="s-${esc(cell.status)} t${cell.targetIndex}${cell.conclusion ? ` c-${esc(cell.conclusion)}` : ''}"${cell.mark ? ` data-mark="${esc(cell.mark)}"` : ''} data-i="${cell.index}" data-s="${esc(cell.status)}"${cell.falseSuccess ? ' data-k="false-success"' : ''}` +
-      `${cell.hasDetails ? ' tabindex="0"' : ''}>${cell.markSymbol ? `<i>${esc(cell.markSymbol)}</i>` : ''}${cell.falseSuccess ? `<b aria-label="false success">${FALSE_SUCCESS_ICON}</b>` : ''}${esc(cell.word)}</td>`;
+      `${cell.hasDetails ? ' tabindex="0"' : ''}>${cell.markSymbol ? `<i>${esc(cell.markSymbol)}</i>` : ''}${cell.falseSuccess ? `<b aria-label="false success">${FALSE_SUCCESS_ICON}</b>` : ''}${esc(cell.word)}` +
+      // The label reads "XFAIL · STREAM_INCOMPLETE"; on screen the outcome goes on a line of its own.
+      `${cell.concluded ? `<span class="sep"> · </span><small>${esc(cell.concluded)}</small>` : ''}</td>`;
   }
   return out;
 }
