@@ -148,10 +148,14 @@ class Indexer {
   }
 }
 
+// What went wrong, in one sentence: expected → actual with its cost when an outcome was judged
+// wrong, else the first failed check's message, else why the cell was not measured.
 function describeCellMismatch(cell: Cell): string {
   if (cell.status === 'pass' || cell.status === 'skip' || cell.status === 'xpass') return '';
   const mismatch = findMismatch(cell);
-  return mismatch ? describeMismatch(mismatch) : '';
+  if (mismatch) return describeMismatch(mismatch);
+  const failed = cell.checks.find((check) => !check.passed && check.level !== 'INFO');
+  return failed?.message ?? (cell.status === 'error' ? (cell.reason ?? '') : '');
 }
 
 /** The details payload: case texts by id, distinct parts once, and one row per cell in `cells` order. */

@@ -80,6 +80,11 @@ describe('HTML matrix', () => {
     expect(page).toMatch(/data-s="xfail" tabindex="0">XFAIL<span class="sep"> · <\/span><small>NOTHING<\/small><\/td>/);
     // The full sentence is the tooltip's, carried once in the details JSON.
     expect(dataBlock(page).cells[0]!['mismatch']).toBe('expected STREAM_INCOMPLETE, the target concluded NOTHING: no conclusion: the target concluded nothing (crash, no verdict, its own timeout)');
+    // Without a judged outcome, the sentence is the failed check's message, or why nothing was measured.
+    const wire = makeCell({ case: 'http-503-then-200', status: 'non_strict' });
+    const broken = makeCell({ case: 'content-not-array', status: 'error' });
+    const sentences = dataBlock(render(makeRunResult({ cells: [wire, broken] }))).cells.map((cell) => cell['mismatch']);
+    expect(sentences).toEqual(['retried before Retry-After elapsed', 'target exited with code 1 before making a request']);
   });
 
   it('defines every status in the legend and counts each in the header', () => {

@@ -98,7 +98,7 @@
     add(meta, el('code', cell.c));
     add(meta, document.createTextNode(' · ' + cell.t + ' · ' + cell.v + ' · ' + cell.ms + ' ms '));
     add(meta, el('span', cell.s.replace('_', '-').toUpperCase(), 'cellword s-' + cell.s));
-    if (cell.mismatch) add(body, el('p', cell.mismatch.charAt(0).toUpperCase() + cell.mismatch.slice(1) + '.', 'mismatch'));
+    if (cell.mismatch && cell.mismatch !== cell.reason) add(body, el('p', cell.mismatch.charAt(0).toUpperCase() + cell.mismatch.slice(1) + '.', 'mismatch'));
     if (cell.reason) add(body, el('p', 'Reason: ' + cell.reason));
     if (info.description) add(body, el('p', info.description));
     if (info.expectation) add(body, el('p', 'Expectation: ' + info.expectation));
