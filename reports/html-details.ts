@@ -4,6 +4,8 @@
 import { createHash } from 'node:crypto';
 import type { Cell, RecordedExchange, RunResult } from '../runner/types.js';
 import { indexCases } from './case-info.js';
+import { describeMismatch, findMismatch } from './describe-mismatch.js';
+import { resolveSpecReference } from './spec-references.js';
 import { redactText, sanitizeHeaders, sanitizeText, sanitizeValue, stripControl } from './redact.js';
 
 export interface DetailsOptions {
@@ -76,9 +78,9 @@ function describeRun(run: NonNullable<Cell['targetRun']>, options: DetailsOption
  * a large run repeats them across targets and versions, and per-cell copies made the
  * 100,000-cell report 160 MB. matrix.client.js rebuilds the cell from this row.
  */
-export const CELL_ROW = ['case', 'target', 'version', 'status', 'ms', 'repro', 'reasonPart', 'expectedPart', 'actualPart', 'checksPart', 'schemaPart', 'urlPart', 'transcriptPart', 'runPart'] as const;
+export const CELL_ROW = ['case', 'target', 'version', 'status', 'ms', 'repro', 'reasonPart', 'expectedPart', 'actualPart', 'checksPart', 'schemaPart', 'urlPart', 'transcriptPart', 'runPart', 'mismatchPart'] as const;
 
-export type CellRow = [number, number, number, string, number, string, number, number, number, number, number, number, number, number];
+export type CellRow = [number, number, number, string, number, string, number, number, number, number, number, number, number, number, number];
 
 export interface DetailsData {
   cases: Record<string, unknown>;
@@ -146,6 +148,16 @@ class Indexer {
   }
 }
 
+// What went wrong, in one sentence: expected → actual with its cost when an outcome was judged
+// wrong, else the first failed check's message, else why the cell was not measured.
+function describeCellMismatch(cell: Cell): string {
+  if (cell.status === 'pass' || cell.status === 'skip' || cell.status === 'xpass') return '';
+  const mismatch = findMismatch(cell);
+  if (mismatch) return describeMismatch(mismatch);
+  const failed = cell.checks.find((check) => !check.passed && check.level !== 'INFO');
+  return failed?.message ?? (cell.status === 'error' ? (cell.reason ?? '') : '');
+}
+
 /** The details payload: case texts by id, distinct parts once, and one row per cell in `cells` order. */
 export function buildDetails(result: RunResult, cells: readonly Cell[], options: DetailsOptions): DetailsData {
   const cases: Record<string, unknown> = {};
@@ -158,8 +170,13 @@ export function buildDetails(result: RunResult, cells: readonly Cell[], options:
       description: sanitizeText(c.description ?? ''),
       expectation: sanitizeText(c.expectation ?? ''),
       policy: sanitizeText(c.policy ?? ''),
-      // Only http(s) links become anchors; anything else is shown as text.
-      spec: (c.spec ?? []).map((s) => ({ ref: sanitizeText(s.ref), url: s.url && /^https?:\/\//i.test(s.url) ? s.url : '', version: s.version ?? '' })),
+      // Only http(s) links become anchors; anything else is shown as text. A reference without its
+      // own link gets the page its alias names, at the pinned commit, and that page's title.
+      spec: (c.spec ?? []).map((s) => {
+        const known = resolveSpecReference(s.ref);
+        const url = s.url && /^https?:\/\//i.test(s.url) ? s.url : (known?.url ?? '');
+        return { ref: sanitizeText(s.ref), url, title: known?.title ?? '', version: s.version ?? '' };
+      }),
     };
   }
   const pool = new PartPool();
@@ -203,6 +220,8 @@ export function buildDetails(result: RunResult, cells: readonly Cell[], options:
       pool.add('url', cell.recording?.url ?? '', () => (cell.recording ? sanitizeText(cell.recording.url) : '')),
       pool.add('transcript', cell.recording?.exchanges ?? [], () => cell.recording?.exchanges.map((e) => describeExchange(e, options)) ?? []),
       pool.add('run', run ?? null, () => (run ? describeRun(run, options) : null)),
+      // The cell's tooltip: expected → actual in one sentence, with what the mismatch costs.
+      pool.add('mismatch', describeCellMismatch(cell), () => sanitizeText(describeCellMismatch(cell))),
     ];
   });
   return { cases, caseIds: caseIds.values, targets: targets.values, versions: versions.values, parts: pool.parts, cells: rows };
@@ -269,5 +288,6 @@ export function expandCellRow(data: DetailsData, index: number): Record<string, 
     url: part(row[11]),
     transcript: part(row[12]),
     run: part(row[13]),
+    mismatch: part(row[14]),
   };
 }

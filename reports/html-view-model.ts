@@ -5,6 +5,9 @@ import type { Cell, CellStatus, ProtocolVersion, RunResult } from '../runner/typ
 import { CELL_STATUSES, PROTOCOL_VERSIONS } from '../runner/types.js';
 import { describePassSources, describeWireOnlyTargets } from '../runner/run/describe-conclusions.js';
 import { computeCaseTableDigest, indexCases } from './case-info.js';
+import { countFailures, formatFailureLine } from './count-failures.js';
+import { findMismatch } from './describe-mismatch.js';
+import { listSpecReferences, SPEC_COMMIT, type SpecReference } from './spec-references.js';
 import type { Comparison } from './compare-types.js';
 import { formatCellKey } from './compare-types.js';
 import { sanitizeText } from './redact.js';
@@ -14,19 +17,17 @@ export interface StatusStyle {
   /** The word shown in every cell: colour is never the only signal. */
   word: string;
   description: string;
-  /** Counts against a target when ordering targets. */
-  isFailure: boolean;
 }
 
 // Exhaustive: a new CellStatus fails to compile until it has a word, a colour class and a definition.
 export const STATUS_STYLE: Record<CellStatus, StatusStyle> = {
-  pass: { word: 'PASS', description: 'Every check passed.', isFailure: false },
-  fail: { word: 'FAIL', description: 'A MUST check failed: the target violates the specification.', isFailure: true },
-  non_strict: { word: 'NON-STRICT', description: 'Every MUST check passed, but a SHOULD or POLICY check failed.', isFailure: false },
-  skip: { word: 'SKIP', description: 'Not run: the target does not support this case or protocol version.', isFailure: false },
-  error: { word: 'ERROR', description: 'Not measured: the harness or the target broke (crash, timeout, unreadable verdict).', isFailure: true },
-  xfail: { word: 'XFAIL', description: 'Failed as the baseline of known failures expects; does not fail the run.', isFailure: false },
-  xpass: { word: 'XPASS', description: 'Passed although the baseline lists it as a known failure: the baseline entry is stale and fails the run.', isFailure: true },
+  pass: { word: 'PASS', description: 'Every check passed.' },
+  fail: { word: 'FAIL', description: 'A MUST check failed: the target violates the specification.' },
+  non_strict: { word: 'NON-STRICT', description: 'Every MUST check passed, but a SHOULD or POLICY check failed.' },
+  skip: { word: 'SKIP', description: 'Not run: the target does not support this case or protocol version.' },
+  error: { word: 'ERROR', description: 'Not measured: the harness or the target broke (crash, timeout, unreadable verdict).' },
+  xfail: { word: 'XFAIL', description: 'Failed as the baseline of known failures expects; does not fail the run.' },
+  xpass: { word: 'XPASS', description: 'Passed although the baseline lists it as a known failure: the baseline entry is stale and fails the run.' },
 };
 
 export type CompareMark = 'regression' | 'fix' | 'added';
@@ -44,6 +45,10 @@ export interface MatrixCell {
   markSymbol?: string;
   /** Judged without a verdict (exit status alone, the wire alone, or nothing): drawn apart, never the same green. */
   conclusion?: 'exit_status' | 'wire_only' | 'none';
+  /** The outcome the target concluded where the case expects another (shown after the word). */
+  concluded?: string;
+  /** The target concluded TOOL_SUCCESS where the case expects a failure: drawn apart from other failures. */
+  falseSuccess?: boolean;
 }
 
 // The tag a verdict-less cell carries after its word (README § Command targets).
@@ -71,7 +76,11 @@ export interface TargetBar {
   index: number;
   version: string;
   kind: string;
+  /** Unexpected plus known (xfail) failures: what the targets are ordered by. */
   failures: number;
+  /** "0 unexpected · 25 known: 9 false successes, 11 unsafe retries, …" */
+  failureLine: string;
+  unexpected: number;
   total: number;
   segments: { status: CellStatus; word: string; count: number; percent: string }[];
 }
@@ -102,6 +111,21 @@ export interface MatrixViewModel {
   comparison?: { label: string; regressions: number; fixes: number; added: number; removed: number; removedCells: string[] };
   /** Cells in the order their details are embedded, so `MatrixCell.index` points into it. */
   cellOrder: Cell[];
+  /** Every specification page the cases and failed checks cite, linked at the pinned commit. */
+  references: SpecReference[];
+  specCommit: string;
+}
+
+// The texts a reader sees that may cite the specification: the cases' references and texts, and
+// each distinct failed check message.
+function* listCitingTexts(result: RunResult): Generator<string> {
+  for (const item of indexCases(result).values()) {
+    for (const ref of item.spec ?? []) yield ref.ref;
+    yield* [item.description ?? '', item.expectation ?? '', item.policy ?? ''];
+  }
+  const messages = new Set<string>();
+  for (const cell of result.cells) for (const check of cell.checks) if (!check.passed) messages.add(check.message);
+  yield* messages;
 }
 
 function orderLayers(layers: Iterable<string>): string[] {
@@ -122,6 +146,7 @@ function buildTargets(result: RunResult): TargetBar[] {
     const byStatus = counts.get(cell.target)!;
     byStatus.set(cell.status, (byStatus.get(cell.status) ?? 0) + 1);
   }
+  const failuresOf = new Map(countFailures(result).map((f) => [f.target, f]));
   const bars = names.map((name, position) => {
     const byStatus = counts.get(name)!;
     const total = [...byStatus.values()].reduce((sum, n) => sum + n, 0);
@@ -129,11 +154,22 @@ function buildTargets(result: RunResult): TargetBar[] {
       const count = byStatus.get(status) ?? 0;
       return { status, word: STATUS_STYLE[status].word, count, percent: total ? ((100 * count) / total).toFixed(2) : '0' };
     }).filter((s) => s.count > 0);
-    const failures = CELL_STATUSES.filter((status) => STATUS_STYLE[status].isFailure).reduce((sum, status) => sum + (byStatus.get(status) ?? 0), 0);
+    const failures = failuresOf.get(name)!;
     const t = info.get(name);
-    return { rawName: name, name: sanitizeText(name), index: position, version: sanitizeText(t?.version ?? ''), kind: t?.kind ?? '', failures, total, segments };
+    return {
+      rawName: name,
+      name: sanitizeText(name),
+      index: position,
+      version: sanitizeText(t?.version ?? ''),
+      kind: t?.kind ?? '',
+      failures: failures.all,
+      failureLine: formatFailureLine(failures),
+      unexpected: failures.unexpected.total,
+      total,
+      segments,
+    };
   });
-  // Fewest failures first; ties keep the command-line order.
+  // Fewest failures (unexpected and known alike) first; ties keep the command-line order.
   return bars.sort((a, b) => a.failures - b.failures || a.index - b.index).map((bar, index) => ({ ...bar, index }));
 }
 
@@ -171,14 +207,18 @@ export function buildMatrixViewModel(result: RunResult, comparison?: Comparison)
         const mark = marks.get(key);
         const style = STATUS_STYLE[cell.status];
         const conclusion = cell.conclusion === undefined || cell.conclusion === 'verdict' ? undefined : cell.conclusion;
+        const mismatch = cell.status === 'pass' || cell.status === 'skip' || cell.status === 'xpass' ? undefined : findMismatch(cell);
+        const word = conclusion ? `${style.word} (${CONCLUSION_TAG[conclusion]})` : style.word;
         return {
           index,
           hasDetails: true,
           targetIndex,
           status: cell.status,
-          word: conclusion ? `${style.word} (${CONCLUSION_TAG[conclusion]})` : style.word,
+          word,
+          ...(mismatch ? { concluded: sanitizeText(mismatch.actual) } : {}),
           ...(mark ? { mark, markSymbol: MARK_SYMBOL[mark] } : {}),
           ...(conclusion ? { conclusion } : {}),
+          ...(mismatch?.consequence === 'false-success' ? { falseSuccess: true } : {}),
         };
       }),
     );
@@ -224,5 +264,7 @@ export function buildMatrixViewModel(result: RunResult, comparison?: Comparison)
         }
       : {}),
     cellOrder: result.cells,
+    references: listSpecReferences(listCitingTexts(result)).map((ref) => ({ ...ref, title: sanitizeText(ref.title) })),
+    specCommit: SPEC_COMMIT.slice(0, 12),
   };
 }

@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { CELL_STATUSES } from '../runner/types.js';
 import { expectGolden } from '../test/expect-golden.js';
-import { makeCell, makeRecording, makeRunResult, makeSyntheticRunResult } from '../test/make-run-result.js';
+import { makeCase, makeCell, makeCheck, makeRecording, makeRunResult, makeSyntheticRunResult } from '../test/make-run-result.js';
+import { SPEC_COMMIT } from './spec-references.js';
 import type { Comparison } from './compare-types.js';
 import { expandCellRow, type DetailsData } from './html-details.js';
 import { render } from './html.js';
@@ -44,7 +45,13 @@ describe('HTML matrix', () => {
   });
 
   it('references no external resource and carries a CSP that blocks network access', () => {
-    const outsideData = html.replace(/<script type="application\/json"[\s\S]*?<\/script>/, '');
+    // The references list links the specification's pages (anchors, never loaded): those links only.
+    const references = section(html, '<section class="references"', '</section>');
+    const links = [...references.matchAll(/<a href="([^"]*)" rel="noopener noreferrer">/g)].map((m) => m[1]);
+    expect(links.length).toBeGreaterThan(0);
+    for (const link of links) expect(link).toMatch(new RegExp(`^https://github\\.com/modelcontextprotocol/modelcontextprotocol/blob/${SPEC_COMMIT}/`));
+    expect(references.replace(/<a href="[^"]*" rel="noopener noreferrer">/g, '<a>')).not.toMatch(/https?:|\b(?:src|href)\s*=/i);
+    const outsideData = html.replace(/<script type="application\/json"[\s\S]*?<\/script>/, '').replace(references, '');
     expect(outsideData).not.toMatch(/https?:\/\//);
     expect(outsideData).not.toMatch(/\b(?:src|href)\s*=/i);
     expect(outsideData).not.toMatch(/@import|url\(/i);
@@ -59,9 +66,25 @@ describe('HTML matrix', () => {
   });
 
   it('shows a word and a colour class in every cell', () => {
-    const cells = html.match(/<td class="s-[a-z_]+ t\d+"[^>]*>[^<]*(?:<i>[^<]*<\/i>)?[^<]*<\/td>/g) ?? [];
+    const cells = html.match(/<td class="s-[a-z_]+ t\d+"[^>]*>(?:<i>[^<]*<\/i>)?(?:<b[^>]*>[^<]*<\/b>)?[^<]*(?:<span class="sep"> · <\/span><small>[^<]*<\/small>)?<\/td>/g) ?? [];
     expect(cells.length).toBe(result.targets.length * 2 * result.cases.length);
-    for (const cell of cells) expect(cell).toMatch(/>(?:<i>.<\/i>)?(PASS|FAIL|NON-STRICT|SKIP|ERROR|XFAIL|XPASS|—)<\/td>$/);
+    for (const cell of cells) expect(cell).toMatch(/>(?:<i>.<\/i>)?(?:<b aria-label="false success">⚠<\/b>)?(PASS|FAIL|NON-STRICT|SKIP|ERROR|XFAIL|XPASS|—)(?:<span class="sep"> · <\/span><small>[A-Z_]+<\/small>)?<\/td>$/);
+  });
+
+  it('shows expected → actual in the cell: the concluded outcome after the word, a false success marked in its text', () => {
+    // naive concluded TOOL_SUCCESS on content-not-array (expected INVALID_TOOL_RESULT), graded false-success.
+    expect(html).toMatch(/<td class="s-fail t\d+" data-i="\d+" data-s="fail" data-k="false-success" tabindex="0"><b aria-label="false success">⚠<\/b>FAIL<span class="sep"> · <\/span><small>TOOL_SUCCESS<\/small><\/td>/);
+    expect(html).toMatch(/data-s="xfail" data-k="false-success" tabindex="0"><b aria-label="false success">⚠<\/b>XFAIL<span class="sep"> · <\/span><small>TOOL_SUCCESS<\/small><\/td>/);
+    const unreported = makeCell({ status: 'xfail', checks: [makeCheck({ id: 'outcome@1', passed: false, expected: 'STREAM_INCOMPLETE', actual: null, consequence: 'no-conclusion', message: 'outcome@1: expected STREAM_INCOMPLETE, not reported' })] });
+    const page = render(makeRunResult({ cells: [unreported] }));
+    expect(page).toMatch(/data-s="xfail" tabindex="0">XFAIL<span class="sep"> · <\/span><small>NOTHING<\/small><\/td>/);
+    // The full sentence is the tooltip's, carried once in the details JSON.
+    expect(dataBlock(page).cells[0]!['mismatch']).toBe('expected STREAM_INCOMPLETE, the target concluded NOTHING: no conclusion: the target concluded nothing (crash, no verdict, its own timeout)');
+    // Without a judged outcome, the sentence is the failed check's message, or why nothing was measured.
+    const wire = makeCell({ case: 'http-503-then-200', status: 'non_strict' });
+    const broken = makeCell({ case: 'content-not-array', status: 'error' });
+    const sentences = dataBlock(render(makeRunResult({ cells: [wire, broken] }))).cells.map((cell) => cell['mismatch']);
+    expect(sentences).toEqual(['retried before Retry-After elapsed', 'target exited with code 1 before making a request']);
   });
 
   it('defines every status in the legend and counts each in the header', () => {
@@ -78,15 +101,34 @@ describe('HTML matrix', () => {
     expect(render(makeRunResult({ complete: false }))).toContain('<p class="banner" role="alert"><strong>Incomplete run.</strong>');
   });
 
-  it('orders targets by fewest failures', () => {
-    const cells = [makeCell({ target: 'a', status: 'fail' }), makeCell({ target: 'a', case: 'x', status: 'error' }), makeCell({ target: 'b', status: 'fail' }), makeCell({ target: 'c', status: 'pass' })];
-    const view = buildMatrixViewModel(makeRunResult({ targets: ['a', 'b', 'c'].map((name) => ({ name, kind: 'builtin' })), cells }));
-    expect(view.targets.map((t) => [t.name, t.failures])).toEqual([
-      ['c', 0],
-      ['b', 1],
-      ['a', 2],
+  it('orders targets by fewest failures, known (xfail) ones counted too, and gives each its line', () => {
+    const cells = [
+      makeCell({ target: 'a', status: 'fail' }),
+      makeCell({ target: 'a', case: 'x', status: 'error' }),
+      makeCell({ target: 'b', status: 'fail' }),
+      makeCell({ target: 'c', status: 'pass' }),
+      ...['x', 'y', 'z'].map((id) => makeCell({ target: 'd', case: id, status: 'xfail' })),
+    ];
+    const view = buildMatrixViewModel(makeRunResult({ targets: ['a', 'b', 'c', 'd'].map((name) => ({ name, kind: 'builtin' })), cells }));
+    expect(view.targets.map((t) => [t.name, t.failures, t.failureLine])).toEqual([
+      ['c', 0, '0 unexpected · 0 known'],
+      ['b', 1, '1 unexpected: 1 false success · 0 known'],
+      ['a', 2, '2 unexpected: 1 false success, 1 error (not measured) · 0 known'],
+      ['d', 3, '0 unexpected · 3 known: 3 false successes'],
     ]);
-    expect(view.columns.map((c) => c.target)).toEqual(['c', 'b', 'a']);
+    expect(view.columns.map((c) => c.target)).toEqual(['c', 'b', 'a', 'd']);
+    expect(render(makeRunResult({ cells }))).toContain('<span class="fails">0 unexpected · 3 known: 3 false successes <span class="muted">(3 cells)</span></span>');
+  });
+
+  it('defines every specification reference the cases and failed checks cite, linked at the pinned commit', () => {
+    const cases = [makeCase({ spec: [{ ref: 'T25 § Sending Messages to the Server, item 6' }, { ref: 'ST26 CallToolResult' }] })];
+    const cells = [makeCell({ status: 'fail', checks: [makeCheck({ passed: false, message: 'wire.no-response: a 2026-07-28 client MUST NOT send responses (SH26 § Sending Messages)' })] })];
+    const page = render(makeRunResult({ cases, cells }));
+    const references = section(page, '<section class="references"', '</section>');
+    expect([...references.matchAll(/<dt><code>([A-Z0-9]+)<\/code><\/dt>/g)].map((m) => m[1])).toEqual(['T25', 'ST26', 'SH26']);
+    expect(references).toContain(`<a href="https://github.com/modelcontextprotocol/modelcontextprotocol/blob/${SPEC_COMMIT}/docs/specification/2026-07-28/basic/transports/streamable-http.mdx" rel="noopener noreferrer">MCP 2026-07-28: Streamable HTTP transport</a>`);
+    // A case reference without a link of its own gets its page in the details, with the title.
+    expect(dataBlock(page).cases['baseline']).toMatchObject({ spec: [{ ref: 'T25 § Sending Messages to the Server, item 6', url: expect.stringContaining('/2025-11-25/basic/transports.mdx'), title: 'MCP 2025-11-25: Transports (Streamable HTTP)' }, expect.anything()] });
   });
 
   it('groups cases by layer in the case-table layer order', () => {
@@ -132,7 +174,7 @@ describe('HTML matrix', () => {
       removed: [{ case: 'gone', target: 'naive', protocolVersion: '2025-11-25', before: 'pass' }],
     };
     const marked = render(result, { comparison });
-    expect(marked).toMatch(/data-mark="regression"[^>]*><i>▼<\/i>FAIL</);
+    expect(marked).toMatch(/data-mark="regression"[^>]*><i>▼<\/i><b aria-label="false success">⚠<\/b>FAIL<span class="sep"> · </);
     expect(marked).toMatch(/data-mark="fix"[^>]*><i>▲<\/i>PASS</);
     expect(marked).toContain('gone · naive · 2025-11-25 (was pass)');
   });

@@ -65,16 +65,22 @@ function getCompiled(): Compiled {
 /** Above this many cells bodies and target output are cut shorter (a report must stay openable). */
 export const LARGE_RUN_CELLS = 10_000;
 
+// Marks a false success in the cell text itself, so it survives greyscale printing.
+const FALSE_SUCCESS_ICON = '⚠';
+
 // The matrix cells, the bulk of the markup, are written here rather than by a template loop
-// (100,000 cells). Every interpolated value is an enum, a number or a fixed word, and is
-// escaped anyway. The tooltip is set by matrix.client.js on hover, not carried per cell.
+// (100,000 cells). Every interpolated value is an enum, a number, a fixed word or an outcome
+// name, and is escaped anyway. The tooltip (the full expected → actual sentence) is set by
+// matrix.client.js on hover from the details JSON, not carried per cell.
 function renderCells(cells: readonly MatrixCell[]): string {
   const esc = Handlebars.escapeExpression;
   let out = '';
   for (const cell of cells) {
     out +=
-      `<td class="s-${esc(cell.status)} t${cell.targetIndex}${cell.conclusion ? ` c-${esc(cell.conclusion)}` : ''}"${cell.mark ? ` data-mark="${esc(cell.mark)}"` : ''} data-i="${cell.index}" data-s="${esc(cell.status)}"` +
-      `${cell.hasDetails ? ' tabindex="0"' : ''}>${cell.markSymbol ? `<i>${esc(cell.markSymbol)}</i>` : ''}${esc(cell.word)}</td>`;
+      `<td class="s-${esc(cell.status)} t${cell.targetIndex}${cell.conclusion ? ` c-${esc(cell.conclusion)}` : ''}"${cell.mark ? ` data-mark="${esc(cell.mark)}"` : ''} data-i="${cell.index}" data-s="${esc(cell.status)}"${cell.falseSuccess ? ' data-k="false-success"' : ''}` +
+      `${cell.hasDetails ? ' tabindex="0"' : ''}>${cell.markSymbol ? `<i>${esc(cell.markSymbol)}</i>` : ''}${cell.falseSuccess ? `<b aria-label="false success">${FALSE_SUCCESS_ICON}</b>` : ''}${esc(cell.word)}` +
+      // The label reads "XFAIL · STREAM_INCOMPLETE"; on screen the outcome goes on a line of its own.
+      `${cell.concluded ? `<span class="sep"> · </span><small>${esc(cell.concluded)}</small>` : ''}</td>`;
   }
   return out;
 }

@@ -94,10 +94,11 @@ describe('JUnit report', () => {
 
   it('lists each failing check on its own line in the failure message', () => {
     const cell = makeCell({ status: 'fail' });
-    cell.checks.push({ ...cell.checks[0]!, id: 'second', message: 'second failure' });
+    cell.checks.push({ ...cell.checks[0]!, id: 'second@1', message: 'second@1: expected TOOL_ERROR, got TOOL_SUCCESS' });
     const testcase = parse(render(makeRunResult({ cells: [cell] }))).testsuites.testsuite[0]!.testcase[0]!;
     expect(testcase.failure!.message.split('\n')).toHaveLength(2);
-    expect(testcase.failure!.message).toContain('[MUST] second (exchange 1): second failure');
+    // Written once: the judge's message names the check and both values (no id or values repeated).
+    expect(testcase.failure!.message.split('\n')[1]).toBe('MUST second@1: expected TOOL_ERROR, got TOOL_SUCCESS (exchange 1)');
   });
 
   it('notes non_strict cells in system-out', () => {

@@ -3,7 +3,8 @@
 import type { Cell, CellStatus, Check, RunResult } from '../runner/types.js';
 import { getConclusionLabel } from '../runner/run/describe-conclusions.js';
 import { indexCases } from './case-info.js';
-import { redactText, sanitizeText, sanitizeValue, stripControl, toOneLine } from './redact.js';
+import { describeFailedCheck } from './describe-mismatch.js';
+import { redactText, sanitizeText, stripControl, toOneLine } from './redact.js';
 
 export interface JUnitOptions {
   /**
@@ -50,9 +51,11 @@ function seconds(ms: number): string {
   return (Math.max(0, ms) / 1000).toFixed(3);
 }
 
+// The judge's message already names the check and says what was expected and what happened:
+// it is written once (reports/describe-mismatch.ts), with the exchange it is about.
 function describeCheck(check: Check): string {
   const where = check.exchange === undefined ? '' : ` (exchange ${check.exchange + 1})`;
-  return toOneLine(`[${check.level}] ${check.id}${where}: ${sanitizeText(check.message)} — expected ${sanitizeValue(check.expected)}, actual ${sanitizeValue(check.actual)}`, 500);
+  return toOneLine(`${describeFailedCheck({ level: check.level, message: sanitizeText(check.message) })}${where}`, 500);
 }
 
 function failedLines(cell: Cell): string[] {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { expectGolden } from '../test/expect-golden.js';
-import { makeCell, makeRunResult } from '../test/make-run-result.js';
+import { makeCell, makeCheck, makeRunResult } from '../test/make-run-result.js';
 import type { Comparison } from './compare-types.js';
 import { escapeMarkdown, render } from './markdown.js';
 
@@ -25,9 +25,42 @@ describe('Markdown summary', () => {
     for (const { name } of targets) {
       expect(md).toContain(`| ${name} | 0.1.0 | ${statuses.map((status) => count(status, name)).join(' | ')} | ${cells.filter((c) => c.target === name).length} |`);
     }
-    expect(md).toContain(`### Failing cells (${count('fail') + count('error') + count('xpass')})`);
+    expect(md).toContain(`### Unexpected failures (${count('fail') + count('error') + count('xpass')})`);
+    expect(md).toContain(`### Known failures (${count('xfail')}), by consequence`);
     expect(md).toContain('INVALID\\_TOOL\\_RESULT');
     expect(md).not.toMatch(/[^\\]_TOOL_RESULT/);
+  });
+
+  it('gives each target one line with unexpected and known failures apart, by consequence', () => {
+    const md = render(makeRunResult());
+    expect(md).toContain('- **reference** 0.1.0: 1 unexpected: 1 stale baseline entry · 0 known');
+    expect(md).toContain('- **naive** 0.1.0: 2 unexpected: 1 false success, 1 error (not measured) · 1 known: 1 false success');
+  });
+
+  it('lists known failures grouped by consequence, worst first, one line each', () => {
+    const failed = (consequence: 'false-success' | 'unsafe-retry', n: number) =>
+      makeCheck({ id: `outcome@${n}`, passed: false, consequence, message: `outcome@${n}: expected STREAM_INCOMPLETE, got ${consequence === 'false-success' ? 'TOOL_SUCCESS' : 'NO_RESPONSE'}` });
+    const cells = [
+      makeCell({ case: 'retry-a', status: 'xfail', checks: [failed('unsafe-retry', 1)] }),
+      makeCell({ case: 'success-a', status: 'xfail', checks: [failed('false-success', 1)] }),
+      makeCell({ case: 'retry-b', status: 'xfail', checks: [failed('unsafe-retry', 1), failed('false-success', 2)] }),
+    ];
+    const md = render(makeRunResult({ cells }));
+    expect(md).toContain('- **reference** 0.1.0: 0 unexpected · 3 known: 2 false successes, 1 unsafe retry');
+    const known = md.slice(md.indexOf('### Known failures (3)'));
+    expect(known.indexOf('#### False successes (2)')).toBeLessThan(known.indexOf('#### Unsafe retries (1)'));
+    expect(known.match(/^- \*\*/gm)).toHaveLength(3);
+    // Each failure is written once: the check's message already names the check and both outcomes.
+    expect(known).toContain('- **retry-a** · reference · 2025-11-25: MUST outcome@1: expected STREAM\\_INCOMPLETE, got NO\\_RESPONSE\n');
+    expect(md).not.toMatch(/outcome@1: outcome@1/);
+    expect(md).not.toMatch(/ — expected .*, actual /);
+  });
+
+  it('defines every specification reference it cites, linked at the pinned commit', () => {
+    const cells = [makeCell({ status: 'fail', checks: [makeCheck({ passed: false, message: 'wire.no-response: a 2026-07-28 client MUST NOT send responses (SH26 § Sending Messages)' })] })];
+    const md = render(makeRunResult({ cells }));
+    expect(md).toContain('### Specification references\n\n- **SH26**: [MCP 2026-07-28: Streamable HTTP transport](https://github.com/modelcontextprotocol/modelcontextprotocol/blob/b0f60ba5409db7a6582440a7b473cc0398890f15/docs/specification/2026-07-28/basic/transports/streamable-http.mdx)\n');
+    expect(render(makeRunResult())).not.toContain('Specification references');
   });
 
   it('has a counts table with one row per target', () => {

@@ -1,16 +1,20 @@
-// A Markdown summary for a CI step summary or a review comment: counts per target, the failing
-// cells with one-line reasons, and regressions/fixes when comparing. Capped at 1 MiB.
+// A Markdown summary for a CI step summary or a review comment: counts per target, each target's
+// unexpected and known failures by consequence, the unexpected cells with one-line reasons, the
+// known ones grouped by consequence, and regressions/fixes when comparing. Capped at 1 MiB.
 import type { Cell, CellStatus, RunResult } from '../runner/types.js';
 import { CELL_STATUSES } from '../runner/types.js';
 import { describePassSources, describeWireOnlyTargets } from '../runner/run/describe-conclusions.js';
 import type { ComparedCell, Comparison } from './compare-types.js';
-import { sanitizeText, sanitizeValue, toOneLine } from './redact.js';
+import { countFailures, FAILURE_KINDS, formatFailureLine, getFailureKind, getFailureKindTitle } from './count-failures.js';
+import { describeFailedCheck } from './describe-mismatch.js';
+import { sanitizeText, toOneLine } from './redact.js';
 import { areSchemasOff, SCHEMAS_OFF_NOTICE } from './schema-notice.js';
+import { listSpecReferences } from './spec-references.js';
 
 export interface MarkdownOptions {
   comparison?: Comparison;
   /**
-   * Failing cells listed before the rest are counted as omitted.
+   * Failing cells listed (unexpected, then known) before the rest are counted as omitted.
    * @default 200
    */
   maxFailures?: number;
@@ -51,11 +55,32 @@ function reasonOf(cell: Cell): string {
   // INFO checks never decide a status: the reason names a check that did, when there is one.
   const failed = cell.checks.filter((c) => !c.passed).sort((a, b) => Number(a.level === 'INFO') - Number(b.level === 'INFO'));
   const first = failed[0];
-  if (first) {
-    const more = failed.length > 1 ? ` (+${failed.length - 1} more)` : '';
-    return `${first.level} ${first.id}: ${first.message} — expected ${sanitizeValue(first.expected)}, actual ${sanitizeValue(first.actual)}${more}`;
-  }
+  if (first) return `${describeFailedCheck(first)}${failed.length > 1 ? ` (+${failed.length - 1} more)` : ''}`;
   return cell.reason ?? cell.status;
+}
+
+function renderTargetFailures(result: RunResult): string[] {
+  const versions = new Map(result.targets.map((t) => [t.name, t.version ?? '']));
+  return countFailures(result).map((f) => `- **${escapeMarkdown(f.target)}**${versions.get(f.target) ? ` ${escapeMarkdown(versions.get(f.target)!)}` : ''}: ${escapeMarkdown(formatFailureLine(f))}`);
+}
+
+// Known failures, one line each, under one heading per consequence (worst first).
+function renderKnown(known: Cell[], max: number): string[] {
+  const lines = [`### Known failures (${known.length}), by consequence`, ''];
+  if (known.length === 0) return [...lines, 'None.', ''];
+  let listed = 0;
+  for (const kind of FAILURE_KINDS) {
+    const cells = known.filter((cell) => getFailureKind(cell) === kind);
+    if (cells.length === 0) continue;
+    lines.push(`#### ${getFailureKindTitle(kind)} (${cells.length})`, '');
+    for (const cell of cells) {
+      if (listed++ >= max) break;
+      lines.push(`- ${cellLabel(cell)}: ${escapeMarkdown(reasonOf(cell))}`);
+    }
+    lines.push('');
+  }
+  if (known.length > max) lines.push(`- … ${known.length - max} more known failures omitted`, '');
+  return lines;
 }
 
 function renderCounts(result: RunResult): string[] {
@@ -92,6 +117,18 @@ function renderCompared(title: string, cells: ComparedCell[], max: number): stri
   return lines;
 }
 
+// Every specification alias the summary cites (in check messages, reasons), defined with its page.
+function renderReferences(lines: readonly string[]): string[] {
+  const references = listSpecReferences(lines);
+  if (references.length === 0) return [];
+  return [
+    `### Specification references`,
+    '',
+    ...references.map((ref) => `- **${ref.id}**: [${escapeMarkdown(ref.title)}](${ref.url})`),
+    '',
+  ];
+}
+
 // Cut at a line boundary so no table row or list item is left half-written.
 function capBytes(markdown: string, maxBytes: number): string {
   if (Buffer.byteLength(markdown) <= maxBytes) return markdown;
@@ -124,12 +161,15 @@ export function render(result: RunResult, options: MarkdownOptions = {}): string
   const sources = describePassSources(s);
   if (sources) lines.push(`Passes without a verdict: ${escapeMarkdown(sources)}.`, '');
 
+  lines.push('### Failures per target', '', ...renderTargetFailures(result), '');
+
   const failing = result.cells.filter((c) => STATUS_LABEL[c.status].listed);
-  lines.push(`### Failing cells (${failing.length})`, '');
+  lines.push(`### Unexpected failures (${failing.length})`, '');
   if (failing.length === 0) lines.push('None.');
   for (const cell of failing.slice(0, maxFailures)) lines.push(`- ${cellLabel(cell)} — ${cell.status}: ${escapeMarkdown(reasonOf(cell))}`);
   if (failing.length > maxFailures) lines.push(`- … ${failing.length - maxFailures} more failing cells omitted`);
   lines.push('');
+  lines.push(...renderKnown(result.cells.filter((c) => c.status === 'xfail'), Math.max(0, maxFailures - failing.length)));
 
   const comparison = options.comparison;
   if (comparison) {
@@ -145,5 +185,6 @@ export function render(result: RunResult, options: MarkdownOptions = {}): string
       ...renderCompared('Removed', comparison.removed, maxCompared),
     );
   }
+  lines.push(...renderReferences(lines));
   return capBytes(`${lines.join('\n').trimEnd()}\n`, maxBytes);
 }

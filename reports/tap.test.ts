@@ -2,6 +2,7 @@ import { Parser } from 'tap-parser';
 import { describe, expect, test } from 'vitest';
 import { CELL_STATUSES, type RunResult } from '../runner/types.js';
 import { makeHostileRunResult, makeRunResult } from '../test/make-run-result.js';
+import { SPEC_COMMIT } from './spec-references.js';
 import { render } from './tap.js';
 
 interface ParsedTap {
@@ -62,6 +63,21 @@ describe('TAP 14', () => {
     const points = (await parseStrict(render(result))).subtests.flatMap((s) => s.asserts);
     const failing = points.find((p) => !p.ok && !p.todo)!;
     expect(failing.diag).toMatchObject({ expected: expect.anything(), actual: expect.anything(), repro: expect.stringMatching(/mcp-error-matrix run/) });
+  });
+
+  test('ends with one comment per target: unexpected and known failures apart, by consequence', async () => {
+    const tap = render(makeRunResult());
+    expect(tap).toContain('\n# reference: 1 unexpected: 1 stale baseline entry · 0 known\n# naive: 2 unexpected: 1 false success, 1 error (not measured) · 1 known: 1 false success\n');
+    const points = (await parseStrict(tap)).subtests.flatMap((s) => s.asserts);
+    expect(points.find((p) => p.todo)!.diag).toMatchObject({ failed: [expect.stringMatching(/\(false success\)$/)] });
+  });
+
+  test('a spec reference in the diagnostics links the page it cites at the pinned commit', async () => {
+    const points = (await parseStrict(render(makeRunResult()))).subtests.flatMap((s) => s.asserts);
+    const failing = points.find((p) => !p.ok && !p.todo && (p.diag as { spec?: unknown }).spec)!;
+    expect((failing.diag as { spec: string[] }).spec).toEqual([
+      `ST25 CallToolResult (https://github.com/modelcontextprotocol/modelcontextprotocol/blob/${SPEC_COMMIT}/schema/2025-11-25/schema.ts)`,
+    ]);
   });
 
   test('an interrupted run ends with Bail out!', async () => {

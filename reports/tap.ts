@@ -3,7 +3,9 @@
 import { loadYaml } from '../runner/lazy-yaml.js';
 import type { Cell, CellStatus, RunResult } from '../runner/types.js';
 import { describePassSources, describeWireOnlyTargets, getConclusionLabel } from '../runner/run/describe-conclusions.js';
+import { countFailures, formatFailureLine, nameFailureKind } from './count-failures.js';
 import { stripControl } from './redact.js';
+import { resolveSpecReference } from './spec-references.js';
 import { areSchemasOff, SCHEMAS_OFF_NOTICE } from './schema-notice.js';
 import { redactCheck, redactText, redactVerdict } from './redact-result.js';
 
@@ -65,15 +67,19 @@ export function* renderChunks(result: RunResult, options: TapOptions = {}): Gene
   if (!result.complete) yield 'Bail out! The run was interrupted; results are incomplete.\n';
 }
 
-/** Comment lines after the results: targets with nothing measured, and passes without a verdict. */
+/**
+ * Comment lines after the results: each target's unexpected and known failures by consequence,
+ * targets with nothing measured, and passes without a verdict.
+ */
 function* summaryComments(result: RunResult): Generator<string> {
   const lines = [
+    ...countFailures(result).map((failures) => `${failures.target}: ${formatFailureLine(failures)}`),
     ...(result.unmeasured ?? []).map((entry) => `nothing measured for ${entry.target}: ${entry.reason}`),
     ...describeWireOnlyTargets(result),
   ];
   const sources = describePassSources(result.summary);
   if (sources) lines.push(sources);
-  if (lines.length > 0) yield lines.map((line) => `# ${escapeTapLine(line)}\n`).join('');
+  yield lines.map((line) => `# ${escapeTapLine(line)}\n`).join('');
 }
 
 // Only the parts TAP prints are redacted (the same treatment as redactRunResult gives them).
@@ -93,17 +99,23 @@ function diagnosticsOf(cell: Cell, spec: { ref: string; url?: string }[] | undef
     ...(cell.reason ? { reason: cell.reason } : {}),
     expected: cell.expected,
     actual: cell.actual,
-    ...(failed.length ? { failed: failed.map((check) => `[${check.level}] ${check.message}`) } : {}),
+    ...(failed.length ? { failed: failed.map((check) => `[${check.level}] ${check.message}${check.consequence ? ` (${nameFailureKind(check.consequence)})` : ''}`) } : {}),
     ...(cell.schema.length
       ? { schema: cell.schema.map((s) => `${s.version} exchange ${s.exchange} ${s.definition}: ${s.valid ? 'valid' : `invalid (${s.errors.slice(0, 3).join('; ')})`}`) }
       : {}),
-    ...(spec?.length ? { spec: spec.map((ref) => ref.ref) } : {}),
+    // Each reference with the page it cites (at the pinned commit), so no alias is left bare.
+    ...(spec?.length ? { spec: spec.map((ref) => linkSpecReference(ref)) } : {}),
     repro: cell.repro,
   };
   // A top-level YAML mapping is its entries one after another, so each entry is stringified
   // on its own and memoised: across a large run most entries repeat word for word.
   const yaml = Object.entries(data).map(([key, value]) => stringifyEntry(key, value)).join('');
   return ['---', ...yaml.trimEnd().split('\n'), '...'];
+}
+
+function linkSpecReference(ref: { ref: string; url?: string }): string {
+  const url = ref.url ?? resolveSpecReference(ref.ref)?.url;
+  return url ? `${ref.ref} (${url})` : ref.ref;
 }
 
 const entryMemo = new Map<string, string>();

@@ -59,13 +59,16 @@ describe('action.yml', () => {
       expect(result.stderr).toMatch(/8 cells/);
       expect(result.code).toBe(0);
       expect(result.outputs).toMatchObject({ 'report-path': join(dir, 'mcp-error-matrix-report'), 'exit-code': '0', total: '8', pass: '6', fail: '0', xfail: '2', xpass: '0', 'non-strict': '0' });
+      // Each target's line: unexpected and known failures apart, by consequence (naive's known failures
+      // are graded by the judge; without a consequence they count as "other").
+      expect(result.outputs).toMatchObject({ unexpected: '0', known: '2', failures: expect.stringMatching(/^reference: 0 unexpected · 0 known; naive: 0 unexpected · 2 known: 2 [a-z ()]+$/) });
       expect(result.summary).toContain('mcp-error-matrix');
     });
 
     it('fails the step with the run\'s exit code and still reports', async () => {
       const result = await runStep({ targets: 'naive', cases: 'content-not-array', out: 'failing', args: '--mode direct --no-schemas' });
       expect(result.code).toBe(1);
-      expect(result.outputs).toMatchObject({ 'exit-code': '1', fail: '2' });
+      expect(result.outputs).toMatchObject({ 'exit-code': '1', fail: '2', unexpected: '2', known: '0', failures: expect.stringMatching(/^naive: 2 unexpected: 2 [a-z ()]+ · 0 known$/) });
       expect(result.summary).not.toBe('');
     });
 

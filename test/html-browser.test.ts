@@ -8,7 +8,8 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { render } from '../reports/html.js';
 import { describeRequiring } from './describe-requiring.js';
-import { makeCell, makeHostileRunResult, makeRecording, makeRunResult } from './make-run-result.js';
+import type { Cell, Consequence, ProtocolVersion } from '../runner/types.js';
+import { makeCase, makeCell, makeCheck, makeHostileRunResult, makeRecording, makeRunResult } from './make-run-result.js';
 import { CHROMIUM_PATH, getBrowserRequirement } from './requirements.js';
 
 // Flags that keep Chromium from phoning home, so any request seen comes from the page.
@@ -38,10 +39,39 @@ function makeAttackedResult() {
   return { ...hostile, cells };
 }
 
+// A long failure value, like a JSON body quoted by a check: the detail panel must wrap it, not overflow.
+const LONG_VALUE = { outcome: 'TOOL_SUCCESS', layer: 'application', detail: `{"jsonrpc":"2.0","id":"req-${'9'.repeat(40)}","result":{"content":[{"type":"text","text":"${'x'.repeat(120)}"}]}}` };
+
+interface Box {
+  top: number;
+  bottom: number;
+}
+
+/** Enough cases to scroll, three targets with long names, known failures graded by consequence. */
+function makeTallResult() {
+  const versions: ProtocolVersion[] = ['2025-11-25', '2026-07-28'];
+  const cases = Array.from({ length: 60 }, (_, i) => makeCase({ id: `case-${String(i).padStart(2, '0')}`, title: `Case number ${i}`, sha256: i.toString(16).padStart(64, '0') }));
+  const targets = ['ts-sdk@1.32.2 with a long target name', 'ts-client@2.4.0 with a long target name', 'reference'].map((name) => ({ name, kind: 'builtin', version: '1.0.0' }));
+  const failed = (consequence: Consequence, actual: string) =>
+    makeCheck({ id: 'outcome@1', passed: false, consequence, expected: 'STREAM_INCOMPLETE', actual, message: `outcome@1: expected STREAM_INCOMPLETE, got ${actual}` });
+  const cells: Cell[] = [];
+  for (const [t, target] of targets.entries())
+    for (const [i, item] of cases.entries())
+      for (const version of versions) {
+        // The first target: 2 false successes and 1 unsafe retry, known (xfail); the second: 1 unexpected false success.
+        const known = t === 0 && i < 3 && version === versions[0];
+        const unexpected = t === 1 && i === 0 && version === versions[0];
+        if (known) cells.push(makeCell({ case: item.id, target: target.name, protocolVersion: version, status: 'xfail', checks: [i < 2 ? failed('false-success', 'TOOL_SUCCESS') : failed('unsafe-retry', 'NO_RESPONSE')] }));
+        else if (unexpected) cells.push(makeCell({ case: item.id, target: target.name, protocolVersion: version, status: 'fail', checks: [{ ...failed('false-success', 'TOOL_SUCCESS'), actual: LONG_VALUE, expected: { ...LONG_VALUE, outcome: 'STREAM_INCOMPLETE' } }] }));
+        else cells.push(makeCell({ case: item.id, target: target.name, protocolVersion: version, status: 'pass' }));
+      }
+  return makeRunResult({ cases, targets, cells });
+}
+
 describeRequiring(requirement, 'HTML matrix in headless Chromium', () => {
   let dir: string;
   let browser: Browser;
-  const files: Record<'plain' | 'hostile', string> = { plain: '', hostile: '' };
+  const files: Record<'plain' | 'hostile' | 'tall', string> = { plain: '', hostile: '', tall: '' };
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'mem-browser-'));
@@ -49,6 +79,8 @@ describeRequiring(requirement, 'HTML matrix in headless Chromium', () => {
     files.hostile = join(dir, 'hostile.html');
     await writeFile(files.plain, render(makeRunResult()));
     await writeFile(files.hostile, render(makeAttackedResult()));
+    files.tall = join(dir, 'tall.html');
+    await writeFile(files.tall, render(makeTallResult()));
     browser = await playwright!.chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
   });
   afterAll(async () => {
@@ -142,6 +174,83 @@ describeRequiring(requirement, 'HTML matrix in headless Chromium', () => {
     expect(await page.locator('#details-body script, #details-body img, #details-body svg').count()).toBe(0);
     expect(await page.locator('script').count()).toBe(scriptsBefore);
     expect(seen).toEqual({ requests: [], dialogs: [], errors: [] });
+    await page.close();
+  });
+
+  it('keeps the target names and the versions visible, one row below the other, after scrolling', async () => {
+    const { page, seen } = await open(files.tall);
+    await page.setViewportSize({ width: 1280, height: 600 });
+    // Page scripts are strings: this project type-checks without the DOM library.
+    await page.evaluate('window.scrollTo(0, 2000)');
+    await page.waitForFunction('window.scrollY > 1000');
+    const boxes = (await page.evaluate(`(() => {
+      const box = (selector) => document.querySelector(selector).getBoundingClientRect();
+      const target = box('#matrix thead tr.head-targets th.t0');
+      const version = box('#matrix thead tr.head-versions th.t0');
+      const hit = document.elementFromPoint(target.left + target.width / 2, target.top + target.height / 2);
+      return { filters: box('#filters').toJSON(), target: target.toJSON(), version: version.toJSON(), hitText: hit ? hit.textContent : '' };
+    })()`)) as { filters: Box; target: Box; version: Box; hitText: string };
+    // The target row sits right below the filter bar, the version row right below the target row.
+    expect(boxes.target.top).toBeGreaterThanOrEqual(boxes.filters.bottom - 1);
+    expect(boxes.target.top).toBeLessThan(boxes.filters.bottom + 2);
+    expect(boxes.version.top).toBeGreaterThanOrEqual(boxes.target.bottom - 1);
+    expect(boxes.version.bottom).toBeLessThan(600);
+    // Nothing covers the target name: the point at its centre is the header cell itself.
+    expect(boxes.hitText).toBe('reference');
+    expect(seen.errors).toEqual([]);
+    await page.close();
+  });
+
+  it('shows each target\'s failures by consequence; labels a cell with the concluded outcome, the sentence as its tooltip; marks a false success apart', async () => {
+    const { page, seen } = await open(files.tall);
+    // Unexpected and known failures apart, ordered by all failures.
+    const lines = await page.locator('.targets li .fails').allTextContents();
+    expect(lines.map((line) => line.replace(/\s+/g, ' ').trim())).toEqual([
+      '0 unexpected · 0 known (120 cells)',
+      '1 unexpected: 1 false success · 0 known (120 cells)',
+      '0 unexpected · 3 known: 2 false successes, 1 unsafe retry (120 cells)',
+    ]);
+    const falseSuccess = page.locator('#matrix td[data-s="xfail"][data-k="false-success"]').first();
+    const unsafeRetry = page.locator('#matrix td[data-s="xfail"]:not([data-k])').first();
+    expect(await falseSuccess.textContent()).toBe('⚠XFAIL · TOOL_SUCCESS');
+    expect(await unsafeRetry.textContent()).toBe('XFAIL · NO_RESPONSE');
+    await falseSuccess.hover();
+    expect(await falseSuccess.getAttribute('title')).toBe(
+      'ts-sdk@1.32.2 with a long target name · 2025-11-25: XFAIL — expected STREAM_INCOMPLETE, the target concluded TOOL_SUCCESS: a false success: the caller is handed a result that does not exist, or a failure hidden as success',
+    );
+    await unsafeRetry.hover();
+    expect(await unsafeRetry.getAttribute('title')).toContain('the target concluded NO_RESPONSE: an unsafe retry');
+    // Apart in colour, and in greyscale: the icon in the text and a dashed outline.
+    const style = async (selector: string) =>
+      (await page.evaluate(`(() => { const s = getComputedStyle(document.querySelector(${JSON.stringify(selector)})); return { background: s.backgroundColor, outline: s.outlineStyle }; })()`)) as { background: string; outline: string };
+    const marked = await style('#matrix td[data-s="xfail"][data-k="false-success"]');
+    const plain = await style('#matrix td[data-s="xfail"]:not([data-k])');
+    expect(marked.background).not.toBe(plain.background);
+    expect(marked.outline).toBe('dashed');
+    expect(plain.outline).not.toBe('dashed');
+    expect(seen.errors).toEqual([]);
+    await page.close();
+  });
+
+  it('keeps the detail panel\'s tables inside the panel (long values wrap, no column is cut off)', async () => {
+    const { page, seen } = await open(files.tall);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.locator('#matrix td[data-s="fail"]').first().click();
+    await expect(page.locator('#details').isVisible()).resolves.toBe(true);
+    const fit = (await page.evaluate(`(() => {
+      const panel = document.getElementById('details');
+      const right = panel.getBoundingClientRect().right;
+      const tables = [...panel.querySelectorAll('table')].map((table) => ({ right: table.getBoundingClientRect().right, width: table.scrollWidth, box: table.clientWidth }));
+      return { scrollWidth: panel.scrollWidth, clientWidth: panel.clientWidth, right, tables };
+    })()`)) as { scrollWidth: number; clientWidth: number; right: number; tables: { right: number; width: number; box: number }[] };
+    expect(fit.tables.length).toBeGreaterThanOrEqual(2);
+    expect(fit.scrollWidth).toBeLessThanOrEqual(fit.clientWidth);
+    for (const table of fit.tables) {
+      expect(table.right).toBeLessThanOrEqual(fit.right);
+      expect(table.width).toBeLessThanOrEqual(table.box);
+    }
+    expect(await page.locator('#details-body').textContent()).toContain('Expected STREAM_INCOMPLETE, the target concluded TOOL_SUCCESS: a false success');
+    expect(seen.errors).toEqual([]);
     await page.close();
   });
 });

@@ -67,6 +67,7 @@ const FAILING_CHECK = makeCheck({
   expected: { outcome: 'INVALID_TOOL_RESULT' },
   actual: { outcome: 'TOOL_SUCCESS', layer: 'application' },
   message: 'expected INVALID_TOOL_RESULT, target reported TOOL_SUCCESS',
+  consequence: 'false-success',
 });
 
 /** One cell with realistic checks for its status. */

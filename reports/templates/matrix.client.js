@@ -74,7 +74,7 @@
     return {
       c: data.caseIds[r[0]], t: data.targets[r[1]], v: data.versions[r[2]], s: r[3], ms: r[4], repro: r[5],
       reason: p[r[6]], expected: expected, actual: actual, exchanges: Math.max(expected.length, actual.length),
-      checks: p[r[9]], schema: p[r[10]], url: p[r[11]], transcript: p[r[12]], run: p[r[13]]
+      checks: p[r[9]], schema: p[r[10]], url: p[r[11]], transcript: p[r[12]], run: p[r[13]], mismatch: p[r[14]]
     };
   }
 
@@ -84,7 +84,8 @@
     if (td.getAttribute('title')) return;
     var r = data.cells[Number(td.getAttribute('data-i'))];
     var mark = td.getAttribute('data-mark');
-    td.setAttribute('title', r ? data.targets[r[1]] + ' · ' + data.versions[r[2]] + ': ' + (WORDS[r[3]] || r[3]) + (mark ? ' (' + mark + ')' : '') : 'not run for this version');
+    var mismatch = r ? data.parts[r[14]] : '';
+    td.setAttribute('title', r ? data.targets[r[1]] + ' · ' + data.versions[r[2]] + ': ' + (WORDS[r[3]] || r[3]) + (mark ? ' (' + mark + ')' : '') + (mismatch ? ' — ' + mismatch : '') : 'not run for this version');
   }
 
   function showDetails(index) {
@@ -97,6 +98,7 @@
     add(meta, el('code', cell.c));
     add(meta, document.createTextNode(' · ' + cell.t + ' · ' + cell.v + ' · ' + cell.ms + ' ms '));
     add(meta, el('span', cell.s.replace('_', '-').toUpperCase(), 'cellword s-' + cell.s));
+    if (cell.mismatch && cell.mismatch !== cell.reason) add(body, el('p', cell.mismatch.charAt(0).toUpperCase() + cell.mismatch.slice(1) + '.', 'mismatch'));
     if (cell.reason) add(body, el('p', 'Reason: ' + cell.reason));
     if (info.description) add(body, el('p', info.description));
     if (info.expectation) add(body, el('p', 'Expectation: ' + info.expectation));
@@ -110,9 +112,11 @@
           a.setAttribute('href', s.url);
           a.setAttribute('rel', 'noopener noreferrer');
           a.setAttribute('target', '_blank');
+          if (s.title) a.setAttribute('title', s.title);
         } else {
           li.textContent = s.ref;
         }
+        if (s.title) add(li, el('span', ' — ' + s.title, 'muted'));
         if (s.version) add(li, document.createTextNode(' (' + s.version + ')'));
       });
     }
@@ -124,8 +128,8 @@
     for (var i = 0; i < cell.exchanges; i++) {
       var tr = add(outcomes, el('tr'));
       add(tr, el('td', '#' + (i + 1)));
-      add(tr, el('td', cell.expected[i] === undefined ? '—' : cell.expected[i]));
-      add(tr, el('td', cell.actual[i] === undefined ? '—' : cell.actual[i]));
+      add(tr, el('td', cell.expected[i] === undefined ? '—' : cell.expected[i], 'v'));
+      add(tr, el('td', cell.actual[i] === undefined ? '—' : cell.actual[i], 'v'));
     }
 
     section('Checks (' + cell.checks.length + ')');
@@ -138,9 +142,9 @@
         add(r, el('td', c.passed ? 'passed' : 'FAILED', c.passed ? 'ok' : 'bad'));
         add(r, el('td', c.level));
         add(r, el('td', c.id + (c.exchange !== undefined ? ' (#' + (c.exchange + 1) + ')' : '')));
-        add(r, el('td', c.message));
-        add(r, el('td', c.expected));
-        add(r, el('td', c.actual));
+        add(r, el('td', c.message, 'v'));
+        add(r, el('td', c.expected, 'v'));
+        add(r, el('td', c.actual, 'v'));
       });
     }
 
@@ -152,11 +156,11 @@
       cell.schema.forEach(function (s) {
         var r = add(schema, el('tr'));
         add(r, el('td', s.version));
-        add(r, el('td', s.definition));
+        add(r, el('td', s.definition, 'v'));
         add(r, el('td', s.sender));
         add(r, el('td', '#' + (s.exchange + 1)));
         add(r, el('td', s.valid ? 'valid' : 'INVALID', s.valid ? 'ok' : 'bad'));
-        add(r, el('td', s.errors.join('\n')));
+        add(r, el('td', s.errors.join('\n'), 'v'));
       });
     } else {
       add(body, el('p', 'No schema checks.'));
@@ -250,8 +254,26 @@
   }
   document.getElementById('details-close').addEventListener('click', close);
   document.addEventListener('keydown', function (event) { if (event.key === 'Escape' && !panel.hidden) close(); });
+  // Sticky header offsets: the target row sticks below the filter bar, the version row below the
+  // target row. Both heights depend on wrapping, so they are measured, and again on resize.
+  var filters = document.getElementById('filters');
+  var headTargets = table.querySelector('thead tr.head-targets');
+  function measureStickyHeader() {
+    var root = document.documentElement.style;
+    root.setProperty('--sticky-top', filters.getBoundingClientRect().height + 'px');
+    if (headTargets) root.setProperty('--head-targets', headTargets.getBoundingClientRect().height + 'px');
+  }
+  // Re-measured whenever either one changes size (the filter count, wrapping, fonts, resizing).
+  if (window.ResizeObserver) {
+    var observer = new ResizeObserver(measureStickyHeader);
+    observer.observe(filters);
+    if (headTargets) observer.observe(headTargets);
+  } else {
+    window.addEventListener('resize', measureStickyHeader);
+  }
   [fLayer, fStatus, fTarget].forEach(function (f) { f.addEventListener('change', applyFilters); });
   fText.addEventListener('input', applyFilters);
   document.getElementById('filters').addEventListener('submit', function (event) { event.preventDefault(); });
   applyFilters();
+  measureStickyHeader();
 })();

@@ -111,8 +111,14 @@ describe('every text field in every format, under arbitrary text (fixed seed, bo
         expect(rows.length).toBe(2 + result.targets.length);
         for (const row of rows) expect(columns(row), row).toBe(columns(rows[0]!));
         const listed = result.cells.filter((cell) => ['fail', 'error', 'xpass'].includes(cell.status)).length;
-        expect(md.split('\n').filter((line) => line.startsWith('- **')).length).toBe(listed);
-        expect(md.split('\n').filter((line) => line.startsWith('#')).every((line) => /^#{2,3} /.test(line))).toBe(true);
+        const known = result.cells.filter((cell) => cell.status === 'xfail').length;
+        const targets = new Set([...result.targets.map((t) => t.name), ...result.cells.map((c) => c.target)]).size;
+        // One line per target, per unexpected failure, per known failure; nothing else starts a list item.
+        const items = (from: string, to: string) => md.slice(md.indexOf(from), md.indexOf(to)).split('\n').filter((line) => line.startsWith('- **')).length;
+        expect(items('### Failures per target', '### Unexpected failures')).toBe(targets);
+        expect(items('### Unexpected failures', '### Known failures')).toBe(listed);
+        expect(md.split('\n').filter((line) => line.startsWith('- **')).length).toBe(targets + listed + known);
+        expect(md.split('\n').filter((line) => line.startsWith('#')).every((line) => /^#{2,4} /.test(line))).toBe(true);
         expect(md).not.toMatch(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u2028\u2029]/);
       }),
       { seed: SEED, numRuns: RUNS },

@@ -84,7 +84,9 @@ describe('report safety: structure under hostile text', () => {
     expect(tap.match(/^ {4}(?:not )?ok \d+ - /gm)?.length).toBe(result.cells.length);
     expect(tap.match(/^(?:not )?ok \d+ - /gm)?.length).toBe(result.targets.length);
     // Every line is TAP syntax: nothing from the wire starts a line of its own.
-    const stray = tap.split('\n').filter((line) => line !== '' && !/^(TAP version 14|1\.\.\d+|# Subtest: .*|(?:not )?ok \d+ - .*|Bail out! .*| {4}.*)$/.test(line));
+    // (The closing comments are one per target: its unexpected and known failures.)
+    const stray = tap.split('\n').filter((line) => line !== '' && !/^(TAP version 14|1\.\.\d+|# Subtest: .*|(?:not )?ok \d+ - .*|Bail out! .*| {4}.*|# .*: \d+ unexpected(?:: .*)? · \d+ known(?:: .*)?)$/.test(line));
+    expect(tap.match(/^# .*: \d+ unexpected/gm)?.length).toBe(result.targets.length);
     expect(stray).toEqual([]);
     expect(points.length).toBe(result.targets.length);
     expect(events.map((event) => event.name)).toContain('bailout');
