@@ -12,9 +12,12 @@ export interface ClassifierRules {
   checkContentBlock(block: unknown): string | undefined;
 }
 
+/** The fields of an exchange the reference reads: not the raw bytes, not the request beyond its id. */
+export type ReferenceInput = Omit<ClassifierInput, 'bodyBytes' | 'request'>;
+
 /** What the checks need besides the message: the exchange and the rules in force. */
 export interface ClassifyContext {
-  input: ClassifierInput;
+  input: ReferenceInput;
   rules: ClassifierRules;
 }
 
