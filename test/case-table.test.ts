@@ -92,6 +92,7 @@ describe('case table: identity and prose', () => {
     for (const { case: c } of table) {
       expect(c.spec.length, c.id).toBeGreaterThanOrEqual(1);
       for (const ref of c.spec) expect(ref.ref, `${c.id}: ${ref.ref}`).toMatch(SPEC_ALIAS);
+      for (const exchange of c.exchanges) if (exchange.schemaOverride) expect(exchange.schemaOverride.ref, `${c.id}: schemaOverride`).toMatch(SPEC_ALIAS);
       expect(c.versions.length, c.id).toBeGreaterThanOrEqual(1);
     }
   });

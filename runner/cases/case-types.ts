@@ -83,6 +83,15 @@ export interface ExchangeSpec {
   expect: ExpectedVerdict;
   expectByVersion?: Partial<Record<ProtocolVersion, ExpectedVerdict>>;
   schemaValid?: VersionValidity;
+  /** The prose MUST that overrides the schema where this exchange expects an answer of a schema-invalid message. */
+  schemaOverride?: SchemaOverride;
+}
+
+export interface SchemaOverride {
+  /** The rule in a sentence. */
+  rule: string;
+  /** Its reference (WIRE-FACTS alias). */
+  ref: string;
 }
 
 export const WIRE_RULES = ['tool-call-posts', 'retry-after', 'retry-backoff', 'mrtr-follow-up', 'reissue-new-id', 'no-request-after-final'] as const;
