@@ -48,6 +48,8 @@ export interface SseEvent {
   dataRaw?: string;
   multiline?: boolean;
   response?: boolean;
+  /** The data gets the exchange's response id too, though the event is not the response (a duplicate answer). */
+  responseId?: boolean;
   delayMs?: number;
   awaitReply?: boolean;
   /** Left out of the POST stream; replayed only on a GET that resumes after an earlier event id. */
