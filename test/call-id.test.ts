@@ -12,6 +12,13 @@ import { createClassifierTarget } from '../runner/targets/classifier-target.js';
 import { loadOneRuleTargets } from './case-table-fixtures.js';
 
 const ID_SHIFT = 40;
+// Cases about an answer whose id is not the call's: the literal id is what they test.
+const SUBJECT_IS_ID = new Set(['sse-stranger-response-then-own']);
+
+/** A JSON-RPC response (result or error) that carries its own id member. */
+function isAnswerWithId(message: unknown): boolean {
+  return typeof message === 'object' && message !== null && !Array.isArray(message) && 'id' in message && ('result' in message || 'error' in message);
+}
 
 let table: LoadedCase[] = [];
 beforeAll(async () => {
@@ -52,6 +59,19 @@ describe('scripted answers follow the call id', () => {
       .map((cell) => `${key(cell)}: ids 1, 2, … ${before.get(key(cell))}; ids ${1 + ID_SHIFT}, … ${describeVerdicts(cell)}`);
     expect(changed).toEqual([]);
   }, 60_000);
+
+  test('no scripted answer writes an id by hand where the id mode would set it, unless the id is the case subject', () => {
+    const handWritten = table.flatMap(({ case: c }) =>
+      c.exchanges.flatMap((exchange, index) => {
+        const body = exchange.response.body;
+        if (!body || SUBJECT_IS_ID.has(c.id)) return [];
+        // Raw text and base64 bytes are exact by design: no id mode reaches them.
+        const messages = 'json' in body ? (Array.isArray(body.json) ? body.json : [body.json]) : 'sse' in body ? body.sse.events.map((event) => event.data) : [];
+        return messages.filter(isAnswerWithId).map((message) => `${c.id} #${index + 1}: ${JSON.stringify(message).slice(0, 80)}`);
+      }),
+    );
+    expect(handWritten).toEqual([]);
+  });
 
   test('the shifted table really uses other ids', () => {
     for (const item of table.map(withShiftedIds)) for (const exchange of item.case.exchanges) expect([1, 2, 3, '1', '7']).not.toContain(exchange.request?.id);
