@@ -73,8 +73,13 @@ export interface ClassifierInput {
   /** Response headers, names lower-cased. */
   headers: Record<string, string>;
   contentType: string | undefined;
-  /** The raw response body text (decoded as UTF-8; for SSE, the whole stream as received). */
+  /**
+   * The body as WHATWG `Response.text()` gives it: gzip decoded, then UTF-8 decoded with one leading
+   * BOM dropped and invalid sequences as U+FFFD (for SSE, the whole stream as received).
+   */
   body: string;
+  /** The body's bytes as `Response.arrayBuffer()` gives them (gzip decoded, a BOM still there); a Uint8Array in a worker too. */
+  bodyBytes: Uint8Array;
   expectedId: string | number;
   protocolVersion: ProtocolVersion;
   request: ToolCallRequest;
@@ -83,6 +88,13 @@ export interface ClassifierInput {
 }
 
 export type Classifier = (input: ClassifierInput) => unknown;
+
+/**
+ * The input shape the published article's classifiers take: `{ status, body, expectedId }`, any other
+ * ClassifierInput field optional. The reference classifier accepts it on its own (no headers: the
+ * body is read as JSON; no protocolVersion: 2026-07-28, the version all eleven published cases apply to).
+ */
+export type PublishedClassifierInput = Pick<ClassifierInput, 'status' | 'body' | 'expectedId'> & Partial<ClassifierInput>;
 
 /** One HTTP exchange as seen by the mock server, in arrival order. */
 export interface RecordedExchange {

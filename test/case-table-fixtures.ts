@@ -2,10 +2,14 @@
 // shared set in test/fixtures/classifiers: without them the table's correct-reading cases
 // (baseline, an absent isError, every content type, status-only failures) would be failed by
 // no fixture at all. Each one is a mistake real clients make.
+import { readdirSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { parseJsonText } from '../runner/classify/json-value.js';
+import { parseSseBody } from '../runner/classify/parse-sse-body.js';
 import { classifyReference, createClassifier } from '../runner/classify/reference.js';
 import { createVerdict } from '../runner/classify/verdict.js';
-import type { ClassifierInput, Verdict } from '../runner/types.js';
+import { createClassifierTarget } from '../runner/targets/classifier-target.js';
+import type { Classifier, ClassifierInput, Target, Verdict } from '../runner/types.js';
 
 /** `await res.json()` before `res.ok`: an error status is read through its body (empty or HTML ⇒ MALFORMED_JSON). */
 export function classifyBodyFirst(input: ClassifierInput): Verdict {
@@ -44,6 +48,19 @@ export function classifyTimeoutAsPeerError(input: ClassifierInput): Verdict {
   return verdict.outcome === 'NO_RESPONSE' ? createVerdict('JSONRPC_ERROR', 'Request timed out', { code: -32001 }) : verdict;
 }
 
+/** A stream reader that keeps overwriting its answer: the last SSE event answering the call's id wins. */
+export function classifyLastResponseWins(input: ClassifierInput): Verdict {
+  if (!/event-stream/i.test(input.contentType ?? '')) return classifyReference(input);
+  const answers = parseSseBody(input.body).filter((event) => {
+    const parsed = parseJsonText(event.data);
+    return parsed.ok && typeof parsed.value === 'object' && parsed.value !== null && (parsed.value as { id?: unknown }).id === input.expectedId;
+  });
+  // One answer or none: nothing to overwrite, so the reference's reading (its one rule plays no part).
+  const last = answers.at(-1);
+  if (last === undefined || answers.length < 2) return classifyReference(input);
+  return classifyReference({ ...input, body: `data: ${last.data.replace(/\n/g, '\ndata: ')}\n\n` });
+}
+
 /** The extra fixtures by name, for the lint's "failed by" listing. */
 export const CASE_TABLE_FIXTURES: Record<string, (input: ClassifierInput) => Verdict> = {
   'body-first': classifyBodyFirst,
@@ -51,7 +68,28 @@ export const CASE_TABLE_FIXTURES: Record<string, (input: ClassifierInput) => Ver
   'text-blocks-only': classifyTextBlocksOnly,
   'strict-2025-result': classifyStrict2025Result,
   'timeout-as-32001': classifyTimeoutAsPeerError,
+  'last-response-wins': classifyLastResponseWins,
 };
+
+const FIXTURES_DIR = resolve(import.meta.dirname, 'fixtures/classifiers');
+// Not "wrong in one rule": throws and never-returns break every cell (error cells, not
+// verdicts), published-shape is a compatibility probe for the published input shape.
+const NOT_ONE_RULE_FIXTURES = new Set(['throws', 'never-returns', 'published-shape']);
+
+/** Every classifier wrong in exactly one rule (test/fixtures/classifiers and the ones above), as targets. */
+export async function loadOneRuleTargets(): Promise<Target[]> {
+  const targets: Target[] = [];
+  for (const file of readdirSync(FIXTURES_DIR).filter((name) => name.endsWith('.ts')).sort()) {
+    const name = file.slice(0, -'.ts'.length);
+    if (NOT_ONE_RULE_FIXTURES.has(name)) continue;
+    const module = (await import(resolve(FIXTURES_DIR, file))) as { default: Classifier };
+    targets.push(createClassifierTarget({ name, kind: 'classifier' }, module.default));
+  }
+  for (const [name, classify] of Object.entries(CASE_TABLE_FIXTURES)) {
+    targets.push(createClassifierTarget({ name: `case-table:${name}`, kind: 'classifier' }, classify));
+  }
+  return targets;
+}
 
 // Reads one member of the response's result from a JSON body or from the SSE event the
 // reference took as the answer (the first data line that parses to a message with a result).

@@ -1,6 +1,6 @@
 // Lint of the whole case table (issue 3 §4): identity and prose, coverage, the reference
 // passing every cell in both modes, and every case shown failing on some wrong classifier.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { getExpectedVerdict, type LoadedCase } from '../runner/cases/case-types.js';
@@ -9,12 +9,9 @@ import { classifyReference } from '../runner/classify/reference.js';
 import { runMatrix } from '../runner/run/run-matrix.js';
 import { createClassifierTarget } from '../runner/targets/classifier-target.js';
 import { OUTCOMES, PROTOCOL_VERSIONS, type Cell, type Classifier, type Target } from '../runner/types.js';
-import { CASE_TABLE_FIXTURES } from './case-table-fixtures.js';
+import { loadOneRuleTargets } from './case-table-fixtures.js';
 
 const FIXTURES_DIR = resolve(import.meta.dirname, 'fixtures/classifiers');
-// Not "wrong in one rule": throws and never-returns break every cell (error cells, not
-// verdicts), published-shape is a compatibility probe for the published input shape.
-const NOT_ONE_RULE_FIXTURES = new Set(['throws', 'never-returns', 'published-shape']);
 // Citation aliases of WIRE-FACTS.md; a reference may also cite an RFC.
 const SPEC_ALIAS = /^(T25|B25|L25|TL25|CX25|PG25|EL25|AU25|RS25|TK25|RT25|SM25|ST25|SJ25|SH26|B26|V26|TL26|CX26|PG26|EL26|AU26|RS26|MR26|CL26|PI26|DS26|LG26|TI26|ST26|SJ26|RFC \d+)\b/;
 
@@ -25,20 +22,6 @@ beforeAll(async () => {
 });
 
 const reference = (): Target => createClassifierTarget({ name: 'reference', kind: 'classifier' }, classifyReference);
-
-async function loadFixtureTargets(): Promise<Target[]> {
-  const targets: Target[] = [];
-  for (const file of readdirSync(FIXTURES_DIR).filter((name) => name.endsWith('.ts')).sort()) {
-    const name = file.slice(0, -'.ts'.length);
-    if (NOT_ONE_RULE_FIXTURES.has(name)) continue;
-    const module = (await import(resolve(FIXTURES_DIR, file))) as { default: Classifier };
-    targets.push(createClassifierTarget({ name, kind: 'classifier' }, module.default));
-  }
-  for (const [name, classify] of Object.entries(CASE_TABLE_FIXTURES)) {
-    targets.push(createClassifierTarget({ name: `case-table:${name}`, kind: 'classifier' }, classify));
-  }
-  return targets;
-}
 
 function describeFailure(cell: Cell): string {
   const actual = cell.actual.map((verdict) => verdict?.outcome ?? 'none').join(',');
@@ -92,6 +75,7 @@ describe('case table: identity and prose', () => {
     for (const { case: c } of table) {
       expect(c.spec.length, c.id).toBeGreaterThanOrEqual(1);
       for (const ref of c.spec) expect(ref.ref, `${c.id}: ${ref.ref}`).toMatch(SPEC_ALIAS);
+      for (const exchange of c.exchanges) if (exchange.schemaOverride) expect(exchange.schemaOverride.ref, `${c.id}: schemaOverride`).toMatch(SPEC_ALIAS);
       expect(c.versions.length, c.id).toBeGreaterThanOrEqual(1);
     }
   });
@@ -146,7 +130,7 @@ describe('case table: reference and fixtures', () => {
   }, 30_000);
 
   test('every case is failed by at least one wrong-in-one-rule fixture (direct mode)', async () => {
-    const targets = await loadFixtureTargets();
+    const targets = await loadOneRuleTargets();
     const result = await runMatrix({ cases: table, targets, mode: 'direct', concurrency: 8, timeoutMs: 2000 });
     const failedBy = new Map(table.map((item) => [item.case.id, new Set<string>()]));
     for (const cell of result.cells) if (cell.status === 'fail') failedBy.get(cell.case)?.add(cell.target);

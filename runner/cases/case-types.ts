@@ -48,6 +48,8 @@ export interface SseEvent {
   dataRaw?: string;
   multiline?: boolean;
   response?: boolean;
+  /** The data gets the exchange's response id too, though the event is not the response (a duplicate answer). */
+  responseId?: boolean;
   delayMs?: number;
   awaitReply?: boolean;
   /** Left out of the POST stream; replayed only on a GET that resumes after an earlier event id. */
@@ -83,6 +85,15 @@ export interface ExchangeSpec {
   expect: ExpectedVerdict;
   expectByVersion?: Partial<Record<ProtocolVersion, ExpectedVerdict>>;
   schemaValid?: VersionValidity;
+  /** The prose MUST that overrides the schema where this exchange expects an answer of a schema-invalid message. */
+  schemaOverride?: SchemaOverride;
+}
+
+export interface SchemaOverride {
+  /** The rule in a sentence. */
+  rule: string;
+  /** Its reference (WIRE-FACTS alias). */
+  ref: string;
 }
 
 export const WIRE_RULES = ['tool-call-posts', 'retry-after', 'retry-backoff', 'mrtr-follow-up', 'reissue-new-id', 'no-request-after-final'] as const;

@@ -6,11 +6,6 @@ import { isPlainObject } from './json-value.js';
 import type { ClassifyContext } from './rules.js';
 import { createVerdict } from './verdict.js';
 
-// MR26 § InputRequiredResult: the kinds of input a server may ask for (S3: `ping` is not one).
-const INPUT_REQUEST_METHODS = new Set(['elicitation/create', 'sampling/createMessage', 'roots/list']);
-// SJ26 ElicitRequest and CreateMessageRequest require params; ListRootsRequest does not.
-const METHODS_WITH_PARAMS = new Set(['elicitation/create', 'sampling/createMessage']);
-
 /** Classifies the result of a response whose envelope is valid and whose id matches. */
 export function classifyToolResult(result: unknown, context: ClassifyContext): Verdict {
   // MCP's Result is an object (ST25/ST26 Result). JSON-RPC itself allows any value, so a
@@ -24,7 +19,7 @@ export function classifyToolResult(result: unknown, context: ClassifyContext): V
   }
   const resultType = 'resultType' in result ? result['resultType'] : context.rules.resultTypeWhenAbsent;
   if (resultType === 'complete') return classifyCompleteResult(result, context);
-  if (resultType === 'input_required') return classifyInputRequired(result);
+  if (resultType === 'input_required') return classifyInputRequired(result, context);
   if (resultType === undefined) return invalid('the result has no resultType');
   // B26 § ResultType: unrecognised values MUST be treated as invalid (the schema accepts any string, S2).
   return invalid(`unknown resultType ${JSON.stringify(resultType)}`);
@@ -57,7 +52,7 @@ function classifyCompleteResult(result: Record<string, unknown>, context: Classi
 
 // MR26 § InputRequiredResult: at least one of inputRequests (a map of input requests) and
 // requestState (a string) MUST be present; the schema enforces neither (S3, WIRE-FACTS case 47).
-function classifyInputRequired(result: Record<string, unknown>): Verdict {
+function classifyInputRequired(result: Record<string, unknown>, context: ClassifyContext): Verdict {
   const { inputRequests, requestState } = result;
   if (inputRequests === undefined && requestState === undefined) {
     return invalid('input_required without inputRequests or requestState');
@@ -66,13 +61,8 @@ function classifyInputRequired(result: Record<string, unknown>): Verdict {
   if (inputRequests !== undefined) {
     if (!isPlainObject(inputRequests)) return invalid('inputRequests is not an object');
     for (const [key, request] of Object.entries(inputRequests)) {
-      const method = isPlainObject(request) ? request['method'] : undefined;
-      if (typeof method !== 'string' || !INPUT_REQUEST_METHODS.has(method)) {
-        return invalid(`inputRequests.${key} is not an elicitation, sampling or roots request`);
-      }
-      if (METHODS_WITH_PARAMS.has(method) && !isPlainObject((request as Record<string, unknown>)['params'])) {
-        return invalid(`inputRequests.${key} (${method}) has no params object`);
-      }
+      const problem = context.rules.checkInputRequest(request);
+      if (problem !== undefined) return invalid(`inputRequests.${key} ${problem}`);
     }
   }
   return createVerdict('INPUT_REQUIRED', 'the server needs more input before it can finish');

@@ -34,6 +34,10 @@ const WITNESSES: Record<string, Witness> = {
   'lenient-envelope': { input: input({ message: { ...success, error: { code: -32603, message: 'm' } } }), outcome: 'TOOL_SUCCESS' },
   'no-content-check': { input: input({ message: response(tool({ content: [{ type: 'video' }] })) }), outcome: 'TOOL_SUCCESS' },
   'strict-id-float': { input: input({ body: '{"jsonrpc":"2.0","id":1.0,"result":{"content":[]}}' }), outcome: 'INVALID_ENVELOPE' },
+  'unchecked-elicitation-params': {
+    input: input({ message: response({ resultType: 'input_required', inputRequests: { k: { method: 'elicitation/create', params: { mode: 'form', message: 'm' } } } }) }),
+    outcome: 'INPUT_REQUIRED',
+  },
   'published-shape': { input: makeSseInput(sse(success)), outcome: 'MALFORMED_JSON' },
 };
 

@@ -5,6 +5,9 @@ import { join, resolve } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import classifyPublishedShape from '../../test/fixtures/classifiers/published-shape.js';
 import { getExpectedVerdict, type Case, type ExchangeSpec, type IdMode } from '../cases/case-types.js';
+import { loadCases } from '../cases/load-cases.js';
+import { runMatrix } from '../run/run-matrix.js';
+import { createClassifierTarget } from '../targets/classifier-target.js';
 import type { ClassifierInput, ProtocolVersion } from '../types.js';
 import { classifyReference } from './reference.js';
 import { makeClassifierInput } from './test-inputs.js';
@@ -65,7 +68,29 @@ describe('the eleven published cases', () => {
     expect(classifyReference(input)).toMatchObject(expected);
   });
 
+  // Exactly the article's input: no headers, no content type, no version, no request, no bytes.
+  test.each(rows)('reference given only { status, body, expectedId }: $name', ({ input, expected }) => {
+    const { status, body, expectedId } = input;
+    const verdict = classifyReference({ status, body, expectedId });
+    expect(verdict.detail ?? '').not.toContain('classifier bug');
+    expect(verdict).toMatchObject(expected);
+  });
+
   test.each(rows)('published-shape fixture: $name', ({ input, expected }) => {
     expect(classifyPublishedShape(input)).toMatchObject(expected);
+  });
+});
+
+// The harness hands `body` over as Response.text() would: a classifier written against fetch
+// (the published shape does JSON.parse(body)) reads a BOM-prefixed body as its fetch pipeline does.
+describe('the published-shape fixture through the harness', () => {
+  test.each(['direct', 'http'] as const)('passes http-200-utf8-bom in %s mode', async (mode) => {
+    const cases = (await loadCases()).filter((item) => item.case.id === 'http-200-utf8-bom');
+    const target = createClassifierTarget({ name: 'published-shape', kind: 'classifier' }, classifyPublishedShape);
+    const result = await runMatrix({ cases, targets: [target], mode, concurrency: 2, timeoutMs: 5000 });
+    expect(result.cells.map((cell) => `${cell.protocolVersion} ${cell.status} ${cell.actual.map((verdict) => verdict?.outcome).join(',')}`)).toEqual([
+      '2025-11-25 pass JSONRPC_ERROR',
+      '2026-07-28 pass JSONRPC_ERROR',
+    ]);
   });
 });

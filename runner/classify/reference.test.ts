@@ -116,7 +116,9 @@ describe('result rules', () => {
   });
 });
 
-const elicit = { method: 'elicitation/create', params: { mode: 'form', message: 'm' } };
+const formSchema = { type: 'object', properties: { ok: { type: 'boolean' } } };
+const elicit = { method: 'elicitation/create', params: { mode: 'form', message: 'm', requestedSchema: formSchema } };
+const withElicit = (params: Record<string, unknown>) => input({ message: response({ resultType: 'input_required', inputRequests: { e: { method: 'elicitation/create', params } } }) });
 
 describe('input_required rules', () => {
   test.each<Row>([
@@ -129,6 +131,13 @@ describe('input_required rules', () => {
     ['an inputRequests array is INVALID_TOOL_RESULT', input({ message: response({ resultType: 'input_required', inputRequests: [elicit] }) }), 'INVALID_TOOL_RESULT'],
     ['a ping input request is INVALID_TOOL_RESULT', input({ message: response({ resultType: 'input_required', inputRequests: { p: { method: 'ping' } } }) }), 'INVALID_TOOL_RESULT'],
     ['elicitation without params is INVALID_TOOL_RESULT', input({ message: response({ resultType: 'input_required', inputRequests: { e: { method: 'elicitation/create' } } }) }), 'INVALID_TOOL_RESULT'],
+    ['a form elicitation without mode is INPUT_REQUIRED (form is the default)', withElicit({ message: 'm', requestedSchema: formSchema }), 'INPUT_REQUIRED'],
+    ['a URL elicitation with message and url is INPUT_REQUIRED', withElicit({ mode: 'url', message: 'm', url: 'https://example.test/x' }), 'INPUT_REQUIRED'],
+    ['a form elicitation without requestedSchema is INVALID_TOOL_RESULT (ST26 ElicitRequestFormParams)', withElicit({ mode: 'form', message: 'm' }), 'INVALID_TOOL_RESULT'],
+    ['a form elicitation whose requestedSchema is not an object schema is INVALID_TOOL_RESULT', withElicit({ message: 'm', requestedSchema: { type: 'string' } }), 'INVALID_TOOL_RESULT'],
+    ['an elicitation without message is INVALID_TOOL_RESULT', withElicit({ requestedSchema: formSchema }), 'INVALID_TOOL_RESULT'],
+    ['a URL elicitation without url is INVALID_TOOL_RESULT', withElicit({ mode: 'url', message: 'm' }), 'INVALID_TOOL_RESULT'],
+    ['an elicitation of an unknown mode is INVALID_TOOL_RESULT', withElicit({ mode: 'voice', message: 'm', requestedSchema: formSchema }), 'INVALID_TOOL_RESULT'],
     ['input_required in 2025 lacks content: INVALID_TOOL_RESULT', input({ protocolVersion: v25, message: response({ resultType: 'input_required', requestState: 's' }) }), 'INVALID_TOOL_RESULT'],
   ])('%s', (_title, given, outcome) => {
     expect(classifyReference(given).outcome).toBe(outcome);

@@ -1,11 +1,11 @@
 // The reference classifier: the project's own reading of one tools/call exchange. Pure,
 // deterministic, never throws. Every boundary rule is written once, here or in the module
 // named beside it, with its spec reference (aliases from WIRE-FACTS.md); OUTCOMES.md lists them.
-import type { ClassifierInput, Verdict } from '../types.js';
+import type { PublishedClassifierInput, Verdict } from '../types.js';
 import { classifyResponseMessage } from './check-envelope.js';
 import { classifySseBody } from './classify-sse.js';
 import { parseJsonText } from './json-value.js';
-import { REFERENCE_RULES, type ClassifierRules, type ClassifyContext } from './rules.js';
+import { REFERENCE_RULES, type ClassifierRules, type ClassifyContext, type ReferenceInput } from './rules.js';
 import { createVerdict } from './verdict.js';
 
 // RFC 9110 §15.3.3 (202) and §15.3.5 (204): statuses that announce there is nothing to read.
@@ -17,11 +17,11 @@ export const RETHROW_CLASSIFIER_BUGS_ENV = 'MCP_ERROR_MATRIX_RETHROW_CLASSIFIER_
 export const CLASSIFIER_BUG_PREFIX = 'classifier bug: ';
 
 /** Builds a classifier from the reference with some rules replaced (fixtures use this). */
-export function createClassifier(overrides: Partial<ClassifierRules> = {}): (input: ClassifierInput) => Verdict {
+export function createClassifier(overrides: Partial<ClassifierRules> = {}): (input: PublishedClassifierInput) => Verdict {
   const rules: ClassifierRules = { ...REFERENCE_RULES, ...overrides };
   return (input) => {
     try {
-      return classifyExchange({ input, rules });
+      return classifyExchange({ input: completeInput(input), rules });
     } catch (error) {
       // Unreachable by design; the guard keeps the "never throws" promise if a check has a bug.
       // The project's own test configs set the flag so that a crash fails the test that caused
@@ -32,8 +32,14 @@ export function createClassifier(overrides: Partial<ClassifierRules> = {}): (inp
   };
 }
 
-/** The reference classifier (DESIGN §2, README § Outcomes). */
-export const classifyReference: (input: ClassifierInput) => Verdict = createClassifier();
+/** The reference classifier (DESIGN §2, README § Outcomes); takes the full input or the published `{ status, body, expectedId }`. */
+export const classifyReference: (input: PublishedClassifierInput) => Verdict = createClassifier();
+
+// The published shape carries only status, body and expectedId: without headers the body is read
+// as JSON (RFC 9110 §8.3), without a version as 2026-07-28 (the version every published case applies to).
+function completeInput(input: PublishedClassifierInput): ReferenceInput {
+  return { ...input, headers: input.headers ?? {}, contentType: input.contentType, protocolVersion: input.protocolVersion ?? '2026-07-28' };
+}
 
 function classifyExchange(context: ClassifyContext): Verdict {
   const { input } = context;

@@ -2,6 +2,7 @@
 // (test/fixtures/classifiers). Every other rule lives in the module that applies it.
 import type { ClassifierInput } from '../types.js';
 import { checkContentBlock } from './check-content-block.js';
+import { checkInputRequest } from './check-input-request.js';
 
 export interface ClassifierRules {
   /** Whether a response `id` answers the request's `id`. */
@@ -10,11 +11,16 @@ export interface ClassifierRules {
   resultTypeWhenAbsent: string | undefined;
   /** A problem with one CallToolResult content block, or undefined when it is valid. */
   checkContentBlock(block: unknown): string | undefined;
+  /** A problem with one input request of an input_required result (after "inputRequests.<key> "), or undefined. */
+  checkInputRequest(request: unknown): string | undefined;
 }
+
+/** The fields of an exchange the reference reads: not the raw bytes, not the request beyond its id. */
+export type ReferenceInput = Omit<ClassifierInput, 'bodyBytes' | 'request'>;
 
 /** What the checks need besides the message: the exchange and the rules in force. */
 export interface ClassifyContext {
-  input: ClassifierInput;
+  input: ReferenceInput;
   rules: ClassifierRules;
 }
 
@@ -33,4 +39,5 @@ export const REFERENCE_RULES: ClassifierRules = {
   // the published case legacy-no-result-type expects TOOL_SUCCESS.
   resultTypeWhenAbsent: 'complete',
   checkContentBlock,
+  checkInputRequest,
 };

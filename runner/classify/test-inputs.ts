@@ -13,10 +13,12 @@ export function makeClassifierInput(options: InputOptions = {}): ClassifierInput
   const protocolVersion: ProtocolVersion = fields.protocolVersion ?? '2026-07-28';
   const contentType = 'contentType' in fields ? fields.contentType : 'application/json';
   const headers = fields.headers ?? (contentType === undefined ? {} : { 'content-type': contentType });
+  const body = fields.body ?? (message === undefined ? '' : JSON.stringify(message));
   return {
     status: 200,
-    body: message === undefined ? '' : JSON.stringify(message),
     ...fields,
+    body,
+    bodyBytes: fields.bodyBytes ?? new TextEncoder().encode(body),
     headers,
     contentType,
     expectedId,

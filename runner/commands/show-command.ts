@@ -139,7 +139,7 @@ function formatResponse(exchange: ExchangeSpec, requestId: string | number): str
   plain.chunks.forEach((chunk, number) => {
     const text = chunk.bytes.toString('utf8').replace(/^\uFEFF/, '').replace(/(\r\n|\r|\n)+$/, '');
     const event = events?.events[number];
-    const notes = [chunk.delayMs > 0 ? `after ${chunk.delayMs} ms` : '', event?.response ? 'the response' : '', event?.awaitReply ? 'waits for the client\'s reply' : ''].filter(Boolean);
+    const notes = [chunk.delayMs > 0 ? `after ${chunk.delayMs} ms` : '', event?.response ? 'the response' : '', event?.responseId ? 'another answer with the response id' : '', event?.awaitReply ? 'waits for the client\'s reply' : ''].filter(Boolean);
     lines.push(`  ${number + 1}. ${text.split(/\r\n|\r|\n/).join(' ⏎ ')}${notes.length ? `   [${notes.join('; ')}]` : ''}`);
   });
   const end = { close: 'the stream closes cleanly', reset: 'the TCP connection is reset', hang: 'the stream stays open and silent' }[plain.end];

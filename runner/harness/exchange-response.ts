@@ -11,8 +11,10 @@ export interface ExchangeResponse {
   /** Names lower-cased; hop-by-hop framing headers left out (they differ per connection, not per response). */
   headers: Record<string, string>;
   contentType: string | undefined;
-  /** The body as UTF-8 text, gzip decoded; a BOM stays as U+FEFF. */
+  /** The body as WHATWG `Response.text()` gives it: gzip decoded, UTF-8 decoded, one leading BOM dropped. */
   body: string;
+  /** The body's bytes after gzip decoding and before any text decoding (`Response.arrayBuffer()`): a BOM is still there. */
+  bodyBytes: Uint8Array;
   transportError?: { kind: TransportErrorKind; message: string };
 }
 
@@ -42,8 +44,18 @@ export class DecodedBodyTooLargeError extends Error {
   }
 }
 
-/** Decodes body bytes as any HTTP client would: gunzip when gzip-encoded (also a truncated stream), then UTF-8. */
-export function decodeBody(bytes: Buffer, contentEncoding: string | undefined): string {
+/** A decoded body: its text and the bytes the text was decoded from. */
+export interface DecodedBody {
+  body: string;
+  bodyBytes: Uint8Array;
+}
+
+// WHATWG "UTF-8 decode" (Encoding § 4.1), what fetch's Response.text() applies: invalid sequences
+// become U+FFFD and one leading BOM is dropped. TextDecoder with its defaults is that algorithm.
+const utf8 = new TextDecoder('utf-8');
+
+/** Decodes body bytes as fetch would: gunzip when gzip-encoded (also a truncated stream), then UTF-8 decode. */
+export function decodeBody(bytes: Buffer, contentEncoding: string | undefined): DecodedBody {
   let decoded = bytes;
   if (contentEncoding?.trim().toLowerCase() === 'gzip' && bytes.length > 0) {
     try {
@@ -55,8 +67,13 @@ export function decodeBody(bytes: Buffer, contentEncoding: string | undefined): 
       decoded = bytes;
     }
   }
-  // Buffer#toString keeps a leading BOM as U+FEFF; TextDecoder would strip it.
-  return decoded.toString('utf8');
+  // A plain Uint8Array copy: a Buffer may share a pooled ArrayBuffer, and a classifier gets its own bytes.
+  return { body: utf8.decode(decoded), bodyBytes: new Uint8Array(decoded) };
+}
+
+/** The decoded form of an empty body. */
+export function decodeEmptyBody(): DecodedBody {
+  return { body: '', bodyBytes: new Uint8Array(0) };
 }
 
 /** The transport error both modes report, with fixed messages so the two modes compare equal. */

@@ -114,7 +114,7 @@ describe('openHarnessSession on 2026-07-28', () => {
 describe('harness transport errors', () => {
   it('returns status 0 and a timeout when no status line arrives', async () => {
     const { call } = await open(one({ start: 'hang' }), '2026-07-28', 150);
-    expect(await call()).toEqual({ status: 0, headers: {}, contentType: undefined, body: '', transportError: { kind: 'timeout', message: 'no complete response within 150 ms' } });
+    expect(await call()).toEqual({ status: 0, headers: {}, contentType: undefined, body: '', bodyBytes: new Uint8Array(0), transportError: { kind: 'timeout', message: 'no complete response within 150 ms' } });
   });
 
   it('keeps what arrived before a timeout mid-stream', async () => {
@@ -140,13 +140,16 @@ describe('harness transport errors', () => {
     opened.push({ session });
     expect(session.setup[0]!.transportError?.kind).toBe('refused');
     const response = await session.call(buildToolCallRequest({ case: one({}), protocolVersion: '2025-11-25', exchangeIndex: 0 }));
-    expect(response).toEqual({ status: 0, headers: {}, contentType: undefined, body: '', transportError: { kind: 'refused', message: 'connection refused' } });
+    expect(response).toEqual({ status: 0, headers: {}, contentType: undefined, body: '', bodyBytes: new Uint8Array(0), transportError: { kind: 'refused', message: 'connection refused' } });
   });
 
-  it('decodes gzip and keeps a BOM as U+FEFF', async () => {
+  it('decodes gzip, then UTF-8 as Response.text() does: one BOM dropped from body, kept in bodyBytes', async () => {
     const { call } = await open(makeCase([{ bom: true, contentEncoding: 'gzip', body: { json: SUCCESS_JSON } }]), '2026-07-28');
     const response = await call();
     expect(response.headers['content-encoding']).toBe('gzip');
-    expect(response.body.startsWith('\ufeff{"jsonrpc":"2.0","id":1,')).toBe(true);
+    expect(response.body.startsWith('{"jsonrpc":"2.0","id":1,')).toBe(true);
+    expect(response.bodyBytes).toBeInstanceOf(Uint8Array);
+    expect([...response.bodyBytes.subarray(0, 4)]).toEqual([0xef, 0xbb, 0xbf, 0x7b]);
+    expect(new TextDecoder().decode(response.bodyBytes)).toBe(response.body);
   });
 });

@@ -55,7 +55,7 @@ export async function postMessage(options: PostOptions): Promise<ExchangeRespons
     status,
     headers,
     contentType: headers['content-type'],
-    body: decodeBody(Buffer.concat(chunks), headers['content-encoding']),
+    ...decodeBody(Buffer.concat(chunks), headers['content-encoding']),
   };
   if (transportError) response.transportError = transportError;
   return response;

@@ -2,7 +2,7 @@
 import type { ExchangeSpec } from '../cases/case-types.js';
 import { getContentLength, isBodylessStatus } from '../mock-server/framing.js';
 import { renderResponse } from '../mock-server/render-response.js';
-import { createTransportError, decodeBody, normalizeResponseHeaders, type ExchangeResponse } from './exchange-response.js';
+import { createTransportError, decodeBody, decodeEmptyBody, normalizeResponseHeaders, type ExchangeResponse } from './exchange-response.js';
 
 export interface DirectOptions {
   requestId: unknown;
@@ -14,10 +14,10 @@ export function renderDirectResponse(exchange: ExchangeSpec, options: DirectOpti
   const rendered = renderResponse(exchange, { requestId: options.requestId, idPresent: true });
   const timeout = createTransportError('timeout', options.timeoutMs);
   if (rendered.start === 'hang' || rendered.delayMs >= options.timeoutMs) {
-    return { status: 0, headers: {}, contentType: undefined, body: '', transportError: timeout };
+    return { status: 0, headers: {}, contentType: undefined, ...decodeEmptyBody(), transportError: timeout };
   }
   if (rendered.start === 'reset') {
-    return { status: 0, headers: {}, contentType: undefined, body: '', transportError: createTransportError('reset', options.timeoutMs) };
+    return { status: 0, headers: {}, contentType: undefined, ...decodeEmptyBody(), transportError: createTransportError('reset', options.timeoutMs) };
   }
   const sent: [string, string][] = [...rendered.headers];
   const contentLength = getContentLength(rendered);
@@ -42,7 +42,7 @@ export function renderDirectResponse(exchange: ExchangeSpec, options: DirectOpti
     status: rendered.status,
     headers,
     contentType: headers['content-type'],
-    body: decodeBody(Buffer.concat(arrived), headers['content-encoding']),
+    ...decodeBody(Buffer.concat(arrived), headers['content-encoding']),
   };
   if (transportError) response.transportError = transportError;
   return response;

@@ -44,9 +44,16 @@ describe('renderResponse', () => {
     expect(bodyText(spec, requestId)).toBe(`{"jsonrpc":"2.0",${expected}"result":{}}`);
   });
 
-  it('injects ids only into JSON objects, never into arrays or scalars', () => {
-    expect(bodyText({ body: { json: [{ jsonrpc: '2.0', result: {} }] } })).toBe('[{"jsonrpc":"2.0","result":{}}]');
+  it('injects ids into JSON objects and the object members of a batch array, never into scalars', () => {
+    expect(bodyText({ body: { json: [{ jsonrpc: '2.0', result: {} }, 5] } }, 7)).toBe('[{"jsonrpc":"2.0","id":7,"result":{}},5]');
+    expect(bodyText({ id: 'omit', body: { json: [{ jsonrpc: '2.0', id: 1, result: {} }] } })).toBe('[{"jsonrpc":"2.0","result":{}}]');
     expect(bodyText({ body: { json: 'text' } })).toBe('"text"');
+  });
+
+  it('gives an SSE event marked responseId the response id too, and leaves other events as scripted', () => {
+    const message = { jsonrpc: '2.0', result: {} };
+    const text = bodyText({ body: { sse: { events: [{ response: true, data: message }, { responseId: true, data: message }, { data: message }] } } }, 'call-9');
+    expect(text).toBe(`data: {"jsonrpc":"2.0","id":"call-9","result":{}}\n\ndata: {"jsonrpc":"2.0","id":"call-9","result":{}}\n\ndata: {"jsonrpc":"2.0","result":{}}\n\n`);
   });
 
   it('sends raw text and base64 bytes exactly, without a default content type', () => {

@@ -12,7 +12,7 @@ export interface RenderedSseEvent {
   awaitReplyId?: unknown;
 }
 
-/** Renders the events an SSE body sends on its own stream; `response` events get the exchange's response id. */
+/** Renders the events an SSE body sends on its own stream; `response` and `responseId` events get the exchange's response id. */
 export function renderSseEvents(body: SseBody, responseId: ResponseIdText): RenderedSseEvent[] {
   const eol = LINE_ENDINGS[body.lineEnding ?? 'lf'];
   // Resume-only events never reach the POST stream (nor direct mode, which renders the same way);
@@ -38,10 +38,11 @@ function getEventLines(event: SseEvent, responseId: ResponseIdText): string[] {
 function getDataLines(event: SseEvent, responseId: ResponseIdText): string[] {
   if (event.dataRaw !== undefined) return splitLines(event.dataRaw);
   if (!('data' in event) || event.data === undefined) return [];
-  // Only the event that carries the call's response gets the id mode; others are sent as scripted.
-  const id: ResponseIdText = event.response ? responseId : { present: false };
-  const text = event.response
-    ? serializeMessage(event.data, id, event.multiline)
+  // The event that carries the call's response, and any event marked `responseId` (a duplicate or
+  // late answer to the same call), get the id mode; others are sent as scripted.
+  const carriesId = event.response === true || event.responseId === true;
+  const text = carriesId
+    ? serializeMessage(event.data, responseId, event.multiline)
     : JSON.stringify(event.data, null, event.multiline ? 2 : undefined);
   return text.split('\n');
 }

@@ -29,21 +29,31 @@ export function getResponseIdText(mode: IdMode | undefined, requestId: unknown, 
   }
 }
 
-/** Serialises a message compactly (or pretty with 2 spaces), placing `id` after `jsonrpc`. */
+/**
+ * Serialises a message compactly (or pretty with 2 spaces), placing `id` after `jsonrpc`. A batch
+ * array's object members are messages too: each gets the id as a lone message would, so a batch
+ * answers the id the client sent.
+ */
 export function serializeMessage(message: unknown, id: ResponseIdText, pretty = false): string {
   const space = pretty ? 2 : undefined;
-  if (!isPlainObject(message)) return stringifyValue(message, space);
+  const shaped = Array.isArray(message) ? message.map((member) => placeId(member, id)) : placeId(message, id);
+  const text = stringifyValue(shaped, space);
+  return id.present ? text.replaceAll(QUOTED_ID_MARKER, id.text) : text;
+}
+
+// An object with its id (or none) right after `jsonrpc`; anything else as it is.
+function placeId(message: unknown, id: ResponseIdText): unknown {
+  if (!isPlainObject(message)) return message;
   const ordered: Record<string, unknown> = {};
   if ('jsonrpc' in message) ordered.jsonrpc = message.jsonrpc;
   if (id.present) ordered.id = ID_MARKER;
   for (const [key, value] of Object.entries(message)) {
     if (key !== 'jsonrpc' && key !== 'id') ordered[key] = value;
   }
-  const text = JSON.stringify(ordered, null, space);
-  return id.present ? text.replace(QUOTED_ID_MARKER, id.text) : text;
+  return ordered;
 }
 
-/** Plain JSON objects get an id injected; arrays, strings, numbers and null do not. */
+/** Plain JSON objects get an id injected (alone or as batch members); strings, numbers and null do not. */
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

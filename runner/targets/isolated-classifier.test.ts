@@ -16,6 +16,14 @@ writeFileSync(slowModule, `export default async function classify(input) {
 }
 `);
 
+// Reports what it received as bytes: a classifier module gets `bodyBytes` as a Uint8Array too.
+const bytesModule = join(work, 'bytes.mjs');
+writeFileSync(bytesModule, `export default function classify(input) {
+  const kind = input.bodyBytes instanceof Uint8Array ? 'Uint8Array' : typeof input.bodyBytes;
+  return { outcome: 'TOOL_SUCCESS', layer: 'application', detail: kind + ' ' + Array.from(input.bodyBytes.subarray(0, 3)).join(',') };
+}
+`);
+
 const input = (status: number) => ({ status, headers: {}, contentType: 'application/json', body: '{}', expectedId: 1 }) as unknown as ClassifierInput;
 
 describe('IsolatedClassifier', () => {
@@ -28,6 +36,14 @@ describe('IsolatedClassifier', () => {
     setTimeout(() => stopped.abort(), 50);
     await expect(first).rejects.toThrow(/the cell was stopped/);
     await expect(second).resolves.toMatchObject({ outcome: 'TOOL_SUCCESS', detail: '2' });
+    await classifier.close();
+  });
+
+  it('hands the module bodyBytes as a Uint8Array (structured clone), BOM included', async () => {
+    const classifier = new IsolatedClassifier(bytesModule);
+    await classifier.load();
+    const withBytes = { ...input(200), bodyBytes: new Uint8Array([0xef, 0xbb, 0xbf, 0x7b, 0x7d]) } as ClassifierInput;
+    await expect(classifier.call(withBytes, { deadlineMs: 5000, signal: new AbortController().signal })).resolves.toMatchObject({ detail: 'Uint8Array 239,187,191' });
     await classifier.close();
   });
 });

@@ -148,6 +148,7 @@ export const hostileInputArb: fc.Arbitrary<ClassifierInput> = fc
   })
   .map(({ transportError, ...fields }) => ({
     ...fields,
+    bodyBytes: new TextEncoder().encode(fields.body),
     ...(transportError ? { transportError } : {}),
     request: { jsonrpc: '2.0' as const, id: fields.expectedId, method: 'tools/call' as const, params: { name: 'fuzz', arguments: {} } },
   }));
@@ -168,6 +169,7 @@ export function makeInput(body: string, options: { version: ProtocolVersion; id:
     headers: { 'content-type': contentType },
     contentType,
     body,
+    bodyBytes: new TextEncoder().encode(body),
     expectedId: options.id,
     protocolVersion: options.version,
     request: { jsonrpc: '2.0', id: options.id, method: 'tools/call', params: { name: 'fuzz', arguments: {} } },

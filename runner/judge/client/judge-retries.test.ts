@@ -101,7 +101,7 @@ describe('wire.reissue-new-id and wire.no-request-after-final', () => {
 describe('wire.mrtr-follow-up (MR26 § Client Requirements)', () => {
   const rule: WireRule = { rule: 'mrtr-follow-up', level: 'MUST' };
   const inputRequired = (state?: string): PostOptions => ({
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, result: { resultType: 'input_required', inputRequests: { confirm: { method: 'elicitation/create', params: {} } }, ...(state === undefined ? {} : { requestState: state }) } }),
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, result: { resultType: 'input_required', inputRequests: { confirm: { method: 'elicitation/create', params: { message: 'ok?', requestedSchema: { type: 'object', properties: {} } } } }, ...(state === undefined ? {} : { requestState: state }) } }),
   });
   const followUp = (params: Record<string, unknown>, id = 2): PostOptions => ({ id, params });
   const answer = { inputResponses: { confirm: { action: 'accept' } } };
@@ -134,7 +134,7 @@ describe('wire.mrtr-follow-up (MR26 § Client Requirements)', () => {
     expect(check.expected).toBe(`a new id, inputResponses for ["confirm"], requestState "${'x'.repeat(56)}...`);
     expect(check.message).toBe(`wire.mrtr-follow-up: POST 2: requestState "y" is not the "${'x'.repeat(56)}... the server sent`);
     expect(judgeRule(rule, callsOf(inputRequired(), followUp(answer))).expected).toBe('new id, same keys, echoed requestState');
-    const askAgain = JSON.stringify({ jsonrpc: '2.0', id: 2, result: { resultType: 'input_required', inputRequests: { confirm: { method: 'elicitation/create', params: {} } } } });
+    const askAgain = JSON.stringify({ jsonrpc: '2.0', id: 2, result: { resultType: 'input_required', inputRequests: { confirm: { method: 'elicitation/create', params: { message: 'ok?', requestedSchema: { type: 'object', properties: {} } } } } } });
     const abandoned = callsOf(inputRequired(), { ...followUp(answer), body: askAgain });
     expect(abandoned.map((call) => call.outcome)).toEqual(['INPUT_REQUIRED', 'INPUT_REQUIRED']);
     expect(judgeRule(rule, abandoned)).toMatchObject({ passed: true, actual: '1 follow-up(s) right' });

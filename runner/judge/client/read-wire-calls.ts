@@ -3,7 +3,7 @@
 // "broken" mean the same here as everywhere else in the project).
 import { classifyReference } from '../../classify/reference.js';
 import { parseSseBody } from '../../classify/parse-sse-body.js';
-import type { ClassifierInput, Outcome, ProtocolVersion, RecordedExchange, Recording, ToolCallRequest, TransportErrorKind } from '../../types.js';
+import type { ClassifierInput, Outcome, PublishedClassifierInput, ProtocolVersion, RecordedExchange, Recording, ToolCallRequest, TransportErrorKind } from '../../types.js';
 
 export interface WireCall {
   /** 1-based position among the tools/call POSTs. */
@@ -53,7 +53,8 @@ export function readWireCalls(recording: Recording | undefined, version: Protoco
 function classifyRecorded(exchange: RecordedExchange, version: ProtocolVersion, id: unknown, params: Record<string, unknown>): Outcome {
   const response = exchange.response;
   const transportError = getTransportError(response?.ending, response?.status);
-  const input: ClassifierInput = {
+  // The recording keeps the body as text only; the reference reads the published shape's fields and needs no bytes.
+  const input: PublishedClassifierInput = {
     status: response?.status ?? 0,
     headers: response?.headers ?? {},
     contentType: response?.headers['content-type'],

@@ -13,7 +13,7 @@ import { resolveTarget } from '../resolve-target.js';
 import { listBundledSdkTargets, resolveSdkPackage } from './resolve-sdk-package.js';
 import { createSdkTarget } from './sdk-target.js';
 
-const CASE_IDS = ['baseline', 'http-503-then-200', 'tool-is-error', 'jsonrpc-invalid-params', 'malformed-json', 'no-response-hang', 'input-required'];
+const CASE_IDS = ['baseline', 'http-503-then-200', 'tool-is-error', 'jsonrpc-invalid-params', 'malformed-json', 'no-response-hang', 'input-required', 'mrtr-form-without-requested-schema'];
 const BUNDLED = ['ts-sdk@1.25.0', 'ts-sdk@1.32.2', 'ts-client@2.0.0', 'ts-client@2.4.0'];
 
 let cases: LoadedCase[];
@@ -61,8 +61,9 @@ describe('ts-sdk / ts-client targets', () => {
         expect(at('malformed-json')).toBe('MALFORMED_JSON');
         expect(at('no-response-hang')).toBe('NO_RESPONSE');
       }
-      // The v2 client validates the embedded elicitation (form mode without requestedSchema) and rejects it.
-      expect(got[`${spec} input-required 2026-07-28`]).toBe(v1 ? 'skip' : 'INVALID_TOOL_RESULT');
+      // The v2 client validates the embedded elicitation: a valid form is input required, a form without requestedSchema is rejected.
+      expect(got[`${spec} input-required 2026-07-28`]).toBe(v1 ? 'skip' : 'INPUT_REQUIRED');
+      expect(got[`${spec} mrtr-form-without-requested-schema 2026-07-28`]).toBe(v1 ? 'skip' : 'INVALID_TOOL_RESULT');
     }
     expect(result.cells.every((cell) => cell.status !== 'error')).toBe(true);
   }, 30_000); // about 3 s on an idle 2-core machine; the margin is for a loaded CI runner
