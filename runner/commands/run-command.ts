@@ -17,7 +17,7 @@ import { createFaultInjector } from '../run/fault-injection.js';
 import { MatrixFailure } from '../run/matrix-failure.js';
 import { runMatrix } from '../run/run-matrix.js';
 import { DEFAULT_TARGETS, resolveTarget } from '../targets/resolve-target.js';
-import { listBundledSdkTargets } from '../targets/sdk/resolve-sdk-package.js';
+import { listBundledSdkTargets, SDK_KINDS } from '../targets/sdk/resolve-sdk-package.js';
 import { PROTOCOL_VERSIONS, type ProtocolVersion, type RunResult, type Target } from '../types.js';
 import { createProgress } from './progress.js';
 
@@ -30,8 +30,7 @@ Targets (--target SPEC, repeatable; default: ${DEFAULT_TARGETS.join(', ')}):
   classifier:<module>[#export]  your classifier function, loaded in-process (default, classify or the only export)
   command:<command line>        any client in any language, one process per cell; the server URL is appended
                                 as the last argument; suffixes #versions=V[,V] and #timeout=MS
-  ts-sdk@<version>              @modelcontextprotocol/sdk; bundled: ${listBundledSdkTargets().filter((t) => t.startsWith('ts-sdk@')).join(', ')}
-  ts-client@<version>           @modelcontextprotocol/client; bundled: ${listBundledSdkTargets().filter((t) => t.startsWith('ts-client@')).join(', ')}
+${describeClientKinds()}
                                 (any other version is installed once into the user cache with npm)
 
 Options:
@@ -189,4 +188,14 @@ export function hasUnexpected(result: RunResult & { shard?: { merged?: number[] 
 /** One line per target that got no measured cell, saying why. */
 export function describeUnmeasured(result: RunResult): string[] {
   return (result.unmeasured ?? []).map((entry) => `mcp-error-matrix: nothing measured for ${entry.target}: ${entry.reason}`);
+}
+
+/** One help line per real-client kind: `ts-sdk@<version>  @modelcontextprotocol/sdk; bundled: …`. */
+function describeClientKinds(): string {
+  return Object.entries(SDK_KINDS)
+    .map(([kind, { packageName }]) => {
+      const bundled = listBundledSdkTargets().filter((target) => target.startsWith(`${kind}@`));
+      return `  ${`${kind}@<version>`.padEnd(30)}${packageName}; bundled: ${bundled.join(', ') || 'none'}`;
+    })
+    .join('\n');
 }

@@ -1,9 +1,10 @@
-// Built-in real-client targets `ts-sdk@<version>` and `ts-client@<version>`: the official
-// TypeScript SDK of that exact version, driven by a persistent worker process (worker.mjs).
+// Built-in real-client targets `<kind>@<version>` (SDK_KINDS): the official TypeScript SDK
+// (`ts-sdk`, `ts-client`) or a client stack of that exact version, driven by a persistent worker
+// process (worker.mjs, with the stack's adapter under stacks/).
 import { DEFAULT_TOOL } from '../../cases/case-types.js';
 import { readVerdict } from '../../classify/read-verdict.js';
 import { type ProtocolVersion, type Target, type TargetContext, type TargetOutcome, type Verdict } from '../../types.js';
-import { resolveSdkPackage, type ResolveSdkOptions, type ResolvedSdkPackage } from './resolve-sdk-package.js';
+import { resolveSdkPackage, SDK_KINDS, type ResolveSdkOptions, type ResolvedSdkPackage } from './resolve-sdk-package.js';
 import { SdkWorker, type WorkerAnswer } from './sdk-worker.js';
 import { MAX_CELL_EXCHANGE_TIMEOUTS } from '../../run/cell-budget.js';
 
@@ -16,13 +17,17 @@ export async function createSdkTarget(spec: string, options: ResolveSdkOptions =
   const worker = new SdkWorker(resolved.flavor, resolved.dir);
   const hello = await worker.start();
   const speaks = new Set(hello.versions);
+  // A declared list names what the library supports; a probed one says what the probe saw.
+  const unspokenReason = (version: ProtocolVersion): string =>
+    hello.unspoken?.[version] !== undefined
+      ? `${spec} does not speak ${version}: a call against a server speaking only ${version} failed (${hello.unspoken[version]})`
+      : `${spec} does not speak ${version} (it supports ${hello.versions.join(', ') || 'none of the matrix versions'})`;
   return {
-    info: { name: spec, kind: 'client', version: resolved.version, source: resolved.source },
+    info: { name: spec, kind: 'client', version: resolved.version, source: resolved.source, stack: SDK_KINDS[resolved.kind].stack },
     worker,
     resolved,
     usesServer: () => true,
-    skipReason: (version: ProtocolVersion) =>
-      speaks.has(version) ? undefined : `${spec} does not speak ${version} (it supports ${hello.versions.join(', ')})`,
+    skipReason: (version: ProtocolVersion) => (speaks.has(version) ? undefined : unspokenReason(version)),
     run: (context) => runSdkCell(worker, context),
     close: () => worker.close(),
   };
@@ -71,8 +76,7 @@ async function runSdkCell(worker: SdkWorker, context: TargetContext): Promise<Ta
   return invalidVerdicts.length > 0 ? { verdicts, invalidVerdicts, run } : { verdicts, run };
 }
 
-/** Factories for `resolve-target.ts`, by kind: `ts-sdk@<version>` (v1 package) and `ts-client@<version>` (v2). */
-export const SDK_TARGET_KINDS: Record<string, (spec: string) => Promise<Target>> = {
-  'ts-sdk': (spec) => createSdkTarget(spec),
-  'ts-client': (spec) => createSdkTarget(spec),
-};
+/** Factories for `resolve-target.ts`, one per kind in SDK_KINDS (`ts-sdk@<version>`, `ai-sdk@<version>`, …). */
+export const SDK_TARGET_KINDS: Record<string, (spec: string) => Promise<Target>> = Object.fromEntries(
+  Object.keys(SDK_KINDS).map((kind) => [kind, (spec: string) => createSdkTarget(spec)]),
+);

@@ -1,0 +1,78 @@
+// The client-stack targets end to end: each bundled stack's worker starts, says which protocol
+// versions it speaks, and gives its verdicts on a few cells through the real runner. Few cells,
+// chosen where the stacks differ from each other or from the official SDK (recorded in the README).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadCases } from '../../../cases/load-cases.js';
+import type { LoadedCase } from '../../../cases/case-types.js';
+import { runMatrix } from '../../../run/run-matrix.js';
+import type { Cell } from '../../../types.js';
+import { createSdkTarget } from '../sdk-target.js';
+
+const CASE_IDS = ['baseline', 'tool-is-error', 'http-503-empty-body', 'http-500-jsonrpc-error-body', 'malformed-json'];
+
+let cases: LoadedCase[];
+
+beforeAll(async () => {
+  cases = (await loadCases()).filter((loaded) => CASE_IDS.includes(loaded.case.id));
+});
+
+function summarise(cells: Cell[]): Record<string, string> {
+  return Object.fromEntries(
+    cells.map((cell) => [
+      `${cell.case} ${cell.protocolVersion}`,
+      cell.status === 'skip' ? `skip: ${cell.reason}` : cell.status === 'error' ? `error: ${cell.reason}` : cell.actual.map((v) => (v ? [v.outcome, v.status ?? v.code].filter((x) => x !== undefined).join(' ') : 'null')).join(', '),
+    ]),
+  );
+}
+
+describe('ai-sdk@2.0.99 (@ai-sdk/mcp)', () => {
+  let target: Awaited<ReturnType<typeof createSdkTarget>>;
+  beforeAll(async () => {
+    target = await createSdkTarget('ai-sdk@2.0.99');
+  }, 60_000);
+  afterAll(() => target?.close?.());
+
+  it('probes the versions it speaks and names its stack', () => {
+    expect(target.skipReason?.('2025-11-25')).toBeUndefined();
+    expect(target.skipReason?.('2026-07-28')).toBeUndefined();
+    expect(target.info).toMatchObject({ name: 'ai-sdk@2.0.99', kind: 'client', version: '2.0.99', stack: 'Vercel AI SDK' });
+  });
+
+  it('gives its own verdicts: a JSON-RPC error body on HTTP 500 is read as the JSON-RPC error (the status is lost)', async () => {
+    const result = await runMatrix({ cases, targets: [target], mode: 'http', timeoutMs: 2000, concurrency: 4 });
+    const got = summarise(result.cells);
+    for (const version of ['2025-11-25', '2026-07-28']) {
+      expect(got[`baseline ${version}`]).toBe('TOOL_SUCCESS');
+      expect(got[`tool-is-error ${version}`]).toBe('TOOL_ERROR');
+      expect(got[`http-503-empty-body ${version}`]).toBe('HTTP_ERROR 503');
+      expect(got[`http-500-jsonrpc-error-body ${version}`]).toBe('JSONRPC_ERROR -32603');
+      expect(got[`malformed-json ${version}`]).toBe('MALFORMED_JSON');
+    }
+  }, 120_000);
+});
+
+describe('openai-agents@0.20.0 (@openai/agents)', () => {
+  let target: Awaited<ReturnType<typeof createSdkTarget>>;
+  beforeAll(async () => {
+    target = await createSdkTarget('openai-agents@0.20.0');
+  }, 60_000);
+  afterAll(() => target?.close?.());
+
+  it('probes the versions it speaks and names its stack (the official v2 client underneath)', () => {
+    expect(target.skipReason?.('2025-11-25')).toBeUndefined();
+    expect(target.skipReason?.('2026-07-28')).toBeUndefined();
+    expect(target.info).toMatchObject({ name: 'openai-agents@0.20.0', kind: 'client', version: '0.20.0', stack: 'official TypeScript SDK' });
+  });
+
+  it('gives its own verdicts: callTool drops isError, so a tool error reaches the host as a success', async () => {
+    const result = await runMatrix({ cases, targets: [target], mode: 'http', timeoutMs: 2000, concurrency: 4 });
+    const got = summarise(result.cells);
+    for (const version of ['2025-11-25', '2026-07-28']) {
+      expect(got[`baseline ${version}`]).toBe('TOOL_SUCCESS');
+      expect(got[`tool-is-error ${version}`]).toBe('TOOL_SUCCESS');
+      expect(got[`http-503-empty-body ${version}`]).toBe('HTTP_ERROR 503');
+      expect(got[`http-500-jsonrpc-error-body ${version}`]).toBe('HTTP_ERROR 500');
+      expect(got[`malformed-json ${version}`]).toBe('MALFORMED_JSON');
+    }
+  }, 120_000);
+});
