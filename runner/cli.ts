@@ -72,6 +72,7 @@ Targets (run --target SPEC, repeatable; without it: reference, naive and the bun
   ts-client@<version>           @modelcontextprotocol/client (2.x); bundled or installed once into the cache
   ai-sdk@<version>              @ai-sdk/mcp (Vercel AI SDK); bundled or installed once into the cache
   openai-agents@<version>       @openai/agents (OpenAI Agents SDK); bundled or installed once into the cache
+  langchain@<version>           @langchain/mcp-adapters; bundled or installed once into the cache
 
 Exit codes: 0 nothing unexpected, 1 unexpected failures (fail, error, stale baseline), 2 usage or input error.
 `;

@@ -76,3 +76,27 @@ describe('openai-agents@0.20.0 (@openai/agents)', () => {
     }
   }, 120_000);
 });
+
+describe('langchain@1.1.4 (@langchain/mcp-adapters)', () => {
+  let target: Awaited<ReturnType<typeof createSdkTarget>>;
+  beforeAll(async () => {
+    target = await createSdkTarget('langchain@1.1.4');
+  }, 90_000);
+  afterAll(() => target?.close?.());
+
+  it('probes the versions it speaks: 2026-07-28 is skip with what the probe saw', () => {
+    expect(target.skipReason?.('2025-11-25')).toBeUndefined();
+    expect(target.skipReason?.('2026-07-28')).toMatch(/^langchain@1\.1\.4 does not speak 2026-07-28: a call against a server speaking only 2026-07-28 failed \(connect failed/);
+    expect(target.info).toMatchObject({ name: 'langchain@1.1.4', kind: 'client', version: '1.1.4', stack: 'official TypeScript SDK' });
+  });
+
+  it('gives its own verdicts: its ToolException keeps no HTTP status', async () => {
+    const result = await runMatrix({ cases, targets: [target], mode: 'http', timeoutMs: 2000, concurrency: 4 });
+    const got = summarise(result.cells);
+    expect(got['baseline 2025-11-25']).toBe('TOOL_SUCCESS');
+    expect(got['tool-is-error 2025-11-25']).toBe('TOOL_ERROR');
+    expect(got['http-503-empty-body 2025-11-25']).toBe('HTTP_ERROR');
+    expect(got['malformed-json 2025-11-25']).toBe('MALFORMED_JSON');
+    expect(got['baseline 2026-07-28']).toMatch(/^skip: langchain@1\.1\.4 does not speak 2026-07-28/);
+  }, 120_000);
+});
