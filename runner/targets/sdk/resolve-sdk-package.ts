@@ -23,8 +23,10 @@ export const SDK_KINDS = {
   'ts-client': { packageName: '@modelcontextprotocol/client', aliasPrefix: 'mcp-client-', flavor: 'v2', stack: 'official TypeScript SDK' },
   'ai-sdk': { packageName: '@ai-sdk/mcp', aliasPrefix: 'ai-sdk-mcp-', flavor: 'ai-sdk', stack: 'Vercel AI SDK' },
   'openai-agents': { packageName: '@openai/agents', aliasPrefix: 'openai-agents-', flavor: 'openai-agents', stack: 'official TypeScript SDK' },
+  // Not in the default run: a bridge process per cell costs ~1.5 s of CPU (112 cells ≈ 170 CPU-seconds).
+  'mcp-remote': { packageName: 'mcp-remote', aliasPrefix: 'mcp-remote-', flavor: 'mcp-remote', stack: 'official TypeScript SDK', defaultRun: false },
   langchain: { packageName: '@langchain/mcp-adapters', aliasPrefix: 'langchain-mcp-adapters-', flavor: 'langchain', stack: 'official TypeScript SDK' },
-} as const satisfies Record<string, { packageName: string; aliasPrefix: string; flavor: SdkFlavor; stack: string }>;
+} as const satisfies Record<string, { packageName: string; aliasPrefix: string; flavor: SdkFlavor; stack: string; defaultRun?: false }>;
 export type SdkKind = keyof typeof SDK_KINDS;
 
 export interface ResolvedSdkPackage {
@@ -67,6 +69,14 @@ export function listBundledSdkTargets(): string[] {
     }
   }
   return targets;
+}
+
+/** The bundled real clients the default run uses: every bundled version of a kind not marked `defaultRun: false`. */
+export function listDefaultSdkTargets(): string[] {
+  return listBundledSdkTargets().filter((target) => {
+    const kind = SDK_KINDS[target.slice(0, target.indexOf('@')) as SdkKind];
+    return !('defaultRun' in kind && kind.defaultRun === false);
+  });
 }
 
 /** Resolves `<kind>@<version>` to an installed package, installing it into the cache if needed. */

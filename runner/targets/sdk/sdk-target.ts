@@ -28,19 +28,28 @@ export async function createSdkTarget(spec: string, options: ResolveSdkOptions =
     resolved,
     usesServer: () => true,
     skipReason: (version: ProtocolVersion) => (speaks.has(version) ? undefined : unspokenReason(version)),
-    run: (context) => runSdkCell(worker, context),
+    run: (context) => runSdkCell(worker, context, hello.startupMs ?? 0),
+    // A stack that starts a process per cell tells the runner its cell needs that much longer.
+    ...(hello.startupMs ? { getCellLimitMs: (context: Pick<TargetContext, 'timeoutMs' | 'case'>) => getWorkerBudgetMs(context, hello.startupMs ?? 0) } : {}),
     close: () => worker.close(),
   };
 }
 
-async function runSdkCell(worker: SdkWorker, context: TargetContext): Promise<TargetOutcome> {
+/**
+ * Each explicit call or scripted exchange (MRTR rounds) may take the client's timeout, plus one for
+ * connect, plus a stack's start-up; kept just below the runner's own cell budget (capped alike,
+ * cell-budget.ts) so a wedged worker is reported (and replaced) by us first.
+ */
+function getWorkerBudgetMs(context: Pick<TargetContext, 'timeoutMs' | 'case'>, startupMs: number): number {
+  const calls = context.case.client?.calls ?? 1;
+  return context.timeoutMs * Math.min(Math.max(calls, context.case.exchanges.length) + 2, MAX_CELL_EXCHANGE_TIMEOUTS) + WORKER_SLACK_MS + startupMs;
+}
+
+async function runSdkCell(worker: SdkWorker, context: TargetContext, startupMs: number): Promise<TargetOutcome> {
   if (!context.serverUrl) return { verdicts: [], error: 'the SDK target needs the mock server URL (harness bug)' };
   const calls = context.case.client?.calls ?? 1;
   const tool = context.case.tool ?? DEFAULT_TOOL;
-  // Each explicit call or scripted exchange (MRTR rounds) may take the SDK's timeout, plus one for
-  // connect; kept just below the runner's own cell budget (capped alike, cell-budget.ts) so a
-  // wedged worker is reported (and replaced) by us first.
-  const budgetMs = context.timeoutMs * Math.min(Math.max(calls, context.case.exchanges.length) + 2, MAX_CELL_EXCHANGE_TIMEOUTS) + WORKER_SLACK_MS;
+  const budgetMs = getWorkerBudgetMs(context, startupMs);
   const started = performance.now();
   const answer: WorkerAnswer = await worker.run(
     {

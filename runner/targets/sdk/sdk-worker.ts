@@ -5,7 +5,7 @@ import { createInterface } from 'node:readline';
 import { packagePath } from '../../package-paths.js';
 
 /** v1/v2: the TypeScript SDK majors (worker.mjs); any other: the stack adapter ./stacks/<flavor>.mjs. */
-export type SdkFlavor = 'v1' | 'v2' | 'ai-sdk' | 'openai-agents' | 'langchain';
+export type SdkFlavor = 'v1' | 'v2' | 'ai-sdk' | 'openai-agents' | 'langchain' | 'mcp-remote';
 
 /** One cell as the worker receives it. */
 export interface WorkerCell {
@@ -31,6 +31,8 @@ export interface WorkerHello {
   packageVersion: string;
   /** Versions a probed library did not speak, with what went wrong (stacks that declare no list). */
   unspoken?: Record<string, string>;
+  /** Extra time per cell a stack needs before its first call (mcp-remote: a process start per cell). */
+  startupMs?: number;
 }
 
 interface Pending {

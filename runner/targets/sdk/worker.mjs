@@ -27,7 +27,7 @@ const sdk = await loadSdk(flavor, packageDir);
 // Probing is a warm-up too: one call per version, so the first real cell pays no lazy start-up.
 if (sdk.versions === 'probe') sdk.versions = await probeVersions();
 else await warmUp();
-write({ hello: { versions: sdk.versions, packageVersion: sdk.packageVersion, ...(sdk.unspoken ? { unspoken: sdk.unspoken } : {}) } });
+write({ hello: { versions: sdk.versions, packageVersion: sdk.packageVersion, ...(sdk.unspoken ? { unspoken: sdk.unspoken } : {}), ...(sdk.startupMs ? { startupMs: sdk.startupMs } : {}) } });
 
 const lines = createInterface({ input: process.stdin });
 lines.on('line', (line) => {

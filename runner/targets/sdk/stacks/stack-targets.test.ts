@@ -100,3 +100,27 @@ describe('langchain@1.1.4 (@langchain/mcp-adapters)', () => {
     expect(got['baseline 2026-07-28']).toMatch(/^skip: langchain@1\.1\.4 does not speak 2026-07-28/);
   }, 120_000);
 });
+
+describe('mcp-remote@0.15.1 (stdio bridge, one process per cell)', () => {
+  let target: Awaited<ReturnType<typeof createSdkTarget>>;
+  beforeAll(async () => {
+    target = await createSdkTarget('mcp-remote@0.15.1');
+  }, 90_000);
+  afterAll(() => target?.close?.());
+
+  it('probes the versions it speaks, asks the runner for start-up time per cell, and is not in the default run', async () => {
+    expect(target.skipReason?.('2025-11-25')).toBeUndefined();
+    expect(target.skipReason?.('2026-07-28')).toMatch(/^mcp-remote@0\.15\.1 does not speak 2026-07-28: a call against a server speaking only 2026-07-28 failed/);
+    expect(target.getCellLimitMs?.({ timeoutMs: 2000, case: cases[0]!.case })).toBeGreaterThan(20_000);
+    const { DEFAULT_TARGETS } = await import('../../resolve-target.js');
+    expect(DEFAULT_TARGETS.filter((spec) => spec.startsWith('mcp-remote@'))).toEqual([]);
+  });
+
+  it('turns an HTTP failure into its own JSON-RPC error -32001 on the host side', async () => {
+    const picked = cases.filter((loaded) => ['tool-is-error', 'http-503-empty-body'].includes(loaded.case.id));
+    const result = await runMatrix({ cases: picked, targets: [target], mode: 'http', timeoutMs: 2000, concurrency: 2, versions: ['2025-11-25'] });
+    const got = summarise(result.cells);
+    expect(got['tool-is-error 2025-11-25']).toBe('TOOL_ERROR');
+    expect(got['http-503-empty-body 2025-11-25']).toBe('JSONRPC_ERROR -32001');
+  }, 180_000);
+});
