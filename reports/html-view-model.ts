@@ -71,6 +71,10 @@ export interface TargetBar {
   index: number;
   version: string;
   kind: string;
+  /** The wire implementation the target runs on (`target.stack`), else a word for its kind. */
+  stack: string;
+  /** Set on the first target of its stack when the run has more than one stack: the list shows a heading. */
+  stackStart: boolean;
   failures: number;
   total: number;
   segments: { status: CellStatus; word: string; count: number; percent: string }[];
@@ -131,10 +135,21 @@ function buildTargets(result: RunResult): TargetBar[] {
     }).filter((s) => s.count > 0);
     const failures = CELL_STATUSES.filter((status) => STATUS_STYLE[status].isFailure).reduce((sum, status) => sum + (byStatus.get(status) ?? 0), 0);
     const t = info.get(name);
-    return { rawName: name, name: sanitizeText(name), index: position, version: sanitizeText(t?.version ?? ''), kind: t?.kind ?? '', failures, total, segments };
+    const stack = sanitizeText(t?.stack ?? describeKind(t?.kind ?? ''));
+    return { rawName: name, name: sanitizeText(name), index: position, version: sanitizeText(t?.version ?? ''), kind: t?.kind ?? '', stack, stackStart: false, failures, total, segments };
   });
-  // Fewest failures first; ties keep the command-line order.
-  return bars.sort((a, b) => a.failures - b.failures || a.index - b.index).map((bar, index) => ({ ...bar, index }));
+  // Fewest failures first; ties keep the command-line order. Then grouped by stack (a group where
+  // its best target ranks), so targets that share a wire implementation stand side by side.
+  const ranked = bars.sort((a, b) => a.failures - b.failures || a.index - b.index);
+  const stacks = [...new Set(ranked.map((bar) => bar.stack))];
+  const grouped = stacks.flatMap((stack) => ranked.filter((bar) => bar.stack === stack));
+  return grouped.map((bar, index) => ({ ...bar, index, stackStart: stacks.length > 1 && (index === 0 || grouped[index - 1]!.stack !== bar.stack) }));
+}
+
+function describeKind(kind: string): string {
+  if (kind === 'classifier') return 'classifiers';
+  if (kind === 'command') return 'command clients';
+  return kind || 'other';
 }
 
 function buildMarks(comparison: Comparison | undefined): Map<string, CompareMark> {
