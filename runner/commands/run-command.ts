@@ -77,7 +77,12 @@ export async function runRunCommand(args: string[], io: CliIo): Promise<number> 
   // From here a first signal stops the run (clients killed) and the reports are written marked incomplete.
   io.setStopMode?.('abort', 'stopping'); // the run says itself what stopping means for it (describeInterruptedRun)
   try {
-    for (const spec of options.targets) targets.push(await resolveTarget(spec, { cwd: io.cwd }));
+    // Resolved side by side: each client worker's start-up (imports, warm-up, version probe) overlaps
+    // the others'. The resolved ones are kept for closing; the first failure, in spec order, is reported.
+    const resolved = await Promise.allSettled(options.targets.map((spec) => resolveTarget(spec, { cwd: io.cwd })));
+    for (const outcome of resolved) if (outcome.status === 'fulfilled') targets.push(outcome.value);
+    const failed = resolved.find((outcome) => outcome.status === 'rejected');
+    if (failed) throw failed.reason;
     const prepared = await prepareBaseline({
       option: options.baseline,
       defaultTargets: options.defaultTargets,
