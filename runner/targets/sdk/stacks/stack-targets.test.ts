@@ -14,7 +14,7 @@ let cases: LoadedCase[];
 
 beforeAll(async () => {
   cases = (await loadCases()).filter((loaded) => CASE_IDS.includes(loaded.case.id));
-});
+}, 60_000); // the whole table is read and validated; seconds on a loaded machine, as in sdk-target.test.ts
 
 function summarise(cells: Cell[]): Record<string, string> {
   return Object.fromEntries(
