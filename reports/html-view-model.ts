@@ -76,6 +76,10 @@ export interface TargetBar {
   index: number;
   version: string;
   kind: string;
+  /** The wire implementation the target runs on (`target.stack`), else a word for its kind. */
+  stack: string;
+  /** Set on the first target of its stack when the run has more than one stack: the list shows a heading. */
+  stackStart: boolean;
   /** Unexpected plus known (xfail) failures: what the targets are ordered by. */
   failures: number;
   /** "0 unexpected · 25 known: 9 false successes, 11 unsafe retries, …" */
@@ -156,12 +160,15 @@ function buildTargets(result: RunResult): TargetBar[] {
     }).filter((s) => s.count > 0);
     const failures = failuresOf.get(name)!;
     const t = info.get(name);
+    const stack = sanitizeText(t?.stack ?? describeKind(t?.kind ?? ''));
     return {
       rawName: name,
       name: sanitizeText(name),
       index: position,
       version: sanitizeText(t?.version ?? ''),
       kind: t?.kind ?? '',
+      stack,
+      stackStart: false,
       failures: failures.all,
       failureLine: formatFailureLine(failures),
       unexpected: failures.unexpected.total,
@@ -169,8 +176,19 @@ function buildTargets(result: RunResult): TargetBar[] {
       segments,
     };
   });
-  // Fewest failures (unexpected and known alike) first; ties keep the command-line order.
-  return bars.sort((a, b) => a.failures - b.failures || a.index - b.index).map((bar, index) => ({ ...bar, index }));
+  // Fewest failures (unexpected and known alike) first; ties keep the command-line order. Then
+  // grouped by stack (a group where its best target ranks), so targets that share a wire
+  // implementation stand side by side.
+  const ranked = bars.sort((a, b) => a.failures - b.failures || a.index - b.index);
+  const stacks = [...new Set(ranked.map((bar) => bar.stack))];
+  const grouped = stacks.flatMap((stack) => ranked.filter((bar) => bar.stack === stack));
+  return grouped.map((bar, index) => ({ ...bar, index, stackStart: stacks.length > 1 && (index === 0 || grouped[index - 1]!.stack !== bar.stack) }));
+}
+
+function describeKind(kind: string): string {
+  if (kind === 'classifier') return 'classifiers';
+  if (kind === 'command') return 'command clients';
+  return kind || 'other';
 }
 
 function buildMarks(comparison: Comparison | undefined): Map<string, CompareMark> {

@@ -131,6 +131,41 @@ describe('HTML matrix', () => {
     expect(dataBlock(page).cases['baseline']).toMatchObject({ spec: [{ ref: 'T25 § Sending Messages to the Server, item 6', url: expect.stringContaining('/2025-11-25/basic/transports.mdx'), title: 'MCP 2025-11-25: Transports (Streamable HTTP)' }, expect.anything()] });
   });
 
+  it('groups targets by stack (a group where its best target ranks) and heads each group in the list', () => {
+    const cells = [
+      makeCell({ target: 'ts-sdk@1', status: 'fail' }),
+      makeCell({ target: 'ai-sdk@2', status: 'pass' }),
+      makeCell({ target: 'langchain@1', case: 'x', status: 'fail' }),
+      makeCell({ target: 'langchain@1', status: 'fail' }),
+      makeCell({ target: 'reference', status: 'pass' }),
+    ];
+    const targets = [
+      { name: 'ts-sdk@1', kind: 'client', stack: 'official TypeScript SDK' },
+      { name: 'ai-sdk@2', kind: 'client', stack: 'Vercel AI SDK' },
+      { name: 'langchain@1', kind: 'client', stack: 'official TypeScript SDK' },
+      { name: 'reference', kind: 'classifier' },
+    ];
+    const view = buildMatrixViewModel(makeRunResult({ targets, cells }));
+    expect(view.targets.map((t) => [t.name, t.stack, t.stackStart])).toEqual([
+      ['ai-sdk@2', 'Vercel AI SDK', true],
+      ['reference', 'classifiers', true],
+      ['ts-sdk@1', 'official TypeScript SDK', true],
+      ['langchain@1', 'official TypeScript SDK', false],
+    ]);
+    expect(view.columns.map((c) => c.target)).toEqual(['ai-sdk@2', 'reference', 'ts-sdk@1', 'langchain@1']);
+    const html = render(makeRunResult({ targets, cells }));
+    expect(html.match(/<li class="stack-heading"><h3>[^<]*<\/h3><\/li>/g)).toEqual([
+      '<li class="stack-heading"><h3>Vercel AI SDK</h3></li>',
+      '<li class="stack-heading"><h3>classifiers</h3></li>',
+      '<li class="stack-heading"><h3>official TypeScript SDK</h3></li>',
+    ]);
+  });
+
+  it('shows no stack heading when every target is on one stack', () => {
+    const view = buildMatrixViewModel(makeRunResult({ targets: ['a', 'b'].map((name) => ({ name, kind: 'builtin' })), cells: [makeCell({ target: 'a' }), makeCell({ target: 'b' })] }));
+    expect(view.targets.map((t) => t.stackStart)).toEqual([false, false]);
+  });
+
   it('groups cases by layer in the case-table layer order', () => {
     const view = buildMatrixViewModel(result);
     expect(view.groups.map((g) => g.layer)).toEqual(['transport', 'application']);

@@ -63,13 +63,17 @@ ${Object.entries(COMMANDS)
   .map(([name, { summary }]) => `  ${name.padEnd(10)}${summary}`)
   .join('\n')}
 
-Targets (run --target SPEC, repeatable; without it: reference, naive and the bundled SDK clients):
+Targets (run --target SPEC, repeatable; without it: reference, naive and the bundled real clients):
   reference                     the project's reference classifier
   naive                         a negative control that concludes from the HTTP status alone
   classifier:<module>[#export]  your classifier function, loaded in-process
   command:<command line>        any client in any language, one process per cell (URL appended last)
   ts-sdk@<version>              @modelcontextprotocol/sdk (1.x); bundled or installed once into the cache
   ts-client@<version>           @modelcontextprotocol/client (2.x); bundled or installed once into the cache
+  ai-sdk@<version>              @ai-sdk/mcp (Vercel AI SDK); bundled or installed once into the cache
+  openai-agents@<version>       @openai/agents (OpenAI Agents SDK); bundled or installed once into the cache
+  langchain@<version>           @langchain/mcp-adapters; bundled or installed once into the cache
+  mcp-remote@<version>          the mcp-remote stdio bridge, one process per cell (not in the default run)
 
 Exit codes: 0 nothing unexpected, 1 unexpected failures (fail, error, stale baseline), 2 usage or input error.
 `;

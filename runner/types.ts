@@ -210,6 +210,8 @@ export interface TargetInfo {
   version?: string;
   /** The file or package the target was loaded from, for receipts. */
   source?: string;
+  /** The wire implementation a client target runs on (e.g. "official TypeScript SDK"); reports group targets by it. */
+  stack?: string;
 }
 
 export interface CaseSummary {

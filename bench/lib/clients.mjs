@@ -17,7 +17,8 @@ export async function measureClients(cases, concurrency) {
   const baseline = cases.find((item) => item.case.id === 'baseline');
   if (!baseline) throw new Error('the baseline case is missing');
   const figures = [];
-  for (const spec of listBundledSdkTargets()) {
+  // The SDKs only: the fresh-process reference (sdk-one-call.mjs) drives an SDK, not a client stack.
+  for (const spec of listBundledSdkTargets().filter((target) => /^ts-(sdk|client)@/.test(target))) {
     const target = await createSdkTarget(spec);
     let cellMs;
     let wallPerCell;

@@ -17,7 +17,7 @@ import { createFaultInjector } from '../run/fault-injection.js';
 import { MatrixFailure } from '../run/matrix-failure.js';
 import { runMatrix } from '../run/run-matrix.js';
 import { DEFAULT_TARGETS, resolveTarget } from '../targets/resolve-target.js';
-import { listBundledSdkTargets } from '../targets/sdk/resolve-sdk-package.js';
+import { listBundledSdkTargets, SDK_KINDS } from '../targets/sdk/resolve-sdk-package.js';
 import { PROTOCOL_VERSIONS, type ProtocolVersion, type RunResult, type Target } from '../types.js';
 import { createProgress } from './progress.js';
 
@@ -31,8 +31,7 @@ Targets (--target SPEC, repeatable; default: ${DEFAULT_TARGETS.join(', ')}):
   command:<command line>        any client in any language, one process per cell; the server URL is appended
                                 as the last argument; suffixes #versions=V[,V], #timeout=MS, and
                                 #persistent[=N]: N long-lived processes take cells as JSON lines (README)
-  ts-sdk@<version>              @modelcontextprotocol/sdk; bundled: ${listBundledSdkTargets().filter((t) => t.startsWith('ts-sdk@')).join(', ')}
-  ts-client@<version>           @modelcontextprotocol/client; bundled: ${listBundledSdkTargets().filter((t) => t.startsWith('ts-client@')).join(', ')}
+${describeClientKinds()}
                                 (any other version is installed once into the user cache with npm)
 
 Options:
@@ -79,7 +78,12 @@ export async function runRunCommand(args: string[], io: CliIo): Promise<number> 
   // From here a first signal stops the run (clients killed) and the reports are written marked incomplete.
   io.setStopMode?.('abort', 'stopping'); // the run says itself what stopping means for it (describeInterruptedRun)
   try {
-    for (const spec of options.targets) targets.push(await resolveTarget(spec, { cwd: io.cwd }));
+    // Resolved side by side: each client worker's start-up (imports, warm-up, version probe) overlaps
+    // the others'. The resolved ones are kept for closing; the first failure, in spec order, is reported.
+    const resolved = await Promise.allSettled(options.targets.map((spec) => resolveTarget(spec, { cwd: io.cwd })));
+    for (const outcome of resolved) if (outcome.status === 'fulfilled') targets.push(outcome.value);
+    const failed = resolved.find((outcome) => outcome.status === 'rejected');
+    if (failed) throw failed.reason;
     const prepared = await prepareBaseline({
       option: options.baseline,
       defaultTargets: options.defaultTargets,
@@ -190,4 +194,14 @@ export function hasUnexpected(result: RunResult & { shard?: { merged?: number[] 
 /** One line per target that got no measured cell, saying why. */
 export function describeUnmeasured(result: RunResult): string[] {
   return (result.unmeasured ?? []).map((entry) => `mcp-error-matrix: nothing measured for ${entry.target}: ${entry.reason}`);
+}
+
+/** One help line per real-client kind: `ts-sdk@<version>  @modelcontextprotocol/sdk; bundled: …`. */
+function describeClientKinds(): string {
+  return Object.entries(SDK_KINDS)
+    .map(([kind, { packageName }]) => {
+      const bundled = listBundledSdkTargets().filter((target) => target.startsWith(`${kind}@`));
+      return `  ${`${kind}@<version>`.padEnd(30)}${packageName}; bundled: ${bundled.join(', ') || 'none'}`;
+    })
+    .join('\n');
 }

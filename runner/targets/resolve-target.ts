@@ -9,7 +9,7 @@ import { getPackageVersion } from '../package-paths.js';
 import type { Target } from '../types.js';
 import { createClassifierTarget, createIsolatedClassifierTarget } from './classifier-target.js';
 import { loadClassifierModule } from './load-classifier-module.js';
-import { listBundledSdkTargets } from './sdk/resolve-sdk-package.js';
+import { listDefaultSdkTargets } from './sdk/resolve-sdk-package.js';
 import { SDK_TARGET_KINDS } from './sdk/sdk-target.js';
 
 export interface ResolveTargetOptions {
@@ -47,8 +47,8 @@ export function listTargetKinds(): string[] {
   return Object.keys(TARGET_KINDS);
 }
 
-/** The targets the default run uses: the reference, the negative control, and every bundled real client. */
-export const DEFAULT_TARGETS = ['reference', 'naive', ...listBundledSdkTargets()];
+/** The targets the default run uses: the reference, the negative control, and the bundled real clients (mcp-remote aside: a process per cell). */
+export const DEFAULT_TARGETS = ['reference', 'naive', ...listDefaultSdkTargets()];
 
 /** Resolves one --target spec, or throws a TargetSpecError naming what would be valid. */
 export async function resolveTarget(spec: string, options: ResolveTargetOptions): Promise<Target> {
@@ -57,7 +57,7 @@ export async function resolveTarget(spec: string, options: ResolveTargetOptions)
   const kind = /^([a-z][a-z0-9-]*)[:@]/.exec(spec)?.[1];
   const factory = kind === undefined ? undefined : TARGET_KINDS[kind];
   if (factory) return factory(spec, options);
-  const known = [...Object.keys(BUILT_IN_TARGETS), 'classifier:<module>[#export]', 'command:<command line>', 'ts-sdk@<version>', 'ts-client@<version>'];
+  const known = [...Object.keys(BUILT_IN_TARGETS), 'classifier:<module>[#export]', 'command:<command line>', ...Object.keys(SDK_TARGET_KINDS).map((kind) => `${kind}@<version>`)];
   const guess = closest(spec, Object.keys(BUILT_IN_TARGETS)) ?? (kind === undefined ? undefined : closest(kind, Object.keys(TARGET_KINDS)));
   throw new TargetSpecError(spec, `unknown target${guess ? ` (did you mean "${guess}"?)` : ''}; use one of: ${known.join(', ')}`);
 }

@@ -1,5 +1,5 @@
-// Finds the installed SDK package for `ts-sdk@<version>` / `ts-client@<version>`: a version the
-// project bundles as an npm alias resolves locally; any other version is installed once with npm
+// Finds the installed client package for `<kind>@<version>` (the TypeScript SDK, or one of the
+// client stacks in SDK_KINDS): a version the project bundles as an npm alias resolves locally; any other version is installed once with npm
 // into the user cache. Offline with nothing cached is a TargetSpecError naming the remedy; a
 // version npm says does not exist (ETARGET) is one naming the nearest published versions.
 import { execFile } from 'node:child_process';
@@ -13,10 +13,20 @@ import type { SdkFlavor } from './sdk-worker.js';
 
 const run = promisify(execFile);
 
+/**
+ * The built-in real-client kinds: the npm package, the alias prefix a bundled version is installed
+ * under, the worker flavor that drives it, and its stack: the wire implementation it runs on
+ * (stacks built on the official SDK inherit its handling; the HTML groups targets by it).
+ */
 export const SDK_KINDS = {
-  'ts-sdk': { packageName: '@modelcontextprotocol/sdk', aliasPrefix: 'mcp-sdk-', flavor: 'v1' },
-  'ts-client': { packageName: '@modelcontextprotocol/client', aliasPrefix: 'mcp-client-', flavor: 'v2' },
-} as const satisfies Record<string, { packageName: string; aliasPrefix: string; flavor: SdkFlavor }>;
+  'ts-sdk': { packageName: '@modelcontextprotocol/sdk', aliasPrefix: 'mcp-sdk-', flavor: 'v1', stack: 'official TypeScript SDK' },
+  'ts-client': { packageName: '@modelcontextprotocol/client', aliasPrefix: 'mcp-client-', flavor: 'v2', stack: 'official TypeScript SDK' },
+  'ai-sdk': { packageName: '@ai-sdk/mcp', aliasPrefix: 'ai-sdk-mcp-', flavor: 'ai-sdk', stack: 'Vercel AI SDK' },
+  'openai-agents': { packageName: '@openai/agents', aliasPrefix: 'openai-agents-', flavor: 'openai-agents', stack: 'official TypeScript SDK' },
+  // Not in the default run: a bridge process per cell costs ~1.5 s of CPU (112 cells ≈ 170 CPU-seconds).
+  'mcp-remote': { packageName: 'mcp-remote', aliasPrefix: 'mcp-remote-', flavor: 'mcp-remote', stack: 'official TypeScript SDK', defaultRun: false },
+  langchain: { packageName: '@langchain/mcp-adapters', aliasPrefix: 'langchain-mcp-adapters-', flavor: 'langchain', stack: 'official TypeScript SDK' },
+} as const satisfies Record<string, { packageName: string; aliasPrefix: string; flavor: SdkFlavor; stack: string; defaultRun?: false }>;
 export type SdkKind = keyof typeof SDK_KINDS;
 
 export interface ResolvedSdkPackage {
@@ -61,10 +71,21 @@ export function listBundledSdkTargets(): string[] {
   return targets;
 }
 
+/** The bundled real clients the default run uses: every bundled version of a kind not marked `defaultRun: false`. */
+export function listDefaultSdkTargets(): string[] {
+  return listBundledSdkTargets().filter((target) => {
+    const kind = SDK_KINDS[target.slice(0, target.indexOf('@')) as SdkKind];
+    return !('defaultRun' in kind && kind.defaultRun === false);
+  });
+}
+
 /** Resolves `<kind>@<version>` to an installed package, installing it into the cache if needed. */
 export async function resolveSdkPackage(spec: string, options: ResolveSdkOptions = {}): Promise<ResolvedSdkPackage> {
-  const match = /^(ts-sdk|ts-client)@(\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?)$/.exec(spec);
-  if (!match) throw new TargetSpecError(spec, 'expected ts-sdk@<exact version> or ts-client@<exact version>, e.g. ts-sdk@1.32.2');
+  const match = /^([a-z][a-z0-9-]*)@(\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?)$/.exec(spec);
+  if (!match || !Object.hasOwn(SDK_KINDS, match[1]!)) {
+    const kinds = Object.keys(SDK_KINDS).map((kind) => `${kind}@<exact version>`);
+    throw new TargetSpecError(spec, `expected ${kinds.slice(0, -1).join(', ')} or ${kinds.at(-1)}, e.g. ts-sdk@1.32.2`);
+  }
   const kind = match[1] as SdkKind;
   const version = match[2]!;
   const { packageName, aliasPrefix, flavor } = SDK_KINDS[kind];

@@ -39,7 +39,8 @@ function summarise(cells: Cell[]): Record<string, string> {
 
 describe('ts-sdk / ts-client targets', () => {
   it('lists the bundled versions', () => {
-    expect(listBundledSdkTargets().sort()).toEqual([...BUNDLED].sort());
+    // The SDK versions; the client stacks' bundled versions are tested in stacks/stack-targets.test.ts.
+    expect(listBundledSdkTargets().filter((target) => /^ts-(sdk|client)@/.test(target)).sort()).toEqual([...BUNDLED].sort());
   });
 
   it('gives sensible verdicts on a handful of cases with every bundled version', async () => {

@@ -1,9 +1,10 @@
-// Built-in real-client targets `ts-sdk@<version>` and `ts-client@<version>`: the official
-// TypeScript SDK of that exact version, driven by a persistent worker process (worker.mjs).
+// Built-in real-client targets `<kind>@<version>` (SDK_KINDS): the official TypeScript SDK
+// (`ts-sdk`, `ts-client`) or a client stack of that exact version, driven by a persistent worker
+// process (worker.mjs, with the stack's adapter under stacks/).
 import { DEFAULT_TOOL } from '../../cases/case-types.js';
 import { readVerdict } from '../../classify/read-verdict.js';
 import { type ProtocolVersion, type Target, type TargetContext, type TargetOutcome, type Verdict } from '../../types.js';
-import { resolveSdkPackage, type ResolveSdkOptions, type ResolvedSdkPackage } from './resolve-sdk-package.js';
+import { resolveSdkPackage, SDK_KINDS, type ResolveSdkOptions, type ResolvedSdkPackage } from './resolve-sdk-package.js';
 import { SdkWorker, type WorkerAnswer } from './sdk-worker.js';
 import { MAX_CELL_EXCHANGE_TIMEOUTS } from '../../run/cell-budget.js';
 
@@ -16,26 +17,39 @@ export async function createSdkTarget(spec: string, options: ResolveSdkOptions =
   const worker = new SdkWorker(resolved.flavor, resolved.dir);
   const hello = await worker.start();
   const speaks = new Set(hello.versions);
+  // A declared list names what the library supports; a probed one says what the probe saw.
+  const unspokenReason = (version: ProtocolVersion): string =>
+    hello.unspoken?.[version] !== undefined
+      ? `${spec} does not speak ${version}: a call against a server speaking only ${version} failed (${hello.unspoken[version]})`
+      : `${spec} does not speak ${version} (it supports ${hello.versions.join(', ') || 'none of the matrix versions'})`;
   return {
-    info: { name: spec, kind: 'client', version: resolved.version, source: resolved.source },
+    info: { name: spec, kind: 'client', version: resolved.version, source: resolved.source, stack: SDK_KINDS[resolved.kind].stack },
     worker,
     resolved,
     usesServer: () => true,
-    skipReason: (version: ProtocolVersion) =>
-      speaks.has(version) ? undefined : `${spec} does not speak ${version} (it supports ${hello.versions.join(', ')})`,
-    run: (context) => runSdkCell(worker, context),
+    skipReason: (version: ProtocolVersion) => (speaks.has(version) ? undefined : unspokenReason(version)),
+    run: (context) => runSdkCell(worker, context, hello.startupMs ?? 0),
+    // A stack that starts a process per cell tells the runner its cell needs that much longer.
+    ...(hello.startupMs ? { getCellLimitMs: (context: Pick<TargetContext, 'timeoutMs' | 'case'>) => getWorkerBudgetMs(context, hello.startupMs ?? 0) } : {}),
     close: () => worker.close(),
   };
 }
 
-async function runSdkCell(worker: SdkWorker, context: TargetContext): Promise<TargetOutcome> {
+/**
+ * Each explicit call or scripted exchange (MRTR rounds) may take the client's timeout, plus one for
+ * connect, plus a stack's start-up; kept just below the runner's own cell budget (capped alike,
+ * cell-budget.ts) so a wedged worker is reported (and replaced) by us first.
+ */
+function getWorkerBudgetMs(context: Pick<TargetContext, 'timeoutMs' | 'case'>, startupMs: number): number {
+  const calls = context.case.client?.calls ?? 1;
+  return context.timeoutMs * Math.min(Math.max(calls, context.case.exchanges.length) + 2, MAX_CELL_EXCHANGE_TIMEOUTS) + WORKER_SLACK_MS + startupMs;
+}
+
+async function runSdkCell(worker: SdkWorker, context: TargetContext, startupMs: number): Promise<TargetOutcome> {
   if (!context.serverUrl) return { verdicts: [], error: 'the SDK target needs the mock server URL (harness bug)' };
   const calls = context.case.client?.calls ?? 1;
   const tool = context.case.tool ?? DEFAULT_TOOL;
-  // Each explicit call or scripted exchange (MRTR rounds) may take the SDK's timeout, plus one for
-  // connect; kept just below the runner's own cell budget (capped alike, cell-budget.ts) so a
-  // wedged worker is reported (and replaced) by us first.
-  const budgetMs = context.timeoutMs * Math.min(Math.max(calls, context.case.exchanges.length) + 2, MAX_CELL_EXCHANGE_TIMEOUTS) + WORKER_SLACK_MS;
+  const budgetMs = getWorkerBudgetMs(context, startupMs);
   const started = performance.now();
   const answer: WorkerAnswer = await worker.run(
     {
@@ -71,8 +85,7 @@ async function runSdkCell(worker: SdkWorker, context: TargetContext): Promise<Ta
   return invalidVerdicts.length > 0 ? { verdicts, invalidVerdicts, run } : { verdicts, run };
 }
 
-/** Factories for `resolve-target.ts`, by kind: `ts-sdk@<version>` (v1 package) and `ts-client@<version>` (v2). */
-export const SDK_TARGET_KINDS: Record<string, (spec: string) => Promise<Target>> = {
-  'ts-sdk': (spec) => createSdkTarget(spec),
-  'ts-client': (spec) => createSdkTarget(spec),
-};
+/** Factories for `resolve-target.ts`, one per kind in SDK_KINDS (`ts-sdk@<version>`, `ai-sdk@<version>`, …). */
+export const SDK_TARGET_KINDS: Record<string, (spec: string) => Promise<Target>> = Object.fromEntries(
+  Object.keys(SDK_KINDS).map((kind) => [kind, (spec: string) => createSdkTarget(spec)]),
+);

@@ -4,7 +4,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { packagePath } from '../../package-paths.js';
 
-export type SdkFlavor = 'v1' | 'v2';
+/** v1/v2: the TypeScript SDK majors (worker.mjs); any other: the stack adapter ./stacks/<flavor>.mjs. */
+export type SdkFlavor = 'v1' | 'v2' | 'ai-sdk' | 'openai-agents' | 'langchain' | 'mcp-remote';
 
 /** One cell as the worker receives it. */
 export interface WorkerCell {
@@ -28,6 +29,10 @@ export interface WorkerAnswer {
 export interface WorkerHello {
   versions: string[];
   packageVersion: string;
+  /** Versions a probed library did not speak, with what went wrong (stacks that declare no list). */
+  unspoken?: Record<string, string>;
+  /** Extra time per cell a stack needs before its first call (mcp-remote: a process start per cell). */
+  startupMs?: number;
 }
 
 interface Pending {

@@ -1,8 +1,9 @@
-// A persistent worker that drives one installed MCP TypeScript SDK (v1 `@modelcontextprotocol/sdk`
-// or v2 `@modelcontextprotocol/client`) against the mock server. Plain ESM JavaScript so it runs
-// unchanged from the sources and from the published package (no build step).
+// A persistent worker that drives one installed MCP client library against the mock server: the
+// TypeScript SDK (v1 `@modelcontextprotocol/sdk` or v2 `@modelcontextprotocol/client`), or a
+// client stack with an adapter in ./stacks/<flavor>.mjs (load(dir, pkg) → {versions, runCell}).
+// Plain ESM JavaScript so it runs unchanged from the sources and from the published package.
 //
-//   node worker.mjs <v1|v2> <package directory>
+//   node worker.mjs <v1|v2|stack> <package directory>
 //
 // stdin, one JSON object per line:  {id, url, caseId, protocolVersion, tool, arguments, calls, timeoutMs}
 //                                    {id, ping: true}
@@ -23,8 +24,10 @@ process.on('unhandledRejection', (reason) => console.error('worker: unhandled re
 process.on('uncaughtException', (error) => console.error('worker: uncaught exception:', describe(error)));
 
 const sdk = await loadSdk(flavor, packageDir);
-await warmUp();
-write({ hello: { versions: sdk.versions, packageVersion: sdk.packageVersion } });
+// Probing is a warm-up too: one call per version, so the first real cell pays no lazy start-up.
+if (sdk.versions === 'probe') sdk.versions = await probeVersions();
+else await warmUp();
+write({ hello: { versions: sdk.versions, packageVersion: sdk.packageVersion, ...(sdk.unspoken ? { unspoken: sdk.unspoken } : {}), ...(sdk.startupMs ? { startupMs: sdk.startupMs } : {}) } });
 
 const lines = createInterface({ input: process.stdin });
 lines.on('line', (line) => {
@@ -49,6 +52,11 @@ function write(answer) {
 async function loadSdk(kind, dir) {
   const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
   const load = (file) => import(pathToFileURL(join(dir, file)).href);
+  if (kind !== 'v1' && kind !== 'v2') {
+    if (!/^[a-z][a-z0-9-]*$/.test(kind)) throw new Error(`unknown client flavor ${JSON.stringify(kind)}`);
+    const stack = await import(new URL(`./stacks/${kind}.mjs`, import.meta.url).href);
+    return { flavor: kind, packageVersion: pkg.version, ...(await stack.load(dir, pkg, { load, createCellLog, createRecordingFetch, watchTransport, flushPendingSends, describe, elapsed })) };
+  }
   if (kind === 'v1') {
     const [client, http, types] = await Promise.all([load('dist/esm/client/index.js'), load('dist/esm/client/streamableHttp.js'), load('dist/esm/types.js')]);
     return {
@@ -75,6 +83,7 @@ async function loadSdk(kind, dir) {
 }
 
 async function runCell(cell) {
+  if (sdk.runCell) return sdk.runCell(cell);
   const started = performance.now();
   const log = createCellLog();
   const timeout = cell.timeoutMs;
@@ -221,6 +230,28 @@ function elapsed(started) {
 // One call per protocol version against a tiny in-process server before the greeting, so the SDK's
 // lazy start-up (schema compilation, fetch) is paid once here and not by the first real cell.
 async function warmUp() {
+  for (const protocolVersion of ['2025-11-25', '2026-07-28'].filter((v) => sdk.versions.includes(v))) {
+    await callWarmServer(protocolVersion, undefined);
+  }
+}
+
+// A library that declares no version list is asked: one call against a server that speaks only
+// that version (the other era's entry point refused as the mock server refuses it). The versions
+// whose call came back as a tool result are the ones it speaks; the others are reported, with
+// what went wrong, in the greeting's `unspoken`.
+async function probeVersions() {
+  const versions = [];
+  sdk.unspoken = {};
+  for (const protocolVersion of ['2025-11-25', '2026-07-28']) {
+    const answer = await callWarmServer(protocolVersion, protocolVersion);
+    if (answer?.verdicts?.[0]?.outcome === 'TOOL_SUCCESS') versions.push(protocolVersion);
+    else sdk.unspoken[protocolVersion] = (answer?.error ?? answer?.verdicts?.[0]?.detail ?? 'no answer').slice(0, 300);
+  }
+  return versions;
+}
+
+/** One warm-up cell against a tiny in-process server; `only` restricts it to one era. */
+async function callWarmServer(protocolVersion, only) {
   const server = createServer((request, response) => {
     let body = '';
     request.on('data', (chunk) => (body += chunk));
@@ -228,6 +259,8 @@ async function warmUp() {
       const message = request.method === 'POST' ? safeParse(body) : undefined;
       if (!message || message.id === undefined) return response.writeHead(request.method === 'POST' ? 202 : 405).end();
       const modern = message.method === 'server/discover' || message.params?._meta?.['io.modelcontextprotocol/protocolVersion'] === '2026-07-28';
+      if (only === '2025-11-25' && message.method === 'server/discover') return respond(response, 200, { jsonrpc: '2.0', id: message.id, error: { code: -32601, message: 'Method not found' } });
+      if (only === '2026-07-28' && message.method === 'initialize') return respond(response, 400, { jsonrpc: '2.0', id: message.id, error: { code: -32022, message: 'Unsupported protocol version', data: { supported: ['2026-07-28'] } } });
       const complete = modern ? { resultType: 'complete' } : {};
       const results = {
         initialize: { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'warm-up', version: '0' } },
@@ -243,13 +276,15 @@ async function warmUp() {
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${server.address().port}/mcp`;
   try {
-    for (const protocolVersion of ['2025-11-25', '2026-07-28'].filter((v) => sdk.versions.includes(v))) {
-      await runCell({ id: 0, url, protocolVersion, tool: 'warm', arguments: {}, calls: 1, timeoutMs: 10_000 }).catch(() => {});
-    }
+    return await runCell({ id: 0, url, protocolVersion, tool: 'warm', arguments: {}, calls: 1, timeoutMs: 10_000 }).catch((error) => ({ error: describe(error) }));
   } finally {
     server.closeAllConnections?.();
     server.close();
   }
+}
+
+function respond(response, status, body) {
+  response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 }
 
 function safeParse(text) {

@@ -1,0 +1,66 @@
+// Adapter for `openai-agents@<version>`: `@openai/agents` (OpenAI Agents SDK). What a host does:
+// new MCPServerStreamableHttp({ url }), connect(), callTool(name, args) under an abort signal with
+// the cell's timeout. Loaded by ../worker.mjs.
+import { findPackageDir, importPackage, readPackageVersion } from './find-package.mjs';
+import { mapOpenAiAgentsError, mapOpenAiAgentsResult } from './map-openai-agents-outcome.mjs';
+
+/** The versions are probed: the Agents SDK negotiates ("auto") over whatever its MCP client speaks. */
+export async function load(dir, pkg, tools) {
+  // @openai/agents re-exports MCPServerStreamableHttp from @openai/agents-core (the same class);
+  // importing the core alone skips the OpenAI model client, seconds of start-up the MCP path never uses.
+  const coreDir = findPackageDir(dir, '@openai/agents-core');
+  const library = await importPackage(coreDir);
+  if (typeof library.MCPServerStreamableHttp !== 'function') throw new Error(`@openai/agents ${pkg.version} (agents-core ${readPackageVersion(coreDir)}) exports no MCPServerStreamableHttp`);
+  // The MCP client the Agents SDK itself imports, for its error classes (resolved as Node does, from agents-core).
+  const clientDir = findPackageDir(coreDir, '@modelcontextprotocol/client');
+  const client = await importPackage(clientDir);
+  return { versions: 'probe', builtOn: `@modelcontextprotocol/client ${readPackageVersion(clientDir)}`, runCell: (cell) => runCell(library, client, cell, tools) };
+}
+
+async function runCell(library, client, cell, { createCellLog, createRecordingFetch, watchTransport, flushPendingSends, describe, elapsed }) {
+  const started = performance.now();
+  const log = createCellLog();
+  const server = new library.MCPServerStreamableHttp({
+    url: cell.url,
+    name: 'mcp-error-matrix-openai-agents-adapter',
+    fetch: createRecordingFetch(log),
+    // Connecting is not under test: a generous session timeout; each call gets the cell's timeout.
+    clientSessionTimeoutSeconds: Math.max(cell.timeoutMs, 5000) / 1000,
+    timeout: cell.timeoutMs,
+    logger: quietLogger(log),
+  });
+  try {
+    try {
+      await server.connect();
+    } catch (error) {
+      return { id: cell.id, error: `connect failed before any tools/call: ${describe(error)}`, notes: log.notes, durationMs: elapsed(started) };
+    }
+    // The transport the Agents SDK opened, to see which error codes came from the peer (private field; optional).
+    const transport = server.underlying?.transport;
+    if (transport) watchTransport(transport, log);
+    else log.notes.push('the transport was not reachable: peer error codes are not tracked');
+    const verdicts = [];
+    for (let call = 0; call < cell.calls; call++) {
+      log.toolCallIds.clear();
+      log.statuses.length = 0;
+      try {
+        const content = await server.callTool(cell.tool, cell.arguments, null, { signal: AbortSignal.timeout(cell.timeoutMs + 500) });
+        verdicts.push(mapOpenAiAgentsResult(content));
+      } catch (error) {
+        verdicts.push(mapOpenAiAgentsError(error, { types: client, log }));
+      }
+    }
+    return { id: cell.id, verdicts, notes: log.notes, durationMs: elapsed(started) };
+  } finally {
+    await flushPendingSends(log);
+    await Promise.race([server.close().catch(() => {}), new Promise((resolve) => setTimeout(resolve, 500).unref())]);
+  }
+}
+
+// The Agents SDK logs through its own logger; its messages go to the cell's notes, not stdout.
+function quietLogger(log) {
+  const note = (...args) => {
+    if (log.notes.length < 20) log.notes.push(args.map(String).join(' ').slice(0, 300));
+  };
+  return { namespace: 'mcp-error-matrix', debug: () => {}, info: () => {}, warn: note, error: note, dontLogModelData: true, dontLogToolData: true };
+}

@@ -1,0 +1,126 @@
+// The client-stack targets end to end: each bundled stack's worker starts, says which protocol
+// versions it speaks, and gives its verdicts on a few cells through the real runner. Few cells,
+// chosen where the stacks differ from each other or from the official SDK (recorded in the README).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadCases } from '../../../cases/load-cases.js';
+import type { LoadedCase } from '../../../cases/case-types.js';
+import { runMatrix } from '../../../run/run-matrix.js';
+import type { Cell } from '../../../types.js';
+import { createSdkTarget } from '../sdk-target.js';
+
+const CASE_IDS = ['baseline', 'tool-is-error', 'http-503-empty-body', 'http-500-jsonrpc-error-body', 'malformed-json'];
+
+let cases: LoadedCase[];
+
+beforeAll(async () => {
+  cases = (await loadCases()).filter((loaded) => CASE_IDS.includes(loaded.case.id));
+}, 60_000); // the whole table is read and validated; seconds on a loaded machine, as in sdk-target.test.ts
+
+function summarise(cells: Cell[]): Record<string, string> {
+  return Object.fromEntries(
+    cells.map((cell) => [
+      `${cell.case} ${cell.protocolVersion}`,
+      cell.status === 'skip' ? `skip: ${cell.reason}` : cell.status === 'error' ? `error: ${cell.reason}` : cell.actual.map((v) => (v ? [v.outcome, v.status ?? v.code].filter((x) => x !== undefined).join(' ') : 'null')).join(', '),
+    ]),
+  );
+}
+
+describe('ai-sdk@2.0.99 (@ai-sdk/mcp)', () => {
+  let target: Awaited<ReturnType<typeof createSdkTarget>>;
+  beforeAll(async () => {
+    target = await createSdkTarget('ai-sdk@2.0.99');
+  }, 60_000);
+  afterAll(() => target?.close?.());
+
+  it('probes the versions it speaks and names its stack', () => {
+    expect(target.skipReason?.('2025-11-25')).toBeUndefined();
+    expect(target.skipReason?.('2026-07-28')).toBeUndefined();
+    expect(target.info).toMatchObject({ name: 'ai-sdk@2.0.99', kind: 'client', version: '2.0.99', stack: 'Vercel AI SDK' });
+  });
+
+  it('gives its own verdicts: a JSON-RPC error body on HTTP 500 is read as the JSON-RPC error (the status is lost)', async () => {
+    const result = await runMatrix({ cases, targets: [target], mode: 'http', timeoutMs: 2000, concurrency: 4 });
+    const got = summarise(result.cells);
+    for (const version of ['2025-11-25', '2026-07-28']) {
+      expect(got[`baseline ${version}`]).toBe('TOOL_SUCCESS');
+      expect(got[`tool-is-error ${version}`]).toBe('TOOL_ERROR');
+      expect(got[`http-503-empty-body ${version}`]).toBe('HTTP_ERROR 503');
+      expect(got[`http-500-jsonrpc-error-body ${version}`]).toBe('JSONRPC_ERROR -32603');
+      expect(got[`malformed-json ${version}`]).toBe('MALFORMED_JSON');
+    }
+  }, 120_000);
+});
+
+describe('openai-agents@0.20.0 (@openai/agents)', () => {
+  let target: Awaited<ReturnType<typeof createSdkTarget>>;
+  beforeAll(async () => {
+    target = await createSdkTarget('openai-agents@0.20.0');
+  }, 60_000);
+  afterAll(() => target?.close?.());
+
+  it('probes the versions it speaks and names its stack (the official v2 client underneath)', () => {
+    expect(target.skipReason?.('2025-11-25')).toBeUndefined();
+    expect(target.skipReason?.('2026-07-28')).toBeUndefined();
+    expect(target.info).toMatchObject({ name: 'openai-agents@0.20.0', kind: 'client', version: '0.20.0', stack: 'official TypeScript SDK' });
+  });
+
+  it('gives its own verdicts: callTool drops isError, so a tool error reaches the host as a success', async () => {
+    const result = await runMatrix({ cases, targets: [target], mode: 'http', timeoutMs: 2000, concurrency: 4 });
+    const got = summarise(result.cells);
+    for (const version of ['2025-11-25', '2026-07-28']) {
+      expect(got[`baseline ${version}`]).toBe('TOOL_SUCCESS');
+      expect(got[`tool-is-error ${version}`]).toBe('TOOL_SUCCESS');
+      expect(got[`http-503-empty-body ${version}`]).toBe('HTTP_ERROR 503');
+      expect(got[`http-500-jsonrpc-error-body ${version}`]).toBe('HTTP_ERROR 500');
+      expect(got[`malformed-json ${version}`]).toBe('MALFORMED_JSON');
+    }
+  }, 120_000);
+});
+
+describe('langchain@1.1.4 (@langchain/mcp-adapters)', () => {
+  let target: Awaited<ReturnType<typeof createSdkTarget>>;
+  beforeAll(async () => {
+    target = await createSdkTarget('langchain@1.1.4');
+  }, 90_000);
+  afterAll(() => target?.close?.());
+
+  it('probes the versions it speaks: 2026-07-28 is skip with what the probe saw', () => {
+    expect(target.skipReason?.('2025-11-25')).toBeUndefined();
+    expect(target.skipReason?.('2026-07-28')).toMatch(/^langchain@1\.1\.4 does not speak 2026-07-28: a call against a server speaking only 2026-07-28 failed \(connect failed/);
+    expect(target.info).toMatchObject({ name: 'langchain@1.1.4', kind: 'client', version: '1.1.4', stack: 'official TypeScript SDK' });
+  });
+
+  it('gives its own verdicts: its ToolException keeps no HTTP status', async () => {
+    const result = await runMatrix({ cases, targets: [target], mode: 'http', timeoutMs: 2000, concurrency: 4 });
+    const got = summarise(result.cells);
+    expect(got['baseline 2025-11-25']).toBe('TOOL_SUCCESS');
+    expect(got['tool-is-error 2025-11-25']).toBe('TOOL_ERROR');
+    expect(got['http-503-empty-body 2025-11-25']).toBe('HTTP_ERROR');
+    expect(got['malformed-json 2025-11-25']).toBe('MALFORMED_JSON');
+    expect(got['baseline 2026-07-28']).toMatch(/^skip: langchain@1\.1\.4 does not speak 2026-07-28/);
+  }, 120_000);
+});
+
+describe('mcp-remote@0.15.1 (stdio bridge, one process per cell)', () => {
+  let target: Awaited<ReturnType<typeof createSdkTarget>>;
+  beforeAll(async () => {
+    target = await createSdkTarget('mcp-remote@0.15.1');
+  }, 90_000);
+  afterAll(() => target?.close?.());
+
+  it('probes the versions it speaks, asks the runner for start-up time per cell, and is not in the default run', async () => {
+    expect(target.skipReason?.('2025-11-25')).toBeUndefined();
+    expect(target.skipReason?.('2026-07-28')).toMatch(/^mcp-remote@0\.15\.1 does not speak 2026-07-28: a call against a server speaking only 2026-07-28 failed/);
+    expect(target.getCellLimitMs?.({ timeoutMs: 2000, case: cases[0]!.case })).toBeGreaterThan(20_000);
+    const { DEFAULT_TARGETS } = await import('../../resolve-target.js');
+    expect(DEFAULT_TARGETS.filter((spec) => spec.startsWith('mcp-remote@'))).toEqual([]);
+  });
+
+  it('turns an HTTP failure into its own JSON-RPC error -32001 on the host side', async () => {
+    const picked = cases.filter((loaded) => ['tool-is-error', 'http-503-empty-body'].includes(loaded.case.id));
+    const result = await runMatrix({ cases: picked, targets: [target], mode: 'http', timeoutMs: 2000, concurrency: 2, versions: ['2025-11-25'] });
+    const got = summarise(result.cells);
+    expect(got['tool-is-error 2025-11-25']).toBe('TOOL_ERROR');
+    expect(got['http-503-empty-body 2025-11-25']).toBe('JSONRPC_ERROR -32001');
+  }, 180_000);
+});
