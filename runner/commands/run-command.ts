@@ -16,7 +16,7 @@ import { getPackageRoot } from '../package-paths.js';
 import { createFaultInjector } from '../run/fault-injection.js';
 import { MatrixFailure } from '../run/matrix-failure.js';
 import { runMatrix } from '../run/run-matrix.js';
-import { DEFAULT_TARGETS, resolveTarget } from '../targets/resolve-target.js';
+import { DEFAULT_TARGETS, expandTargetSpecs, resolveTargets } from '../targets/resolve-target.js';
 import { listBundledSdkTargets } from '../targets/sdk/resolve-sdk-package.js';
 import { PROTOCOL_VERSIONS, type ProtocolVersion, type RunResult, type Target } from '../types.js';
 import { createProgress } from './progress.js';
@@ -33,6 +33,9 @@ Targets (--target SPEC, repeatable; default: ${DEFAULT_TARGETS.join(', ')}):
   ts-sdk@<version>              @modelcontextprotocol/sdk; bundled: ${listBundledSdkTargets().filter((t) => t.startsWith('ts-sdk@')).join(', ')}
   ts-client@<version>           @modelcontextprotocol/client; bundled: ${listBundledSdkTargets().filter((t) => t.startsWith('ts-client@')).join(', ')}
                                 (any other version is installed once into the user cache with npm)
+  ts-sdk@<range>[#all]          an npm semver range, e.g. ts-sdk@^1.10.0, ts-client@2.x, "ts-sdk@>=1.17 <1.30":
+                                the latest patch of every minor in it (#all: every published version),
+                                each its own target and worker
 
 Options:
   --target SPEC       a target, as above (repeatable)
@@ -78,7 +81,13 @@ export async function runRunCommand(args: string[], io: CliIo): Promise<number> 
   // From here a first signal stops the run (clients killed) and the reports are written marked incomplete.
   io.setStopMode?.('abort', 'stopping'); // the run says itself what stopping means for it (describeInterruptedRun)
   try {
-    for (const spec of options.targets) targets.push(await resolveTarget(spec, { cwd: io.cwd }));
+    // A version range (ts-sdk@^1.10.0) becomes one target per version, each its own worker process.
+    const specs = await expandTargetSpecs(options.targets, {
+      onExpanded: (spec, versions) => {
+        if (!options.quiet) io.stderr(`--target ${spec}: ${versions.length} version(s): ${versions.join(', ')}\n`);
+      },
+    });
+    targets.push(...(await resolveTargets(specs, { cwd: io.cwd, concurrency: specs.length > options.targets.length ? 3 : 1 })));
     const prepared = await prepareBaseline({
       option: options.baseline,
       defaultTargets: options.defaultTargets,
