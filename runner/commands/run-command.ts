@@ -56,6 +56,8 @@ Options:
   --no-baseline       apply no baseline, not even the bundled one
   --write-baseline F  write the current failures as a baseline to F (keeps reasons of existing entries)
   --compare FILE      compare with a previous results.json: regressions, fixes, added, removed (exit 1 on regressions)
+  --pair OLD=NEW      with --compare: compare FILE's target OLD with this run's target NEW (repeatable), e.g.
+                      --pair ts-client@2.0.0=ts-client@2.4.0; a family with one target in each pairs by itself
   --shard i/n         run only shard i of n (whole cases, dealt round-robin); combine with \`merge\`
   --help, -h          this text
 
@@ -88,6 +90,7 @@ export async function runRunCommand(args: string[], io: CliIo): Promise<number> 
       },
     });
     targets.push(...(await resolveTargets(specs, { cwd: io.cwd, concurrency: specs.length > options.targets.length ? 3 : 1 })));
+    const pairing = previous && options.compare !== undefined ? await preparePairing(previous, options.compare, options.pairs, { targets: targets.map((t) => t.info.name), cases: cases.map((c) => c.case.id), ...(options.versions ? { versions: options.versions } : {}) }) : undefined;
     const prepared = await prepareBaseline({
       option: options.baseline,
       defaultTargets: options.defaultTargets,
@@ -134,7 +137,8 @@ export async function runRunCommand(args: string[], io: CliIo): Promise<number> 
       const plan = shards.computePlanDigest(selected, targets, options.versions);
       result = { ...result, shard: { index: shard.index, count: shard.count, planDigest: plan.digest, plannedCells: plan.cells } };
     }
-    const comparison = previous ? (await import('../compare/compare-results.js')).compareResults(previous, result, options.compare).comparison : undefined;
+    const compared = previous && pairing ? (await import('../compare/compare-results.js')).compareResults(previous, result, options.compare, pairing.choose(result)) : undefined;
+    const comparison = compared?.comparison;
     if (comparison) result = { ...result, comparison };
     progress.done(result);
     io.stdout(renderTap(result));
@@ -152,11 +156,31 @@ export async function runRunCommand(args: string[], io: CliIo): Promise<number> 
       if (!options.quiet) io.stderr(`Reports written to ${options.out}/: ${files.join(', ')}\n`);
     }
     if (internalError) throw internalError.error;
+    // Reports are out; a comparison that paired nothing is still an input error (preparePairing catches most before the run).
+    if (compared && pairing && compared.paired === 0 && result.complete) throw pairing.unpaired(result);
     return hasUnexpected(result) || (comparison?.regressions.length ?? 0) > 0 ? 1 : 0;
   } finally {
     io.setStopMode?.('exit');
     await Promise.all(targets.map((target) => target.close?.()));
   }
+}
+
+/**
+ * Checks `--pair` against the previous run and the planned targets, and that the planned run can
+ * pair any cell with the previous one; returns how to choose the pairs and the error for none.
+ */
+async function preparePairing(previous: StoredRunResult, label: string, values: string[], plan: { targets: string[]; cases: string[]; versions?: ProtocolVersion[] }) {
+  const { canPairPlannedRun, checkPairs, choosePairs, describeUnpaired, listResultTargets, parsePairs } = await import('../compare/pair-targets.js');
+  const labels = { old: label, new: 'this run', command: 'run --compare' };
+  const explicit = parsePairs(values, 'run');
+  const oldTargets = listResultTargets(previous);
+  checkPairs(explicit, oldTargets, plan.targets, labels);
+  const planned = { targets: plan.targets.map((name) => ({ name, kind: '' })), cells: [] };
+  if (!canPairPlannedRun(previous, plan, choosePairs(previous, planned, explicit))) throw describeUnpaired(oldTargets, plan.targets, labels);
+  return {
+    choose: (result: RunResult) => choosePairs(previous, result, explicit),
+    unpaired: (result: RunResult) => describeUnpaired(oldTargets, listResultTargets(result), labels),
+  };
 }
 
 /** Loads and verifies the pinned schemas (unless --no-schemas) and compiles the validator once for the run. */
