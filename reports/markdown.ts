@@ -6,6 +6,7 @@ import { describePassSources, describeWireOnlyTargets } from '../runner/run/desc
 import type { ComparedCell, Comparison } from './compare-types.js';
 import { sanitizeText, sanitizeValue, toOneLine } from './redact.js';
 import { areSchemasOff, SCHEMAS_OFF_NOTICE } from './schema-notice.js';
+import { renderTrendMarkdown } from './trend-markdown.js';
 
 export interface MarkdownOptions {
   comparison?: Comparison;
@@ -123,6 +124,7 @@ export function render(result: RunResult, options: MarkdownOptions = {}): string
   lines.push(...renderCounts(result), '');
   const sources = describePassSources(s);
   if (sources) lines.push(`Passes without a verdict: ${escapeMarkdown(sources)}.`, '');
+  lines.push(...renderTrendMarkdown(result, escapeMarkdown));
 
   const failing = result.cells.filter((c) => STATUS_LABEL[c.status].listed);
   lines.push(`### Failing cells (${failing.length})`, '');
