@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { render } from '../reports/html.js';
 import { describeRequiring } from './describe-requiring.js';
 import { makeCell, makeHostileRunResult, makeRecording, makeRunResult } from './make-run-result.js';
+import { makeTrendRunResult } from './make-trend-result.js';
 import { CHROMIUM_PATH, getBrowserRequirement } from './requirements.js';
 
 // Flags that keep Chromium from phoning home, so any request seen comes from the page.
@@ -41,7 +42,7 @@ function makeAttackedResult() {
 describeRequiring(requirement, 'HTML matrix in headless Chromium', () => {
   let dir: string;
   let browser: Browser;
-  const files: Record<'plain' | 'hostile', string> = { plain: '', hostile: '' };
+  const files: Record<'plain' | 'hostile' | 'trend', string> = { plain: '', hostile: '', trend: '' };
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'mem-browser-'));
@@ -49,6 +50,8 @@ describeRequiring(requirement, 'HTML matrix in headless Chromium', () => {
     files.hostile = join(dir, 'hostile.html');
     await writeFile(files.plain, render(makeRunResult()));
     await writeFile(files.hostile, render(makeAttackedResult()));
+    files.trend = join(dir, 'trend.html');
+    await writeFile(files.trend, render(makeTrendRunResult()));
     browser = await playwright!.chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
   });
   afterAll(async () => {
@@ -141,6 +144,40 @@ describeRequiring(requirement, 'HTML matrix in headless Chromium', () => {
     expect(await page.evaluate(() => (globalThis as { __pwned?: unknown }).__pwned)).toBeUndefined();
     expect(await page.locator('#details-body script, #details-body img, #details-body svg').count()).toBe(0);
     expect(await page.locator('script').count()).toBe(scriptsBefore);
+    expect(seen).toEqual({ requests: [], dialogs: [], errors: [] });
+    await page.close();
+  });
+
+  it('shows a family\'s version trend: an accessible chart whose numbers match the table, and the changed rows marked', async () => {
+    const { page, seen } = await open(files.trend);
+    const chart = page.getByRole('img', { name: 'Cells passed, failed and false successes per ts-sdk version' });
+    await expect(chart.count()).resolves.toBe(1);
+    expect(await chart.isVisible()).toBe(true);
+    const box = await chart.boundingBox();
+    expect(box!.width).toBeGreaterThan(50);
+    expect(box!.height).toBeGreaterThan(50);
+    // Every bar's value (its tooltip) is also in the per-version table.
+    const bars = await page.locator('.trend-chart rect').evaluateAll((rects) => rects.map((r) => r.querySelector('title')?.textContent ?? ''));
+    expect(bars).toHaveLength(9);
+    const table = await page.locator('.trend-counts tbody tr').evaluateAll((rows) => rows.map((r) => Array.from(r.children, (c) => c.textContent ?? '')));
+    expect(table).toEqual([
+      ['1.23.1', '2', '3', '0', '0', '0', '0', '0'],
+      ['1.24.3', '3', '1', '0', '1', '1', '0', '0'],
+      ['1.25.3', '3', '2', '1', '0', '1', '1', '1'],
+    ]);
+    for (const [version, passed, failed, falseSuccesses] of table) {
+      expect(bars).toEqual(expect.arrayContaining([`${version}: ${passed} passed`, `${version}: ${failed} failed`, `${version}: ${falseSuccesses} false successes`]));
+    }
+    // Taller bar, larger number: the chart is drawn to scale.
+    const heights = await page.locator('.trend-chart rect.bar-passed').evaluateAll((rects) => rects.map((r) => r.getBoundingClientRect().height));
+    expect(heights[1]).toBeGreaterThan(heights[0]!);
+    const regressed = page.locator('.trend-rows td.change-regression');
+    expect(await regressed.count()).toBe(1);
+    expect(await regressed.textContent()).toBe('▼regressed (false-success): TOOL_SUCCESS');
+    expect(await page.locator('.trend-rows tbody tr').count()).toBe(4);
+    // The matrix filters still work beside the trend section.
+    await page.fill('#f-text', 'jsonrpc-error');
+    expect(await visibleRows(page)).toBe(1);
     expect(seen).toEqual({ requests: [], dialogs: [], errors: [] });
     await page.close();
   });
