@@ -12,7 +12,7 @@ export function renderTrendMarkdown(result: Pick<RunResult, 'cells' | 'targets'>
   for (const family of buildTrendFamilies(result.cells, result.targets)) {
     lines.push(`### Version trend: ${escape(family.family)} (${family.versions.length} versions)`, '');
     family.versions.forEach((version, i) => {
-      const counts = `${version.passed} passed, ${version.failed} failed, ${version.falseSuccesses} false successes${version.skipped ? `, ${version.skipped} skipped` : ''}`;
+      const counts = `${version.passed} passed, ${version.failed} failed, ${version.falseSuccesses} false successes${version.skipped ? `, ${version.skipped} skipped` : ''}${version.errors ? `, ${version.errors} not measured (error)` : ''}`;
       const changes = i === 0 ? 'first version' : describeChanges(version, escape);
       lines.push(`- **${escape(version.version)}**: ${changes} (${counts})`);
     });

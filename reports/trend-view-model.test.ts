@@ -27,14 +27,14 @@ describe('buildTrendFamilies', () => {
       'result-missing-content': ['INVALID_TOOL_RESULT||', 'INVALID_TOOL_RESULT||', 'TOOL_SUCCESS|regression|false-success'],
       'skipped-middle': ['none||', 'skip||', 'TOOL_SUCCESS|fix|'],
     });
-    expect(family!.steadyRows).toBe(1);
+    expect(family!.steadyRows).toBe(2); // baseline, and worker-timeout around its error
   });
 
   it('counts per version: passed, failed, false successes, skipped, and its changes by old → new outcome', () => {
     const [first, second, third] = family!.versions;
-    expect(first).toMatchObject({ passed: 2, failed: 3, falseSuccesses: 0, skipped: 0, fixed: 0, regressed: 0, changed: 0 });
-    expect(second).toMatchObject({ passed: 3, failed: 1, skipped: 1, fixed: 1, transitions: [{ change: 'fix', from: 'none', to: 'HTTP_ERROR 503', count: 1 }] });
-    expect(third).toMatchObject({ passed: 3, failed: 2, falseSuccesses: 1, fixed: 1, regressed: 1, changed: 1 });
+    expect(first).toMatchObject({ passed: 3, failed: 3, falseSuccesses: 0, skipped: 0, errors: 0, fixed: 0, regressed: 0, changed: 0 });
+    expect(second).toMatchObject({ passed: 3, failed: 1, skipped: 1, errors: 1, fixed: 1, transitions: [{ change: 'fix', from: 'none', to: 'HTTP_ERROR 503', count: 1 }] });
+    expect(third).toMatchObject({ passed: 4, failed: 2, falseSuccesses: 1, fixed: 1, regressed: 1, changed: 1 });
     expect(third!.transitions).toContainEqual({ change: 'regression', from: 'INVALID_TOOL_RESULT', to: 'TOOL_SUCCESS', count: 1, consequence: 'false-success' });
   });
 
@@ -53,11 +53,11 @@ describe('trend in summary.md and matrix.html', () => {
       [
         '### Version trend: ts-sdk (3 versions)',
         '',
-        '- **1.23.1**: first version (2 passed, 3 failed, 0 false successes)',
-        '- **1.24.3**: 1 cell fixed (none → HTTP\\_ERROR 503 ×1) (3 passed, 1 failed, 0 false successes, 1 skipped)',
-        '- **1.25.3**: 1 cell fixed (none → TOOL\\_SUCCESS ×1), 1 cell regressed (INVALID\\_TOOL\\_RESULT → TOOL\\_SUCCESS [false-success] ×1), 1 cell with another outcome (TOOL\\_ERROR → NO\\_RESPONSE [false-failure] ×1) (3 passed, 2 failed, 1 false successes)',
+        '- **1.23.1**: first version (3 passed, 3 failed, 0 false successes)',
+        '- **1.24.3**: 1 cell fixed (none → HTTP\\_ERROR 503 ×1) (3 passed, 1 failed, 0 false successes, 1 skipped, 1 not measured (error))',
+        '- **1.25.3**: 1 cell fixed (none → TOOL\\_SUCCESS ×1), 1 cell regressed (INVALID\\_TOOL\\_RESULT → TOOL\\_SUCCESS [false-success] ×1), 1 cell with another outcome (TOOL\\_ERROR → NO\\_RESPONSE [false-failure] ×1) (4 passed, 2 failed, 1 false successes)',
         '',
-        '4 case × protocol version rows change between versions; 1 stay the same.',
+        '4 case × protocol version rows change between versions; 2 stay the same.',
       ].join('\n'),
     );
     expect(renderMarkdown(makeRunResult())).not.toContain('Version trend');
@@ -67,7 +67,7 @@ describe('trend in summary.md and matrix.html', () => {
     expect(renderHtml(makeRunResult())).not.toContain('class="trend"');
     const html = renderHtml(makeTrendRunResult());
     expect(html).toContain('<h2 id="trend-0-title">Version trend: ts-sdk');
-    expect(html).toContain('<desc id="trend-0-chart-desc">1.23.1: 2 passed, 3 failed, 0 false successes; 1.24.3: 3 passed, 1 failed, 0 false successes; 1.25.3: 3 passed, 2 failed, 1 false successes</desc>');
+    expect(html).toContain('<desc id="trend-0-chart-desc">1.23.1: 3 passed, 3 failed, 0 false successes; 1.24.3: 3 passed, 1 failed, 0 false successes; 1.25.3: 4 passed, 2 failed, 1 false successes</desc>');
     expect(html.match(/<rect class="bar-/g)).toHaveLength(9);
     expect(html).toContain('title="regressed (false-success)"><i aria-hidden="true">▼</i><span class="sr">regressed (false-success): </span>TOOL_SUCCESS</td>');
   });

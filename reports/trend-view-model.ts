@@ -40,6 +40,8 @@ export interface TrendVersion {
   failed: number;
   falseSuccesses: number;
   skipped: number;
+  /** Not measured: the harness or the worker broke. */
+  errors: number;
   fixed: number;
   regressed: number;
   changed: number;
@@ -56,10 +58,12 @@ export interface TrendFamily {
   steadyRows: number;
 }
 
-// As in compare-results.ts: up is a fix, down a regression; skip is unranked.
-const RANK: Record<CellStatus, number | undefined> = { pass: 3, xpass: 3, non_strict: 2, fail: 1, xfail: 1, error: 1, skip: undefined };
+// As in compare-results.ts, up is a fix and down a regression, except that an error cell is
+// unranked like a skip: it was not measured (the harness or the worker broke, often a timeout
+// on a loaded machine), so a version that errs is no behaviour change of the client.
+const RANK: Record<CellStatus, number | undefined> = { pass: 3, xpass: 3, non_strict: 2, fail: 1, xfail: 1, error: undefined, skip: undefined };
 const PASSED: ReadonlySet<CellStatus> = new Set(['pass', 'xpass', 'non_strict']);
-const FAILED: ReadonlySet<CellStatus> = new Set(['fail', 'xfail', 'error']);
+const FAILED: ReadonlySet<CellStatus> = new Set(['fail', 'xfail']);
 
 /** One trend per family with at least two versions in the run, families in order of first appearance. */
 export function buildTrendFamilies(cells: readonly Cell[], targets: readonly { name: string; version?: string }[]): TrendFamily[] {
@@ -88,7 +92,7 @@ function buildFamily(family: string, members: { name: string; version: string }[
     if (!row) rowsByKey.set(key, (row = { caseId: cell.case, protocolVersion: cell.protocolVersion, cells: new Array(members.length).fill(undefined) }));
     row.cells[at] = cell;
   }
-  const versions: TrendVersion[] = members.map((m) => ({ target: m.name, version: m.version, passed: 0, failed: 0, falseSuccesses: 0, skipped: 0, fixed: 0, regressed: 0, changed: 0, transitions: [] }));
+  const versions: TrendVersion[] = members.map((m) => ({ target: m.name, version: m.version, passed: 0, failed: 0, falseSuccesses: 0, skipped: 0, errors: 0, fixed: 0, regressed: 0, changed: 0, transitions: [] }));
   const transitions = members.map(() => new Map<string, TrendTransition>());
   const rows: TrendRow[] = [];
   let steadyRows = 0;
@@ -103,6 +107,7 @@ function buildFamily(family: string, members: { name: string; version: string }[
       if (cell && PASSED.has(cell.status)) counts.passed++;
       if (cell && FAILED.has(cell.status)) counts.failed++;
       if (cell?.status === 'skip') counts.skipped++;
+      if (cell?.status === 'error') counts.errors++;
       if (cell && findConsequences(cell).includes('false-success')) counts.falseSuccesses++;
       if (cell && previous && RANK[cell.status] !== undefined) {
         const change = compareCells(previous, shown, cell);

@@ -161,16 +161,16 @@ describeRequiring(requirement, 'HTML matrix in headless Chromium', () => {
     expect(bars).toHaveLength(9);
     const table = await page.locator('.trend-counts tbody tr').evaluateAll((rows) => rows.map((r) => Array.from(r.children, (c) => c.textContent ?? '')));
     expect(table).toEqual([
-      ['1.23.1', '2', '3', '0', '0', '0', '0', '0'],
-      ['1.24.3', '3', '1', '0', '1', '1', '0', '0'],
-      ['1.25.3', '3', '2', '1', '0', '1', '1', '1'],
+      ['1.23.1', '3', '3', '0', '0', '0', '0', '0', '0'],
+      ['1.24.3', '3', '1', '0', '1', '1', '1', '0', '0'],
+      ['1.25.3', '4', '2', '1', '0', '0', '1', '1', '1'],
     ]);
     for (const [version, passed, failed, falseSuccesses] of table) {
       expect(bars).toEqual(expect.arrayContaining([`${version}: ${passed} passed`, `${version}: ${failed} failed`, `${version}: ${falseSuccesses} false successes`]));
     }
     // Taller bar, larger number: the chart is drawn to scale.
     const heights = await page.locator('.trend-chart rect.bar-passed').evaluateAll((rects) => rects.map((r) => r.getBoundingClientRect().height));
-    expect(heights[1]).toBeGreaterThan(heights[0]!);
+    expect(heights[2]).toBeGreaterThan(heights[1]!);
     const regressed = page.locator('.trend-rows td.change-regression');
     expect(await regressed.count()).toBe(1);
     expect(await regressed.textContent()).toBe('▼regressed (false-success): TOOL_SUCCESS');
