@@ -22,6 +22,13 @@ type Browser = Awaited<ReturnType<Playwright['chromium']['launch']>>;
 type Page = Awaited<ReturnType<Browser['newPage']>>;
 
 const driver = 'playwright-core';
+// The little of the DOM the trend test reads inside the page (the project compiles without the DOM lib).
+interface DomNode {
+  textContent: string | null;
+  children: ArrayLike<DomNode>;
+  querySelector(selector: string): DomNode | null;
+  getBoundingClientRect(): { height: number };
+}
 // test/requirements.ts decides whether the browser is there: without it these tests skip locally
 // (under the run's one notice) and fail under CI=true.
 const requirement = getBrowserRequirement();
@@ -157,9 +164,9 @@ describeRequiring(requirement, 'HTML matrix in headless Chromium', () => {
     expect(box!.width).toBeGreaterThan(50);
     expect(box!.height).toBeGreaterThan(50);
     // Every bar's value (its tooltip) is also in the per-version table.
-    const bars = await page.locator('.trend-chart rect').evaluateAll((rects) => rects.map((r) => r.querySelector('title')?.textContent ?? ''));
+    const bars = await page.locator('.trend-chart rect').evaluateAll((rects: DomNode[]) => rects.map((r) => r.querySelector('title')?.textContent ?? ''));
     expect(bars).toHaveLength(9);
-    const table = await page.locator('.trend-counts tbody tr').evaluateAll((rows) => rows.map((r) => Array.from(r.children, (c) => c.textContent ?? '')));
+    const table = await page.locator('.trend-counts tbody tr').evaluateAll((rows: DomNode[]) => rows.map((r) => Array.from(r.children, (c: DomNode) => c.textContent ?? '')));
     expect(table).toEqual([
       ['1.23.1', '3', '3', '0', '0', '0', '0', '0', '0'],
       ['1.24.3', '3', '1', '0', '1', '1', '1', '0', '0'],
@@ -169,7 +176,7 @@ describeRequiring(requirement, 'HTML matrix in headless Chromium', () => {
       expect(bars).toEqual(expect.arrayContaining([`${version}: ${passed} passed`, `${version}: ${failed} failed`, `${version}: ${falseSuccesses} false successes`]));
     }
     // Taller bar, larger number: the chart is drawn to scale.
-    const heights = await page.locator('.trend-chart rect.bar-passed').evaluateAll((rects) => rects.map((r) => r.getBoundingClientRect().height));
+    const heights = await page.locator('.trend-chart rect.bar-passed').evaluateAll((rects: DomNode[]) => rects.map((r) => r.getBoundingClientRect().height));
     expect(heights[2]).toBeGreaterThan(heights[1]!);
     const regressed = page.locator('.trend-rows td.change-regression');
     expect(await regressed.count()).toBe(1);
