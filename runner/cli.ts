@@ -70,6 +70,7 @@ Targets (run --target SPEC, repeatable; without it: reference, naive and the bun
   command:<command line>        any client in any language, one process per cell (URL appended last)
   ts-sdk@<version>              @modelcontextprotocol/sdk (1.x); bundled or installed once into the cache
   ts-client@<version>           @modelcontextprotocol/client (2.x); bundled or installed once into the cache
+  ts-sdk@<range>[#all]          an npm range (^1.10.0, 2.x, ">=1.17 <1.30"): each minor's latest patch (#all: every version)
 
 Exit codes: 0 nothing unexpected, 1 unexpected failures (fail, error, stale baseline), 2 usage or input error.
 `;
