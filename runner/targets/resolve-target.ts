@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { closest } from '../cases/case-errors.js';
 import { classifyNaive } from '../classify/naive.js';
 import { classifyReference } from '../classify/reference.js';
-import { TargetSpecError } from '../errors.js';
+import { RunnerError, TargetSpecError } from '../errors.js';
 import { getPackageVersion } from '../package-paths.js';
 import type { Target } from '../types.js';
 import { createClassifierTarget, createIsolatedClassifierTarget } from './classifier-target.js';
@@ -78,28 +78,30 @@ export async function expandTargetSpecs(
 
 /**
  * Resolves several specs, `concurrency` at a time (SDK versions install and start a worker each),
- * in the order given. If one fails, the targets already started are closed and the error rethrown.
+ * in the order given. Every spec is tried, so one error names every target that failed (offline, each
+ * version of a range that is not cached); the targets already started are then closed.
  */
 export async function resolveTargets(specs: readonly string[], options: ResolveTargetOptions & { concurrency?: number }): Promise<Target[]> {
   const resolved: (Target | undefined)[] = new Array(specs.length);
+  const failures: { index: number; error: unknown }[] = [];
   let next = 0;
-  let failure: { error: unknown } | undefined;
   const lane = async () => {
-    while (failure === undefined && next < specs.length) {
+    while (next < specs.length) {
       const index = next++;
       try {
         resolved[index] = await resolveTarget(specs[index]!, options);
       } catch (error) {
-        failure ??= { error };
+        failures.push({ index, error });
       }
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency ?? 1, specs.length)) }, lane));
-  if (failure) {
-    await Promise.allSettled(resolved.map((target) => target?.close?.()));
-    throw failure.error;
-  }
-  return resolved as Target[];
+  if (failures.length === 0) return resolved as Target[];
+  await Promise.allSettled(resolved.map((target) => target?.close?.()));
+  failures.sort((a, b) => a.index - b.index);
+  const first = failures[0]!.error;
+  if (failures.length === 1 || !failures.every((f) => f.error instanceof TargetSpecError)) throw first;
+  throw new RunnerError('MEM_TARGET', `${failures.length} targets could not be resolved:\n  - ${failures.map((f) => (f.error as Error).message).join('\n  - ')}`);
 }
 
 /** The file a built-in module was loaded from: compiled .js, or the .ts source under vitest. */
