@@ -11,6 +11,8 @@ export interface CellKey {
 
 /** A matched cell with its status in the old and the new run, where it had one. */
 export interface ComparedCell extends CellKey {
+  /** The old run's target, when a pair (`--pair OLD=NEW`, or one target per family) matched a target of another name. */
+  beforeTarget?: string;
   before?: CellStatus;
   after?: CellStatus;
 }
@@ -26,6 +28,14 @@ export interface Comparison {
   removed: ComparedCell[];
   /** A label for the old run (a path or a tool version), shown in reports. */
   baselineLabel?: string;
+  /** Targets of different names compared with each other (old → new). */
+  pairs?: TargetPair[];
+}
+
+/** An old run's target compared with a new run's target of another name. */
+export interface TargetPair {
+  before: string;
+  after: string;
 }
 
 /** A stable string for a cell key, usable as a Map key (target names may contain '@' or ':'). */

@@ -9,6 +9,7 @@ import type { RunResult } from '../runner/types.js';
 import type { Comparison } from './compare-types.js';
 import { buildDetails, serializeDetailsChunks } from './html-details.js';
 import { buildMatrixViewModel, type MatrixCell } from './html-view-model.js';
+import { buildTrendViews } from './trend-html.js';
 
 export interface HtmlOptions {
   /** Marks regressions, fixes and added cells, and lists removed ones. */
@@ -28,6 +29,7 @@ export interface HtmlOptions {
 interface Compiled {
   template: Handlebars.TemplateDelegate;
   css: string;
+  trendCss: string;
   js: string;
   scriptHash: string;
 }
@@ -53,9 +55,11 @@ function getCompiled(): Compiled {
   // The details JSON is streamed in after rendering (see renderChunks); the template marks its place.
   hbs.registerHelper('jsonScript', () => new hbs.SafeString(DETAILS_MARK));
   const js = readTemplateFile('matrix.client.js');
+  hbs.registerPartial('trend', readTemplateFile('trend.hbs')); // a family of versions: templates/trend.hbs
   compiled = {
     template: hbs.compile(readTemplateFile('matrix.hbs'), { strict: false, preventIndent: true }),
     css: readTemplateFile('matrix.css'),
+    trendCss: readTemplateFile('trend.css'),
     js,
     scriptHash: `sha256-${createHash('sha256').update(js).digest('base64')}`,
   };
@@ -95,7 +99,7 @@ export function render(result: RunResult, options: HtmlOptions = {}): string {
  * by part, so the payload is never one string (nor copied by each escape pass).
  */
 export function* renderChunks(result: RunResult, options: HtmlOptions = {}): Generator<string> {
-  const { template, css, js, scriptHash } = getCompiled();
+  const { template, css, trendCss, js, scriptHash } = getCompiled();
   const view = buildMatrixViewModel(result, options.comparison);
   const large = result.cells.length > LARGE_RUN_CELLS;
   const details = buildDetails(result, view.cellOrder, {
@@ -112,6 +116,8 @@ export function* renderChunks(result: RunResult, options: HtmlOptions = {}): Gen
     columnSpan: view.columns.length + 1,
     details: undefined,
     inlineCss: css,
+    trends: buildTrendViews(result),
+    trendCss,
     inlineJs: js,
     scriptHash,
   });

@@ -10,6 +10,7 @@ import { describeFailedCheck } from './describe-mismatch.js';
 import { sanitizeText, toOneLine } from './redact.js';
 import { areSchemasOff, SCHEMAS_OFF_NOTICE } from './schema-notice.js';
 import { listSpecReferences } from './spec-references.js';
+import { renderTrendMarkdown } from './trend-markdown.js';
 
 export interface MarkdownOptions {
   comparison?: Comparison;
@@ -110,7 +111,7 @@ function renderCompared(title: string, cells: ComparedCell[], max: number): stri
   const lines = [`### ${title} (${cells.length})`, ''];
   for (const cell of cells.slice(0, max)) {
     const change = `${cell.before ?? '—'} → ${cell.after ?? '—'}`;
-    lines.push(`- ${cellLabel(cell)}: ${escapeMarkdown(change)}`);
+    lines.push(`- ${cellLabel(cell.beforeTarget ? { ...cell, target: `${cell.beforeTarget} → ${cell.target}` } : cell)}: ${escapeMarkdown(change)}`);
   }
   if (cells.length > max) lines.push(`- … ${cells.length - max} more omitted`);
   lines.push('');
@@ -160,6 +161,7 @@ export function render(result: RunResult, options: MarkdownOptions = {}): string
   lines.push(...renderCounts(result), '');
   const sources = describePassSources(s);
   if (sources) lines.push(`Passes without a verdict: ${escapeMarkdown(sources)}.`, '');
+  lines.push(...renderTrendMarkdown(result, escapeMarkdown));
 
   lines.push('### Failures per target', '', ...renderTargetFailures(result), '');
 
@@ -179,6 +181,7 @@ export function render(result: RunResult, options: MarkdownOptions = {}): string
       '',
       `${comparison.regressions.length} regressions · ${comparison.fixes.length} fixes · ${comparison.added.length} added · ${comparison.removed.length} removed`,
       '',
+      ...(comparison.pairs?.length ? [`Paired targets (old → new): ${comparison.pairs.map((p) => `${escapeMarkdown(p.before)} → ${escapeMarkdown(p.after)}`).join(', ')}`, ''] : []),
       ...renderCompared('Regressions', comparison.regressions, maxCompared),
       ...renderCompared('Fixes', comparison.fixes, maxCompared),
       ...renderCompared('Added', comparison.added, maxCompared),

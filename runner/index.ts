@@ -7,7 +7,7 @@ export { classifyNaive } from './classify/naive.js';
 export { readVerdict } from './classify/read-verdict.js';
 export { runMatrix, planCells, summariseCells, type RunMatrixOptions } from './run/run-matrix.js';
 export { createClassifierTarget } from './targets/classifier-target.js';
-export { resolveTarget, DEFAULT_TARGETS } from './targets/resolve-target.js';
+export { resolveTarget, resolveTargets, expandTargetSpecs, DEFAULT_TARGETS } from './targets/resolve-target.js';
 export { resolveSchemas, createSchemaValidator, checkScriptedResponses } from './schema-check/index.js';
 export { renderReports, REPORT_FORMATS } from '../reports/index.js';
 export { writeRunReports } from '../reports/write-run-reports.js';

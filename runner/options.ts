@@ -33,6 +33,8 @@ export interface RunOptions {
   writeBaseline: string | undefined;
   /** A previous results.json to compare against (`--compare`). */
   compare: string | undefined;
+  /** `--pair OLD=NEW` values for --compare, as given (parsed by runner/compare/pair-targets). */
+  pairs: string[];
   /** `--shard i/n`, as given (parsed by runner/shard). */
   shard: string | undefined;
   /** Whether the built-in default target set is in use. */
@@ -59,6 +61,7 @@ export const RUN_FLAGS = {
   'no-baseline': { type: 'boolean' },
   'write-baseline': { type: 'string' },
   compare: { type: 'string' },
+  pair: { type: 'string', multiple: true },
   shard: { type: 'string' },
 } as const;
 
@@ -67,6 +70,7 @@ export function parseRunOptions(args: string[], defaultTargets: string[]): RunOp
   const { values } = parseCommandFlags('run', { args, options: RUN_FLAGS, allowPositionals: false });
   const targets = values.target ?? defaultTargets;
   if (values.quiet && values.verbose) throw new UsageError('run: --quiet and --verbose contradict each other; use one');
+  if (values.pair !== undefined && values.compare === undefined) throw new UsageError('run: --pair pairs targets for --compare FILE; give --compare too, or leave --pair out');
   if (values['no-baseline'] && values.baseline !== undefined) throw new UsageError('run: --baseline and --no-baseline contradict each other; use one');
   return {
     targets,
@@ -84,6 +88,7 @@ export function parseRunOptions(args: string[], defaultTargets: string[]): RunOp
     baseline: values['no-baseline'] ? false : values.baseline,
     writeBaseline: values['write-baseline'],
     compare: values.compare,
+    pairs: values.pair ?? [],
     shard: values.shard,
   };
 }

@@ -10,6 +10,7 @@ import { render } from '../reports/html.js';
 import { describeRequiring } from './describe-requiring.js';
 import type { Cell, Consequence, ProtocolVersion } from '../runner/types.js';
 import { makeCase, makeCell, makeCheck, makeHostileRunResult, makeRecording, makeRunResult } from './make-run-result.js';
+import { makeTrendRunResult } from './make-trend-result.js';
 import { CHROMIUM_PATH, getBrowserRequirement } from './requirements.js';
 
 // Flags that keep Chromium from phoning home, so any request seen comes from the page.
@@ -22,6 +23,13 @@ type Browser = Awaited<ReturnType<Playwright['chromium']['launch']>>;
 type Page = Awaited<ReturnType<Browser['newPage']>>;
 
 const driver = 'playwright-core';
+// The little of the DOM the trend test reads inside the page (the project compiles without the DOM lib).
+interface DomNode {
+  textContent: string | null;
+  children: ArrayLike<DomNode>;
+  querySelector(selector: string): DomNode | null;
+  getBoundingClientRect(): { height: number };
+}
 // test/requirements.ts decides whether the browser is there: without it these tests skip locally
 // (under the run's one notice) and fail under CI=true.
 const requirement = getBrowserRequirement();
@@ -71,7 +79,7 @@ function makeTallResult() {
 describeRequiring(requirement, 'HTML matrix in headless Chromium', () => {
   let dir: string;
   let browser: Browser;
-  const files: Record<'plain' | 'hostile' | 'tall', string> = { plain: '', hostile: '', tall: '' };
+  const files: Record<'plain' | 'hostile' | 'tall' | 'trend', string> = { plain: '', hostile: '', tall: '', trend: '' };
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'mem-browser-'));
@@ -81,6 +89,8 @@ describeRequiring(requirement, 'HTML matrix in headless Chromium', () => {
     await writeFile(files.hostile, render(makeAttackedResult()));
     files.tall = join(dir, 'tall.html');
     await writeFile(files.tall, render(makeTallResult()));
+    files.trend = join(dir, 'trend.html');
+    await writeFile(files.trend, render(makeTrendRunResult()));
     browser = await playwright!.chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
   });
   afterAll(async () => {
@@ -251,6 +261,40 @@ describeRequiring(requirement, 'HTML matrix in headless Chromium', () => {
     }
     expect(await page.locator('#details-body').textContent()).toContain('Expected STREAM_INCOMPLETE, the target concluded TOOL_SUCCESS: a false success');
     expect(seen.errors).toEqual([]);
+    await page.close();
+  });
+
+  it('shows a family\'s version trend: an accessible chart whose numbers match the table, and the changed rows marked', async () => {
+    const { page, seen } = await open(files.trend);
+    const chart = page.getByRole('img', { name: 'Cells passed, failed and false successes per ts-sdk version' });
+    await expect(chart.count()).resolves.toBe(1);
+    expect(await chart.isVisible()).toBe(true);
+    const box = await chart.boundingBox();
+    expect(box!.width).toBeGreaterThan(50);
+    expect(box!.height).toBeGreaterThan(50);
+    // Every bar's value (its tooltip) is also in the per-version table.
+    const bars = await page.locator('.trend-chart rect').evaluateAll((rects: DomNode[]) => rects.map((r) => r.querySelector('title')?.textContent ?? ''));
+    expect(bars).toHaveLength(9);
+    const table = await page.locator('.trend-counts tbody tr').evaluateAll((rows: DomNode[]) => rows.map((r) => Array.from(r.children, (c: DomNode) => c.textContent ?? '')));
+    expect(table).toEqual([
+      ['1.23.1', '3', '3', '0', '0', '0', '0', '0', '0'],
+      ['1.24.3', '3', '1', '0', '1', '1', '1', '0', '0'],
+      ['1.25.3', '4', '2', '1', '0', '0', '1', '1', '1'],
+    ]);
+    for (const [version, passed, failed, falseSuccesses] of table) {
+      expect(bars).toEqual(expect.arrayContaining([`${version}: ${passed} passed`, `${version}: ${failed} failed`, `${version}: ${falseSuccesses} false successes`]));
+    }
+    // Taller bar, larger number: the chart is drawn to scale.
+    const heights = await page.locator('.trend-chart rect.bar-passed').evaluateAll((rects: DomNode[]) => rects.map((r) => r.getBoundingClientRect().height));
+    expect(heights[2]).toBeGreaterThan(heights[1]!);
+    const regressed = page.locator('.trend-rows td.change-regression');
+    expect(await regressed.count()).toBe(1);
+    expect(await regressed.textContent()).toBe('▼regressed (false-success): TOOL_SUCCESS');
+    expect(await page.locator('.trend-rows tbody tr').count()).toBe(4);
+    // The matrix filters still work beside the trend section.
+    await page.fill('#f-text', 'jsonrpc-error');
+    expect(await visibleRows(page)).toBe(1);
+    expect(seen).toEqual({ requests: [], dialogs: [], errors: [] });
     await page.close();
   });
 });

@@ -4,21 +4,27 @@ import { resolve } from 'node:path';
 import type { CliIo } from '../cli-io.js';
 import { parseCommandFlags } from '../command-flags.js';
 import { compareResults } from '../compare/compare-results.js';
+import { checkPairs, choosePairs, describeUnpaired, listResultTargets, parsePairs } from '../compare/pair-targets.js';
 import { renderComparison, type ComparisonFormat } from '../compare/render-comparison.js';
 import { readResultsFile } from '../compare/results-file.js';
 import { UsageError } from '../errors.js';
 
-export const COMPARE_USAGE = `Usage: mcp-error-matrix compare <old results.json> <new results.json> [--format markdown|text]
+export const COMPARE_USAGE = `Usage: mcp-error-matrix compare <old results.json> <new results.json> [--format markdown|text] [--pair OLD=NEW]
   Lists regressions, fixes, added and removed cells between two runs (the old run first).
+  Cells pair by case, target and protocol version.
 
-  --format F   markdown (default) or text
+  --format F       markdown (default) or text
+  --pair OLD=NEW   compare the old run's target OLD with the new run's target NEW, e.g.
+                   --pair ts-client@2.0.0=ts-client@2.4.0 (repeatable). Without it, a family
+                   (ts-sdk, ts-client) with one target in each run pairs by itself.
 
-Exit 0 when nothing regressed, 1 on regressions, 2 when an input is not a results file.
+Exit 0 when nothing regressed, 1 on regressions, 2 when an input is not a results file or
+no cell pairs (the error names the targets of each run).
 `;
 
 /** Runs the `compare` command; returns the exit code. */
 export async function runCompareCommand(args: string[], io: CliIo): Promise<number> {
-  const { positionals, values } = parseCommandFlags('compare', { args, options: { format: { type: 'string' } }, allowPositionals: true });
+  const { positionals, values } = parseCommandFlags('compare', { args, options: { format: { type: 'string' }, pair: { type: 'string', multiple: true } }, allowPositionals: true });
   if (positionals.length !== 2) {
     throw new UsageError('compare: expected two results.json files, the old run first: `mcp-error-matrix compare old/results.json new/results.json`');
   }
@@ -27,7 +33,11 @@ export async function runCompareCommand(args: string[], io: CliIo): Promise<numb
   const [oldFile, newFile] = positionals as [string, string];
   const before = await readResultsFile(resolve(io.cwd, oldFile), oldFile);
   const after = await readResultsFile(resolve(io.cwd, newFile), newFile);
-  const { comparison, changedCases } = compareResults(before, after, oldFile);
+  const labels = { old: oldFile, new: newFile, command: 'compare' };
+  const explicit = parsePairs(values.pair, 'compare');
+  checkPairs(explicit, listResultTargets(before), listResultTargets(after), labels);
+  const { comparison, changedCases, paired } = compareResults(before, after, oldFile, choosePairs(before, after, explicit));
+  if (paired === 0) throw describeUnpaired(listResultTargets(before), listResultTargets(after), labels);
   const notes = changedCases.length > 0 ? [`${changedCases.length} case file(s) changed between the runs, so their cells compare different tests: ${changedCases.join(', ')}`] : [];
   io.stdout(renderComparison(comparison, format as ComparisonFormat, notes));
   return comparison.regressions.length > 0 ? 1 : 0;

@@ -16,7 +16,7 @@ import { getPackageRoot } from '../package-paths.js';
 import { createFaultInjector } from '../run/fault-injection.js';
 import { MatrixFailure } from '../run/matrix-failure.js';
 import { runMatrix } from '../run/run-matrix.js';
-import { DEFAULT_TARGETS, resolveTarget } from '../targets/resolve-target.js';
+import { DEFAULT_TARGETS, expandTargetSpecs, resolveTargets } from '../targets/resolve-target.js';
 import { listBundledSdkTargets, SDK_KINDS } from '../targets/sdk/resolve-sdk-package.js';
 import { PROTOCOL_VERSIONS, type ProtocolVersion, type RunResult, type Target } from '../types.js';
 import { createProgress } from './progress.js';
@@ -33,6 +33,9 @@ Targets (--target SPEC, repeatable; default: ${DEFAULT_TARGETS.join(', ')}):
                                 #persistent[=N]: N long-lived processes take cells as JSON lines (README)
 ${describeClientKinds()}
                                 (any other version is installed once into the user cache with npm)
+  ts-sdk@<range>[#all]          an npm semver range, e.g. ts-sdk@^1.10.0, ts-client@2.x, "ts-sdk@>=1.17 <1.30":
+                                the latest patch of every minor in it (#all: every published version),
+                                each its own target and worker
 
 Options:
   --target SPEC       a target, as above (repeatable)
@@ -53,6 +56,8 @@ Options:
   --no-baseline       apply no baseline, not even the bundled one
   --write-baseline F  write the current failures as a baseline to F (keeps reasons of existing entries)
   --compare FILE      compare with a previous results.json: regressions, fixes, added, removed (exit 1 on regressions)
+  --pair OLD=NEW      with --compare: compare FILE's target OLD with this run's target NEW (repeatable), e.g.
+                      --pair ts-client@2.0.0=ts-client@2.4.0; a family with one target in each pairs by itself
   --shard i/n         run only shard i of n (whole cases, dealt round-robin); combine with \`merge\`
   --help, -h          this text
 
@@ -78,12 +83,16 @@ export async function runRunCommand(args: string[], io: CliIo): Promise<number> 
   // From here a first signal stops the run (clients killed) and the reports are written marked incomplete.
   io.setStopMode?.('abort', 'stopping'); // the run says itself what stopping means for it (describeInterruptedRun)
   try {
-    // Resolved side by side: each client worker's start-up (imports, warm-up, version probe) overlaps
-    // the others'. The resolved ones are kept for closing; the first failure, in spec order, is reported.
-    const resolved = await Promise.allSettled(options.targets.map((spec) => resolveTarget(spec, { cwd: io.cwd })));
-    for (const outcome of resolved) if (outcome.status === 'fulfilled') targets.push(outcome.value);
-    const failed = resolved.find((outcome) => outcome.status === 'rejected');
-    if (failed) throw failed.reason;
+    // A version range (ts-sdk@^1.10.0) becomes one target per version, each its own worker process.
+    // Targets start side by side, so each client worker's start-up (imports, warm-up, version probe)
+    // overlaps the others'; the versions a range installs go 3 at a time.
+    const specs = await expandTargetSpecs(options.targets, {
+      onExpanded: (spec, versions) => {
+        if (!options.quiet) io.stderr(`--target ${spec}: ${versions.length} version(s): ${versions.join(', ')}\n`);
+      },
+    });
+    targets.push(...(await resolveTargets(specs, { cwd: io.cwd, concurrency: specs.length > options.targets.length ? 3 : specs.length })));
+    const pairing = previous && options.compare !== undefined ? await preparePairing(previous, options.compare, options.pairs, { targets: targets.map((t) => t.info.name), cases: cases.map((c) => c.case.id), ...(options.versions ? { versions: options.versions } : {}) }) : undefined;
     const prepared = await prepareBaseline({
       option: options.baseline,
       defaultTargets: options.defaultTargets,
@@ -130,7 +139,8 @@ export async function runRunCommand(args: string[], io: CliIo): Promise<number> 
       const plan = shards.computePlanDigest(selected, targets, options.versions);
       result = { ...result, shard: { index: shard.index, count: shard.count, planDigest: plan.digest, plannedCells: plan.cells } };
     }
-    const comparison = previous ? (await import('../compare/compare-results.js')).compareResults(previous, result, options.compare).comparison : undefined;
+    const compared = previous && pairing ? (await import('../compare/compare-results.js')).compareResults(previous, result, options.compare, pairing.choose(result)) : undefined;
+    const comparison = compared?.comparison;
     if (comparison) result = { ...result, comparison };
     progress.done(result);
     io.stdout(renderTap(result));
@@ -148,11 +158,31 @@ export async function runRunCommand(args: string[], io: CliIo): Promise<number> 
       if (!options.quiet) io.stderr(`Reports written to ${options.out}/: ${files.join(', ')}\n`);
     }
     if (internalError) throw internalError.error;
+    // Reports are out; a comparison that paired nothing is still an input error (preparePairing catches most before the run).
+    if (compared && pairing && compared.paired === 0 && result.complete) throw pairing.unpaired(result);
     return hasUnexpected(result) || (comparison?.regressions.length ?? 0) > 0 ? 1 : 0;
   } finally {
     io.setStopMode?.('exit');
     await Promise.all(targets.map((target) => target.close?.()));
   }
+}
+
+/**
+ * Checks `--pair` against the previous run and the planned targets, and that the planned run can
+ * pair any cell with the previous one; returns how to choose the pairs and the error for none.
+ */
+async function preparePairing(previous: StoredRunResult, label: string, values: string[], plan: { targets: string[]; cases: string[]; versions?: ProtocolVersion[] }) {
+  const { canPairPlannedRun, checkPairs, choosePairs, describeUnpaired, listResultTargets, parsePairs } = await import('../compare/pair-targets.js');
+  const labels = { old: label, new: 'this run', command: 'run --compare' };
+  const explicit = parsePairs(values, 'run');
+  const oldTargets = listResultTargets(previous);
+  checkPairs(explicit, oldTargets, plan.targets, labels);
+  const planned = { targets: plan.targets.map((name) => ({ name, kind: '' })), cells: [] };
+  if (!canPairPlannedRun(previous, plan, choosePairs(previous, planned, explicit))) throw describeUnpaired(oldTargets, plan.targets, labels);
+  return {
+    choose: (result: RunResult) => choosePairs(previous, result, explicit),
+    unpaired: (result: RunResult) => describeUnpaired(oldTargets, listResultTargets(result), labels),
+  };
 }
 
 /** Loads and verifies the pinned schemas (unless --no-schemas) and compiles the validator once for the run. */

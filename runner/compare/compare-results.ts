@@ -1,5 +1,6 @@
-// Compares two runs cell by cell, matched by (case, target, protocol version).
-import { formatCellKey, type ComparedCell, type Comparison } from '../../reports/compare-types.js';
+// Compares two runs cell by cell, matched by (case, target, protocol version); a target pair
+// (pair-targets.ts) matches the old run's target with a new target of another name.
+import { formatCellKey, type ComparedCell, type Comparison, type TargetPair } from '../../reports/compare-types.js';
 import type { Cell, CellStatus, RunResult } from '../types.js';
 
 // How good a status is. A move down is a regression, a move up a fix. xfail ranks with fail
@@ -11,33 +12,43 @@ export interface CompareOutcome {
   comparison: Comparison;
   /** Cases whose file digest differs between the runs: their cells compare different tests. */
   changedCases: string[];
+  /** Cells of the new run that found their cell in the old run. Zero: the comparison says nothing. */
+  paired: number;
 }
 
 /** Regressions, fixes, added and removed cells of `after` against `before`. */
-export function compareResults(before: RunResult, after: RunResult, baselineLabel?: string): CompareOutcome {
-  const old = new Map(before.cells.map((cell) => [formatCellKey(keyOf(cell)), cell]));
-  const comparison: Comparison = { regressions: [], fixes: [], added: [], removed: [], ...(baselineLabel === undefined ? {} : { baselineLabel }) };
-  const seen = new Set<string>();
+export function compareResults(before: RunResult, after: RunResult, baselineLabel?: string, pairs: readonly TargetPair[] = []): CompareOutcome {
+  // An old cell of a paired target is looked up under the new target's name.
+  const renamed = new Map(pairs.map((pair) => [pair.before, pair.after]));
+  const old = new Map(before.cells.map((cell) => [formatCellKey({ ...keyOf(cell), target: renamed.get(cell.target) ?? cell.target }), cell]));
+  const comparison: Comparison = {
+    regressions: [],
+    fixes: [],
+    added: [],
+    removed: [],
+    ...(baselineLabel === undefined ? {} : { baselineLabel }),
+    ...(pairs.length > 0 ? { pairs: pairs.map(({ before: b, after: a }) => ({ before: b, after: a })) } : {}),
+  };
+  const matched = new Set<Cell>();
   for (const cell of after.cells) {
-    const key = formatCellKey(keyOf(cell));
-    seen.add(key);
-    const previous = old.get(key);
+    const previous = old.get(formatCellKey(keyOf(cell)));
     if (!previous) {
       comparison.added.push({ ...keyOf(cell), after: cell.status });
       continue;
     }
+    matched.add(previous);
     const was = RANK[previous.status];
     const now = RANK[cell.status];
     if (was === undefined || now === undefined || was === now) continue;
-    const compared: ComparedCell = { ...keyOf(cell), before: previous.status, after: cell.status };
+    const compared: ComparedCell = { ...keyOf(cell), ...(previous.target === cell.target ? {} : { beforeTarget: previous.target }), before: previous.status, after: cell.status };
     (now < was ? comparison.regressions : comparison.fixes).push(compared);
   }
   for (const cell of before.cells) {
-    if (!seen.has(formatCellKey(keyOf(cell)))) comparison.removed.push({ ...keyOf(cell), before: cell.status });
+    if (!matched.has(cell)) comparison.removed.push({ ...keyOf(cell), before: cell.status });
   }
   const oldDigests = new Map(before.cases.map((c) => [c.id, c.sha256]));
   const changedCases = after.cases.filter((c) => oldDigests.has(c.id) && oldDigests.get(c.id) !== c.sha256).map((c) => c.id);
-  return { comparison, changedCases };
+  return { comparison, changedCases, paired: matched.size };
 }
 
 function keyOf(cell: Cell): Pick<ComparedCell, 'case' | 'target' | 'protocolVersion'> {

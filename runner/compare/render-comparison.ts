@@ -21,7 +21,7 @@ function counts(comparison: Comparison): string {
 
 function describe(cell: ComparedCell): string {
   const change = cell.before && cell.after ? `${cell.before} → ${cell.after}` : cell.after ? `new: ${cell.after}` : `was: ${cell.before ?? '?'}`;
-  return `${cell.case} · ${cell.target} · ${cell.protocolVersion} (${change})`;
+  return `${cell.case} · ${cell.beforeTarget ? `${cell.beforeTarget} → ` : ''}${cell.target} · ${cell.protocolVersion} (${change})`;
 }
 
 // Case ids and target names come from files the user gave us; keep table/markup characters inert.
@@ -31,7 +31,7 @@ function escapeMarkdown(text: string): string {
 
 function renderMarkdown(comparison: Comparison, notes: string[]): string {
   const lines = [`## mcp-error-matrix comparison${comparison.baselineLabel ? ` against ${escapeMarkdown(comparison.baselineLabel)}` : ''}`, '', counts(comparison), ''];
-  for (const note of notes) lines.push(`> ${escapeMarkdown(note)}`, '');
+  for (const note of [...describePairs(comparison), ...notes]) lines.push(`> ${escapeMarkdown(note)}`, '');
   for (const [key, title] of SECTIONS) {
     const cells = comparison[key];
     if (cells.length === 0) continue;
@@ -49,5 +49,11 @@ function renderText(comparison: Comparison, notes: string[]): string {
       lines.push(`${key === 'regressions' ? 'not ok' : 'ok'} ${n} - ${singular}: ${describe(cell).replace(/[\r\n]/g, ' ')}`);
     }
   }
-  return [`1..${n}`, ...lines, ...notes.map((note) => `# ${note}`), `# ${counts(comparison)}`, ''].join('\n');
+  return [`1..${n}`, ...lines, ...[...describePairs(comparison), ...notes].map((note) => `# ${note.replace(/[\r\n]/g, ' ')}`), `# ${counts(comparison)}`, ''].join('\n');
+}
+
+/** One line naming the targets compared under different names. */
+function describePairs(comparison: Comparison): string[] {
+  const pairs = comparison.pairs ?? [];
+  return pairs.length === 0 ? [] : [`Paired targets (old → new): ${pairs.map((pair) => `${pair.before} → ${pair.after}`).join(', ')}`];
 }

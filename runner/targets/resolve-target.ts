@@ -4,11 +4,12 @@ import { fileURLToPath } from 'node:url';
 import { closest } from '../cases/case-errors.js';
 import { classifyNaive } from '../classify/naive.js';
 import { classifyReference } from '../classify/reference.js';
-import { TargetSpecError } from '../errors.js';
+import { RunnerError, TargetSpecError } from '../errors.js';
 import { getPackageVersion } from '../package-paths.js';
 import type { Target } from '../types.js';
 import { createClassifierTarget, createIsolatedClassifierTarget } from './classifier-target.js';
 import { loadClassifierModule } from './load-classifier-module.js';
+import { expandTargetRanges, type ExpandRangeOptions } from './sdk/expand-version-range.js';
 import { listDefaultSdkTargets } from './sdk/resolve-sdk-package.js';
 import { SDK_TARGET_KINDS } from './sdk/sdk-target.js';
 
@@ -57,9 +58,50 @@ export async function resolveTarget(spec: string, options: ResolveTargetOptions)
   const kind = /^([a-z][a-z0-9-]*)[:@]/.exec(spec)?.[1];
   const factory = kind === undefined ? undefined : TARGET_KINDS[kind];
   if (factory) return factory(spec, options);
-  const known = [...Object.keys(BUILT_IN_TARGETS), 'classifier:<module>[#export]', 'command:<command line>', ...Object.keys(SDK_TARGET_KINDS).map((kind) => `${kind}@<version>`)];
+  const known = [...Object.keys(BUILT_IN_TARGETS), 'classifier:<module>[#export]', 'command:<command line>', ...Object.keys(SDK_TARGET_KINDS).map((kind) => `${kind}@<version|range>`)];
   const guess = closest(spec, Object.keys(BUILT_IN_TARGETS)) ?? (kind === undefined ? undefined : closest(kind, Object.keys(TARGET_KINDS)));
   throw new TargetSpecError(spec, `unknown target${guess ? ` (did you mean "${guess}"?)` : ''}; use one of: ${known.join(', ')}`);
+}
+
+/**
+ * Expands the specs carrying a version range (`ts-sdk@^1.10.0`, `ts-client@2.x[#all]`) into one
+ * exact-version spec each; `onExpanded` hears what each range became (for a progress line).
+ */
+export async function expandTargetSpecs(
+  specs: readonly string[],
+  options: ExpandRangeOptions & { onExpanded?: (spec: string, versions: string[]) => void } = {},
+): Promise<string[]> {
+  const { specs: expanded, expanded: ranges } = await expandTargetRanges(specs, options);
+  for (const range of ranges) options.onExpanded?.(range.spec, range.versions);
+  return expanded;
+}
+
+/**
+ * Resolves several specs, `concurrency` at a time (SDK versions install and start a worker each),
+ * in the order given. Every spec is tried, so one error names every target that failed (offline, each
+ * version of a range that is not cached); the targets already started are then closed.
+ */
+export async function resolveTargets(specs: readonly string[], options: ResolveTargetOptions & { concurrency?: number }): Promise<Target[]> {
+  const resolved: (Target | undefined)[] = new Array(specs.length);
+  const failures: { index: number; error: unknown }[] = [];
+  let next = 0;
+  const lane = async () => {
+    while (next < specs.length) {
+      const index = next++;
+      try {
+        resolved[index] = await resolveTarget(specs[index]!, options);
+      } catch (error) {
+        failures.push({ index, error });
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency ?? 1, specs.length)) }, lane));
+  if (failures.length === 0) return resolved as Target[];
+  await Promise.allSettled(resolved.map((target) => target?.close?.()));
+  failures.sort((a, b) => a.index - b.index);
+  const first = failures[0]!.error;
+  if (failures.length === 1 || !failures.every((f) => f.error instanceof TargetSpecError)) throw first;
+  throw new RunnerError('MEM_TARGET', `${failures.length} targets could not be resolved:\n  - ${failures.map((f) => (f.error as Error).message).join('\n  - ')}`);
 }
 
 /** The file a built-in module was loaded from: compiled .js, or the .ts source under vitest. */

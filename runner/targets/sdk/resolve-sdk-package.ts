@@ -53,7 +53,7 @@ export interface ResolveSdkOptions {
 /** Runs npm; rejects with an error carrying npm's `stderr` when it exits non-zero. */
 export type RunNpm = (args: string[]) => Promise<{ stdout: string }>;
 
-const runNpm: RunNpm = async (args) => {
+export const runNpm: RunNpm = async (args) => {
   const { stdout } = await run(process.platform === 'win32' ? 'npm.cmd' : 'npm', args, { timeout: 180_000, maxBuffer: 4 * 1024 * 1024 });
   return { stdout: String(stdout) };
 };

@@ -1,0 +1,42 @@
+// summary.md's version trend: for each family of versions in the run, one list item per version
+// with its counts and what changed against the version before, grouped by old → new outcome.
+import type { RunResult } from '../runner/types.js';
+import { buildTrendFamilies, type TrendTransition, type TrendVersion } from './trend-view-model.js';
+
+/** Transitions listed per version and kind; the rest are counted. */
+const TRANSITIONS_SHOWN = 3;
+
+/** The trend sections (none when the run holds no family of two or more versions). */
+export function renderTrendMarkdown(result: Pick<RunResult, 'cells' | 'targets'>, escape: (text: string) => string): string[] {
+  const lines: string[] = [];
+  for (const family of buildTrendFamilies(result.cells, result.targets)) {
+    lines.push(`### Version trend: ${escape(family.family)} (${family.versions.length} versions)`, '');
+    family.versions.forEach((version, i) => {
+      const counts = `${version.passed} passed, ${version.failed} failed, ${version.falseSuccesses} false successes${version.skipped ? `, ${version.skipped} skipped` : ''}${version.errors ? `, ${version.errors} not measured (error)` : ''}`;
+      const changes = i === 0 ? 'first version' : describeChanges(version, escape);
+      lines.push(`- **${escape(version.version)}**: ${changes} (${counts})`);
+    });
+    lines.push('', `${family.rows.length} case × protocol version rows change between versions; ${family.steadyRows} stay the same.`, '');
+  }
+  return lines;
+}
+
+function describeChanges(version: TrendVersion, escape: (text: string) => string): string {
+  const parts: string[] = [];
+  for (const [change, count, word] of [
+    ['fix', version.fixed, 'fixed'],
+    ['regression', version.regressed, 'regressed'],
+    ['changed', version.changed, 'with another outcome'],
+  ] as const) {
+    if (count === 0) continue;
+    const shown = version.transitions.filter((t) => t.change === change);
+    const listed = shown.slice(0, TRANSITIONS_SHOWN).map((t) => describeTransition(t, escape));
+    const more = shown.length > TRANSITIONS_SHOWN ? `; ${shown.length - TRANSITIONS_SHOWN} more kinds` : '';
+    parts.push(`${count} ${count === 1 ? 'cell' : 'cells'} ${word} (${listed.join('; ')}${more})`);
+  }
+  return parts.length === 0 ? 'no change' : parts.join(', ');
+}
+
+function describeTransition(transition: TrendTransition, escape: (text: string) => string): string {
+  return `${escape(transition.from)} → ${escape(transition.to)}${transition.consequence ? ` [${transition.consequence}]` : ''} ×${transition.count}`;
+}

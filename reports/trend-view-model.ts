@@ -1,0 +1,172 @@
+// The trend of a family of versions (issue 14 §3): when a run holds several versions of one
+// package (ts-sdk@1.24.3, ts-sdk@1.25.3, …), each (case, protocol version) row shows the client's
+// actual outcome per version, marked where it changed from the version before: a fix, a
+// regression or another outcome, named by its consequence when the failed check carries one.
+// Per version: cells passed, failed and false successes. The HTML partial and summary.md read this.
+import semver from 'semver';
+import { getTargetFamily } from '../runner/compare/pair-targets.js';
+import type { Cell, CellStatus, Consequence, Verdict } from '../runner/types.js';
+import { PROTOCOL_VERSIONS } from '../runner/types.js';
+
+export type TrendChange = 'fix' | 'regression' | 'changed';
+
+export interface TrendCell {
+  status: CellStatus | 'none';
+  /** The client's actual outcome (`HTTP_ERROR 503`, `none` when it concluded nothing), or the status word of a skip/error. */
+  outcome: string;
+  /** How this cell differs from the same row at the nearest earlier measured version. */
+  change?: TrendChange;
+  consequence?: Consequence;
+}
+
+export interface TrendRow {
+  caseId: string;
+  protocolVersion: string;
+  cells: TrendCell[];
+}
+
+export interface TrendTransition {
+  change: TrendChange;
+  from: string;
+  to: string;
+  count: number;
+  consequence?: Consequence;
+}
+
+export interface TrendVersion {
+  target: string;
+  version: string;
+  passed: number;
+  failed: number;
+  falseSuccesses: number;
+  skipped: number;
+  /** Not measured: the harness or the worker broke. */
+  errors: number;
+  fixed: number;
+  regressed: number;
+  changed: number;
+  /** This version's changes grouped by old → new outcome, most frequent first. */
+  transitions: TrendTransition[];
+}
+
+export interface TrendFamily {
+  family: string;
+  versions: TrendVersion[];
+  /** Rows whose outcome differs between versions, in case order. */
+  rows: TrendRow[];
+  /** Rows with the same outcome in every measured version. */
+  steadyRows: number;
+}
+
+// As in compare-results.ts, up is a fix and down a regression, except that an error cell is
+// unranked like a skip: it was not measured (the harness or the worker broke, often a timeout
+// on a loaded machine), so a version that errs is no behaviour change of the client.
+const RANK: Record<CellStatus, number | undefined> = { pass: 3, xpass: 3, non_strict: 2, fail: 1, xfail: 1, error: undefined, skip: undefined };
+const PASSED: ReadonlySet<CellStatus> = new Set(['pass', 'xpass', 'non_strict']);
+const FAILED: ReadonlySet<CellStatus> = new Set(['fail', 'xfail']);
+
+/** One trend per family with at least two versions in the run, families in order of first appearance. */
+export function buildTrendFamilies(cells: readonly Cell[], targets: readonly { name: string; version?: string }[]): TrendFamily[] {
+  const names = [...new Set([...targets.map((t) => t.name), ...cells.map((c) => c.target)])];
+  const byFamily = new Map<string, string[]>();
+  for (const name of names) {
+    const family = getTargetFamily(name);
+    if (family !== undefined) byFamily.set(family, [...(byFamily.get(family) ?? []), name]);
+  }
+  const trends: TrendFamily[] = [];
+  for (const [family, members] of byFamily) {
+    if (members.length < 2) continue;
+    trends.push(buildFamily(family, members.map((name) => ({ name, version: versionOf(name) })).sort((a, b) => compareVersions(a.version, b.version)), cells));
+  }
+  return trends;
+}
+
+function buildFamily(family: string, members: { name: string; version: string }[], cells: readonly Cell[]): TrendFamily {
+  const index = new Map(members.map((m, i) => [m.name, i]));
+  const rowsByKey = new Map<string, { caseId: string; protocolVersion: string; cells: (Cell | undefined)[] }>();
+  for (const cell of cells) {
+    const at = index.get(cell.target);
+    if (at === undefined) continue;
+    const key = JSON.stringify([cell.case, cell.protocolVersion]);
+    let row = rowsByKey.get(key);
+    if (!row) rowsByKey.set(key, (row = { caseId: cell.case, protocolVersion: cell.protocolVersion, cells: new Array(members.length).fill(undefined) }));
+    row.cells[at] = cell;
+  }
+  const versions: TrendVersion[] = members.map((m) => ({ target: m.name, version: m.version, passed: 0, failed: 0, falseSuccesses: 0, skipped: 0, errors: 0, fixed: 0, regressed: 0, changed: 0, transitions: [] }));
+  const transitions = members.map(() => new Map<string, TrendTransition>());
+  const rows: TrendRow[] = [];
+  let steadyRows = 0;
+  const order = (r: { protocolVersion: string }) => (PROTOCOL_VERSIONS as readonly string[]).indexOf(r.protocolVersion);
+  for (const raw of [...rowsByKey.values()].sort((a, b) => a.caseId.localeCompare(b.caseId) || order(a) - order(b))) {
+    let previous: TrendCell | undefined;
+    let changedRow = false;
+    const row: TrendRow = { caseId: raw.caseId, protocolVersion: raw.protocolVersion, cells: [] };
+    raw.cells.forEach((cell, i) => {
+      const shown = describeCell(cell);
+      const counts = versions[i]!;
+      if (cell && PASSED.has(cell.status)) counts.passed++;
+      if (cell && FAILED.has(cell.status)) counts.failed++;
+      if (cell?.status === 'skip') counts.skipped++;
+      if (cell?.status === 'error') counts.errors++;
+      if (cell && findConsequences(cell).includes('false-success')) counts.falseSuccesses++;
+      if (cell && previous && RANK[cell.status] !== undefined) {
+        const change = compareCells(previous, shown, cell);
+        if (change) {
+          shown.change = change.change;
+          if (change.consequence) shown.consequence = change.consequence;
+          counts[change.change === 'fix' ? 'fixed' : change.change === 'regression' ? 'regressed' : 'changed']++;
+          const key = JSON.stringify([change.change, previous.outcome, shown.outcome, change.consequence]);
+          const seen = transitions[i]!.get(key) ?? { change: change.change, from: previous.outcome, to: shown.outcome, count: 0, ...(change.consequence ? { consequence: change.consequence } : {}) };
+          seen.count++;
+          transitions[i]!.set(key, seen);
+          changedRow = true;
+        }
+      }
+      if (cell && RANK[cell.status] !== undefined) previous = shown;
+      row.cells.push(shown);
+    });
+    if (changedRow) rows.push(row);
+    else steadyRows++;
+  }
+  versions.forEach((v, i) => (v.transitions = [...transitions[i]!.values()].sort((a, b) => b.count - a.count)));
+  return { family, versions, rows, steadyRows };
+}
+
+/** A fix or regression by status, else a different outcome at the same status; undefined when nothing changed. */
+function compareCells(previous: TrendCell, now: TrendCell, cell: Cell): { change: TrendChange; consequence?: Consequence } | undefined {
+  const was = RANK[previous.status as CellStatus];
+  const is = RANK[cell.status];
+  if (was === undefined || is === undefined) return undefined;
+  const change: TrendChange | undefined = is > was ? 'fix' : is < was ? 'regression' : previous.outcome !== now.outcome ? 'changed' : undefined;
+  if (!change) return undefined;
+  // A regression is named by what it now costs; a fix by what it used to cost.
+  const consequence = change === 'fix' ? previous.consequence : findConsequences(cell)[0];
+  return consequence ? { change, consequence } : { change };
+}
+
+function describeCell(cell: Cell | undefined): TrendCell {
+  if (!cell) return { status: 'none', outcome: '—' };
+  if (cell.status === 'skip' || cell.status === 'error') return { status: cell.status, outcome: cell.status };
+  const consequence = findConsequences(cell)[0];
+  return { status: cell.status, outcome: cell.actual.map(formatVerdict).join(', ') || 'none', ...(consequence ? { consequence } : {}) };
+}
+
+/** `HTTP_ERROR 503`, `JSONRPC_ERROR -32602`, `TOOL_SUCCESS`; `none` where the client concluded nothing. */
+export function formatVerdict(verdict: Verdict | null): string {
+  if (!verdict) return 'none';
+  const detail = verdict.status ?? verdict.code;
+  return detail === undefined ? verdict.outcome : `${verdict.outcome} ${detail}`;
+}
+
+function findConsequences(cell: Cell): Consequence[] {
+  return cell.checks.filter((c) => !c.passed && c.consequence !== undefined).map((c) => c.consequence!);
+}
+
+function versionOf(name: string): string {
+  return name.slice(name.indexOf('@') + 1);
+}
+
+function compareVersions(a: string, b: string): number {
+  const [x, y] = [semver.valid(a), semver.valid(b)];
+  return x && y ? semver.compare(x, y) : a.localeCompare(b);
+}

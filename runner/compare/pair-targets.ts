@@ -1,0 +1,90 @@
+// Which target of the old run a target of the new run is compared with. By default a cell pairs
+// with the cell of the same case, target name and protocol version. `--pair OLD=NEW` pairs two
+// targets of different names (ts-client@2.0.0 with ts-client@2.4.0); without --pair, a family
+// (ts-sdk, ts-client) with exactly one target in each run, under different names, pairs itself.
+import type { TargetPair } from '../../reports/compare-types.js';
+import { RunnerError, UsageError } from '../errors.js';
+import type { RunResult } from '../types.js';
+
+/** Two runs share no cell: comparing them says nothing. */
+export class UnpairedComparisonError extends RunnerError {
+  constructor(message: string) {
+    super('MEM_COMPARE_UNPAIRED', message);
+  }
+}
+
+/** The target names a result holds (its target list and its cells). */
+export function listResultTargets(result: Pick<RunResult, 'targets' | 'cells'>): string[] {
+  return [...new Set([...result.targets.map((t) => t.name), ...result.cells.map((c) => c.target)])];
+}
+
+/** `ts-sdk@1.25.0` → `ts-sdk`; undefined for a target that is not one version of a package. */
+export function getTargetFamily(name: string): string | undefined {
+  return /^([a-z][a-z0-9-]*)@\d/.exec(name)?.[1];
+}
+
+/** Parses `--pair OLD=NEW` values; each side is a target name as the results write it. */
+export function parsePairs(values: readonly string[] | undefined, command: string): TargetPair[] {
+  return (values ?? []).map((value) => {
+    const at = value.indexOf('=');
+    const before = value.slice(0, at).trim();
+    const after = value.slice(at + 1).trim();
+    if (at < 0 || before === '' || after === '') {
+      throw new UsageError(`${command} --pair ${value}: expected OLD=NEW, two target names, e.g. --pair ts-client@2.0.0=ts-client@2.4.0`);
+    }
+    return { before, after };
+  });
+}
+
+/** Checks each pair names a target of its run; the error lists the targets each run has. */
+export function checkPairs(pairs: readonly TargetPair[], oldTargets: readonly string[], newTargets: readonly string[], labels: { old: string; new: string; command: string }): void {
+  const seen = new Set<string>();
+  for (const pair of pairs) {
+    const problem = !oldTargets.includes(pair.before)
+      ? `${JSON.stringify(pair.before)} is not a target of ${labels.old} (it has: ${oldTargets.join(', ') || 'none'})`
+      : !newTargets.includes(pair.after)
+        ? `${JSON.stringify(pair.after)} is not a target of ${labels.new} (it has: ${newTargets.join(', ') || 'none'})`
+        : seen.has(pair.before)
+          ? `${pair.before} is paired twice; give each old target one --pair`
+          : undefined;
+    if (problem) throw new UsageError(`${labels.command} --pair ${pair.before}=${pair.after}: ${problem}`);
+    seen.add(pair.before);
+  }
+}
+
+/** The pairs to apply: the explicit ones, else one per family with a single target in each run under different names. */
+export function choosePairs(before: Pick<RunResult, 'targets' | 'cells'>, after: Pick<RunResult, 'targets' | 'cells'>, explicit: readonly TargetPair[] = []): TargetPair[] {
+  if (explicit.length > 0) return [...explicit];
+  const oldTargets = listResultTargets(before);
+  const newTargets = listResultTargets(after);
+  const pairs: TargetPair[] = [];
+  const families = new Set(oldTargets.map(getTargetFamily).filter((f): f is string => f !== undefined));
+  for (const family of families) {
+    const olds = oldTargets.filter((name) => getTargetFamily(name) === family);
+    const news = newTargets.filter((name) => getTargetFamily(name) === family);
+    if (olds.length === 1 && news.length === 1 && olds[0] !== news[0]) pairs.push({ before: olds[0]!, after: news[0]! });
+  }
+  return pairs;
+}
+
+/** The error for two runs with no cell in common, naming the targets of each. */
+export function describeUnpaired(oldTargets: readonly string[], newTargets: readonly string[], labels: { old: string; new: string; command: string }): UnpairedComparisonError {
+  return new UnpairedComparisonError(
+    `${labels.command}: no cell of ${labels.new} pairs with a cell of ${labels.old} (cells pair by case, target and protocol version), so there is nothing to compare. ` +
+      `Targets in ${labels.old}: ${oldTargets.join(', ') || 'none'}; in ${labels.new}: ${newTargets.join(', ') || 'none'}. ` +
+      `To compare targets of different names, pair them: --pair OLD=NEW, e.g. --pair ${oldTargets[0] ?? 'ts-client@2.0.0'}=${newTargets[0] ?? 'ts-client@2.4.0'}; else check that both runs share cases and protocol versions.`,
+  );
+}
+
+/**
+ * Whether a planned run can pair any cell with `previous` (checked before `run --compare` runs,
+ * so a comparison that would say nothing fails in a second, not after the run).
+ */
+export function canPairPlannedRun(previous: Pick<RunResult, 'cells'>, plan: { targets: readonly string[]; cases: readonly string[]; versions?: readonly string[] }, pairs: readonly TargetPair[]): boolean {
+  const renamed = new Map(pairs.map((pair) => [pair.before, pair.after]));
+  const targets = new Set(plan.targets);
+  const cases = new Set(plan.cases);
+  return previous.cells.some(
+    (cell) => cases.has(cell.case) && targets.has(renamed.get(cell.target) ?? cell.target) && (plan.versions === undefined || plan.versions.includes(cell.protocolVersion)),
+  );
+}
