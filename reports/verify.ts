@@ -4,12 +4,18 @@
 // only files inside the allowed folders are hashed (never /etc/shadow), each through the bounded
 // regular-file reader (a FIFO or /dev/zero is a mismatch, not a hang), every file in the report
 // folder must be listed, and receipts that list no inputs are refused.
+// Inputs are recorded relative to named roots; each root is located by `--root NAME=DIR`, else the
+// package root of this tool ("package"), else the location the receipts recorded. An input whose
+// root cannot be located here is "not checked", with its name: never a pass.
+import type { KeyObject } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { readdir, realpath } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
 import { RECEIPTS_FILE_MAX_BYTES } from '../runner/io/input-caps.js';
-import { readUserText, UserFileError } from '../runner/io/read-user-file.js';
+import { readUserFile, readUserText, UserFileError } from '../runner/io/read-user-file.js';
 import { getPackageRoot } from '../runner/package-paths.js';
-import { HASH_CONCURRENCY, RECEIPTS_FILE, SUMS_FILE, hashFile, mapWithLimit, relativeInside } from './receipts.js';
+import { ABSOLUTE_BASE, HASH_CONCURRENCY, RECEIPTS_FILE, REPORT_ROOT, SIGNATURE_FILE, SUMS_FILE, hashFile, mapWithLimit, relativeInside } from './receipts.js';
+import { checkSignature, fingerprintPublicKey, SIGNATURE_FILE_MAX_BYTES } from './sign-receipts.js';
 
 export interface VerifyMismatch {
   path: string;
@@ -17,16 +23,35 @@ export interface VerifyMismatch {
   actual: string | 'missing';
 }
 
+/** An input verify could not look at: its root is not located here. Never a pass. */
+export interface VerifyNotChecked {
+  /** The root's name and the path under it, e.g. `cases:protocol/x.json`. */
+  path: string;
+  root: string;
+  reason: string;
+}
+
 export interface VerifyResult {
   ok: boolean;
   /** Distinct (file, expected hash) pairs checked. */
   checked: number;
   mismatches: VerifyMismatch[];
+  /** Inputs whose root could not be located (present only when there are some); `ok` is then false. */
+  notChecked?: VerifyNotChecked[];
+  /** With a key: whether the signature matched. Without one, whether the receipts claim a signature. */
+  signature?: 'valid' | 'unchecked';
 }
 
 export interface VerifyOptions {
-  /** Where `base: "root"` paths resolve; defaults to the root recorded in receipts.json. Files under it may be hashed. */
+  /**
+   * Where the "package" root (and the "root" of receipts@1) resolves; defaults to this tool's own
+   * package root (receipts@1: the root they record). Files under it may be hashed.
+   */
   rootDir?: string;
+  /** Named roots located by the user (`--root NAME=DIR`); files under them may be hashed. */
+  roots?: Record<string, string>;
+  /** The Ed25519 public key receipts.json must be signed with (`--key PUB`). */
+  publicKey?: KeyObject;
   /**
    * Folders, besides the report folder, rootDir and this tool's own package folder, whose files may
    * be hashed. A receipt naming a file anywhere else is a mismatch and the file is not read.
@@ -71,32 +96,76 @@ function parseSums(text: string, dir: string, mismatches: VerifyMismatch[]): Exp
   return out;
 }
 
-function parseReceipts(text: string, dir: string, rootDir: string | undefined, mismatches: VerifyMismatch[]): Expectation[] {
-  let parsed: unknown;
+interface ParsedReceipts {
+  expectations: Expectation[];
+  notChecked: VerifyNotChecked[];
+  /** Whether the receipts say they are signed. */
+  signed: boolean;
+}
+
+function parseReceipts(text: string, dir: string, options: VerifyOptions, mismatches: VerifyMismatch[]): ParsedReceipts {
+  const parsed: ParsedReceipts = { expectations: [], notChecked: [], signed: false };
+  let json: unknown;
   try {
-    parsed = JSON.parse(text);
+    json = JSON.parse(text);
   } catch {
     mismatches.push({ path: RECEIPTS_FILE, expected: 'valid JSON', actual: 'unparseable' });
-    return [];
+    return parsed;
   }
-  const record = (typeof parsed === 'object' && parsed !== null ? parsed : {}) as { root?: unknown; inputs?: unknown; outputs?: unknown };
-  const root = rootDir ?? (typeof record.root === 'string' ? record.root : process.cwd());
+  const record = (typeof json === 'object' && json !== null ? json : {}) as { root?: unknown; roots?: unknown; inputs?: unknown; outputs?: unknown; signature?: unknown };
+  parsed.signed = record.signature !== undefined;
+  // receipts@1 recorded one absolute root for `base: "root"` paths.
+  const legacyRoot = options.roots?.['root'] ?? options.rootDir ?? (typeof record.root === 'string' ? record.root : process.cwd());
+  const locateRoot = createRootLocator(record.roots, options);
   // A report without inputs proves nothing about what produced it.
   if (!Array.isArray(record.inputs) || record.inputs.length === 0) {
     mismatches.push({ path: RECEIPTS_FILE, expected: 'at least one input (case files, schemas, runner code)', actual: 'no inputs listed' });
   }
   const entries = [record.inputs, record.outputs].flatMap((list) => (Array.isArray(list) ? (list as unknown[]) : []));
-  const out: Expectation[] = [];
   for (const entry of entries) {
     const e = (typeof entry === 'object' && entry !== null ? entry : {}) as { path?: unknown; base?: unknown; sha256?: unknown };
     if (typeof e.path !== 'string' || typeof e.sha256 !== 'string') {
       mismatches.push({ path: RECEIPTS_FILE, expected: 'entries with path and sha256', actual: String(JSON.stringify(entry)).slice(0, 80) });
       continue;
     }
-    const absolute = e.base === 'report' ? resolve(dir, e.path) : e.base === 'root' && !isAbsolute(e.path) ? resolve(root, e.path) : resolve(e.path);
-    out.push({ path: e.path, absolute, sha256: e.sha256.toLowerCase() });
+    const sha256 = e.sha256.toLowerCase();
+    if (e.base === REPORT_ROOT) parsed.expectations.push({ path: e.path, absolute: resolve(dir, e.path), sha256 });
+    else if (e.base === 'root') parsed.expectations.push({ path: e.path, absolute: isAbsolute(e.path) ? resolve(e.path) : resolve(legacyRoot, e.path), sha256 });
+    else if (typeof e.base !== 'string' || e.base === ABSOLUTE_BASE) parsed.expectations.push({ path: e.path, absolute: resolve(e.path), sha256 });
+    else {
+      const root = locateRoot(e.base);
+      const shown = `${e.base}:${e.path}`;
+      if ('dir' in root) parsed.expectations.push({ path: shown, absolute: resolve(root.dir, e.path), sha256 });
+      else parsed.notChecked.push({ path: shown, root: e.base, reason: root.reason });
+    }
   }
-  return out;
+  return parsed;
+}
+
+/**
+ * Where each named root is on this machine: `--root NAME=DIR`; for "package", this tool's package
+ * root (or the legacy `--root DIR`); else the location the receipts recorded, if it exists here.
+ * The recorded location is only a hint: it grants no permission to read (see resolveAllowedDirs).
+ */
+function createRootLocator(recordedRoots: unknown, options: VerifyOptions): (name: string) => { dir: string } | { reason: string } {
+  const recorded = (typeof recordedRoots === 'object' && recordedRoots !== null && !Array.isArray(recordedRoots) ? recordedRoots : {}) as Record<string, unknown>;
+  const cache = new Map<string, { dir: string } | { reason: string }>();
+  const locate = (name: string): { dir: string } | { reason: string } => {
+    const given = options.roots?.[name];
+    if (given !== undefined) return { dir: given };
+    if (name === 'package') return { dir: options.rootDir ?? getPackageRoot() };
+    const root = (Object.hasOwn(recorded, name) && typeof recorded[name] === 'object' && recorded[name] !== null ? recorded[name] : {}) as { what?: unknown; at?: unknown };
+    const what = typeof root.what === 'string' ? ` (${root.what.slice(0, 120)})` : '';
+    if (typeof root.at === 'string' && isAbsolute(root.at)) {
+      if (existsSync(root.at)) return { dir: root.at };
+      return { reason: `root "${name}"${what} is not at ${root.at.slice(0, 200)} on this machine; pass --root ${name}=DIR` };
+    }
+    return { reason: `root "${name}"${what} has no recorded location; pass --root ${name}=DIR` };
+  };
+  return (name) => {
+    if (!cache.has(name)) cache.set(name, locate(name));
+    return cache.get(name)!;
+  };
 }
 
 /** Every entry of the report folder (not following links), relative with `/`; bounded. */
@@ -126,10 +195,9 @@ export async function verifyReport(dir: string, options: VerifyOptions = {}): Pr
   const mismatches: VerifyMismatch[] = [];
   const sums = await readReceiptText(reportDir, SUMS_FILE, mismatches);
   const receipts = await readReceiptText(reportDir, RECEIPTS_FILE, mismatches);
-  const expectations = [
-    ...(sums === undefined ? [] : parseSums(sums, reportDir, mismatches)),
-    ...(receipts === undefined ? [] : parseReceipts(receipts, reportDir, options.rootDir, mismatches)),
-  ];
+  const parsed = receipts === undefined ? undefined : parseReceipts(receipts, reportDir, options, mismatches);
+  const expectations = [...(sums === undefined ? [] : parseSums(sums, reportDir, mismatches)), ...(parsed?.expectations ?? [])];
+  const signature = options.publicKey === undefined ? undefined : await checkReceiptsSignature(reportDir, options.publicKey, mismatches);
 
   // Every file in the report folder is listed: an added file is as much a change as an edited one.
   const listed = new Set(expectations.map((e) => relativeInside(reportDir, e.absolute)));
@@ -138,7 +206,7 @@ export async function verifyReport(dir: string, options: VerifyOptions = {}): Pr
     mismatches.push({ path, expected: `absent (listed in neither ${RECEIPTS_FILE} nor ${SUMS_FILE})`, actual: 'present, unlisted' });
   }
 
-  const allowed = await resolveAllowedDirs([reportDir, ...(options.rootDir ? [options.rootDir] : []), getPackageRoot(), ...(options.allowDirs ?? [])]);
+  const allowed = await resolveAllowedDirs([reportDir, ...(options.rootDir ? [options.rootDir] : []), ...Object.values(options.roots ?? {}), getPackageRoot(), ...(options.allowDirs ?? [])]);
   // The same file usually appears in both lists; hash it once, compare against each distinct claim.
   const unique = new Map<string, Expectation>();
   for (const e of expectations) unique.set(`${e.absolute}\0${e.sha256}`, e);
@@ -149,7 +217,39 @@ export async function verifyReport(dir: string, options: VerifyOptions = {}): Pr
     const actual = hashes.get(e.absolute)!;
     if (actual !== e.sha256) mismatches.push({ path: e.path, expected: e.sha256, actual });
   }
-  return { ok: mismatches.length === 0, checked: unique.size, mismatches };
+  const notChecked = parsed?.notChecked ?? [];
+  return {
+    ok: mismatches.length === 0 && notChecked.length === 0,
+    checked: unique.size,
+    mismatches,
+    ...(notChecked.length > 0 ? { notChecked } : {}),
+    ...(signature === 'valid' ? { signature } : parsed?.signed && options.publicKey === undefined ? { signature: 'unchecked' as const } : {}),
+  };
+}
+
+/** Checks SIGNATURE_FILE against receipts.json's bytes with `key`; a missing or wrong signature is a mismatch. */
+async function checkReceiptsSignature(reportDir: string, key: KeyObject, mismatches: VerifyMismatch[]): Promise<'valid' | undefined> {
+  const expected = `an Ed25519 signature of ${RECEIPTS_FILE} by the --key key (SHA-256 ${fingerprintPublicKey(key).slice(0, 16)}…)`;
+  let signature: string;
+  try {
+    signature = await readUserText(resolve(reportDir, SIGNATURE_FILE), { maxBytes: SIGNATURE_FILE_MAX_BYTES, what: SIGNATURE_FILE });
+  } catch (error) {
+    if (!(error instanceof UserFileError)) throw error;
+    mismatches.push({ path: SIGNATURE_FILE, expected, actual: error.problem === 'missing' ? 'missing (the report is not signed)' : error.detail });
+    return undefined;
+  }
+  // receipts.json's own problems are already listed by readReceiptText; only its exact bytes are signed.
+  const data = await readUserFile(resolve(reportDir, RECEIPTS_FILE), { maxBytes: RECEIPTS_FILE_MAX_BYTES, what: RECEIPTS_FILE }).catch((error: unknown) => {
+    if (error instanceof UserFileError) return undefined;
+    throw error;
+  });
+  if (data === undefined) {
+    mismatches.push({ path: SIGNATURE_FILE, expected, actual: `not checked: ${RECEIPTS_FILE} cannot be read` });
+    return undefined;
+  }
+  if (checkSignature(data, signature, key)) return 'valid';
+  mismatches.push({ path: SIGNATURE_FILE, expected, actual: 'a signature that does not match receipts.json with this key (another key, or the file was changed)' });
+  return undefined;
 }
 
 async function resolveAllowedDirs(dirs: string[]): Promise<string[]> {

@@ -37,6 +37,8 @@ export interface RunOptions {
   shard: string | undefined;
   /** Whether the built-in default target set is in use. */
   defaultTargets: boolean;
+  /** An Ed25519 private key (PEM) to sign receipts.json with (`--sign`). */
+  sign: string | undefined;
 }
 
 /** The per-exchange timeout without --timeout, in ms. */
@@ -60,6 +62,7 @@ export const RUN_FLAGS = {
   'write-baseline': { type: 'string' },
   compare: { type: 'string' },
   shard: { type: 'string' },
+  sign: { type: 'string' },
 } as const;
 
 /** Parses and validates `run` flags. */
@@ -85,6 +88,7 @@ export function parseRunOptions(args: string[], defaultTargets: string[]): RunOp
     writeBaseline: values['write-baseline'],
     compare: values.compare,
     shard: values.shard,
+    sign: values.sign,
   };
 }
 
