@@ -34,7 +34,8 @@ export const PACKAGE_ROOT: Record<'package', ReceiptRootOption> = {
   },
 };
 
-const RUNNER_FILES = [
+/** The runner's own files, relative to the package root. */
+export const RUNNER_FILES = [
   'bin/**',
   'dist/runner/**/*.js',
   'dist/runner/**/*.cjs', // the case validator `npm run build` generates
