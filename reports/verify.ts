@@ -5,8 +5,9 @@
 // regular-file reader (a FIFO or /dev/zero is a mismatch, not a hang), every file in the report
 // folder must be listed, and receipts that list no inputs are refused.
 // Inputs are recorded relative to named roots; each root is located by `--root NAME=DIR`, else the
-// package root of this tool ("package"), else the location the receipts recorded. An input whose
-// root cannot be located here is "not checked", with its name: never a pass.
+// package root of this tool ("package"), else the location the receipts recorded, else a fallback
+// (the verifier's own pinned schemas for "schemas"). An input whose root cannot be located here is
+// "not checked", with its name: never a pass.
 import type { KeyObject } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readdir, realpath } from 'node:fs/promises';
@@ -50,6 +51,8 @@ export interface VerifyOptions {
   rootDir?: string;
   /** Named roots located by the user (`--root NAME=DIR`); files under them may be hashed. */
   roots?: Record<string, string>;
+  /** Where a root is looked for when neither --root nor its recorded location has it (e.g. "schemas": MCP_SCHEMAS_DIR). Grants no access. */
+  fallbackRoots?: Record<string, string>;
   /** The Ed25519 public key receipts.json must be signed with (`--key PUB`). */
   publicKey?: KeyObject;
   /**
@@ -156,10 +159,11 @@ function createRootLocator(recordedRoots: unknown, options: VerifyOptions): (nam
     if (name === 'package') return { dir: options.rootDir ?? getPackageRoot() };
     const root = (Object.hasOwn(recorded, name) && typeof recorded[name] === 'object' && recorded[name] !== null ? recorded[name] : {}) as { what?: unknown; at?: unknown };
     const what = typeof root.what === 'string' ? ` (${root.what.slice(0, 120)})` : '';
-    if (typeof root.at === 'string' && isAbsolute(root.at)) {
-      if (existsSync(root.at)) return { dir: root.at };
-      return { reason: `root "${name}"${what} is not at ${root.at.slice(0, 200)} on this machine; pass --root ${name}=DIR` };
-    }
+    const at = typeof root.at === 'string' && isAbsolute(root.at) ? root.at : undefined;
+    if (at !== undefined && existsSync(at)) return { dir: at };
+    const fallback = Object.hasOwn(options.fallbackRoots ?? {}, name) ? options.fallbackRoots![name] : undefined;
+    if (fallback !== undefined && existsSync(fallback)) return { dir: fallback };
+    if (at !== undefined) return { reason: `root "${name}"${what} is not at ${at.slice(0, 200)} on this machine; pass --root ${name}=DIR` };
     return { reason: `root "${name}"${what} has no recorded location; pass --root ${name}=DIR` };
   };
   return (name) => {

@@ -15,7 +15,8 @@ export const VERIFY_USAGE = `Usage: mcp-error-matrix verify <report dir> [--root
   "package" the mcp-error-matrix package (by default this tool's own: check a report against a checkout
   of the commit it records), and others such as "cases", "schemas", "baseline", "classifier",
   "command", "shard-1" where the user's files were. An input whose root is not found here is
-  NOT CHECKED (never a pass): give its folder with --root NAME=DIR.
+  NOT CHECKED (never a pass): give its folder with --root NAME=DIR. "schemas" falls back to
+  MCP_SCHEMAS_DIR or the schema cache (the pinned schemas are the same files everywhere).
   Only files inside the report folder, each --root, this tool's folder, the current folder, the schema
   cache, MCP_SCHEMAS_DIR and each --allow DIR are ever read.
 
@@ -43,6 +44,8 @@ export async function runVerifyCommand(args: string[], io: CliIo): Promise<numbe
   const publicKey = values.key === undefined ? undefined : await loadVerifyKey(resolve(io.cwd, values.key), '--key', values.key);
   const result = await verifyReport(dir, {
     roots,
+    // The schemas are pinned by content: your own pinned copies stand in for the run's.
+    fallbackRoots: { schemas: io.env.MCP_SCHEMAS_DIR ? resolve(io.cwd, io.env.MCP_SCHEMAS_DIR) : getSchemaCacheDir(io.env) },
     ...(publicKey ? { publicKey } : {}),
     allowDirs: getDefaultAllowedDirs(io, values.allow ?? []),
   });

@@ -65,7 +65,8 @@ export async function collectRunInputs(options: { cases: LoadedCase[]; schemas: 
   const caseFiles = options.cases.map((item) => item.file);
   const casesRoot = underRoot('cases', 'the case files given with --cases', caseFiles);
   const schemaFiles = options.schemas.filter((schema) => !/^https?:/.test(schema.path)).map((schema) => schema.path);
-  const schemasRoot = underRoot('schemas', 'the pinned MCP schemas (--schemas, MCP_SCHEMAS_DIR or the user cache)', schemaFiles);
+  // The folder holding <version>/schema.json, as --schemas and MCP_SCHEMAS_DIR name it.
+  const schemasRoot = underRoot('schemas', 'the pinned MCP schemas: a folder of <version>/schema.json (--schemas, MCP_SCHEMAS_DIR or the user cache)', schemaFiles.map(dirname));
   const baselineRoot = options.baseline ? underRoot('baseline', 'the folder of the --baseline file', [options.baseline]) : undefined;
 
   const targetInputs: ReceiptInputEntry[] = [];
