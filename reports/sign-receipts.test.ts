@@ -27,7 +27,9 @@ beforeAll(async () => {
   await writeFile(join(dir, 'garbage.pem'), 'not a key\n');
   expect((await runCli([...RUN, '--out', 'signed', '--sign', 'key.pem'], { cwd: dir })).code).toBe(0);
   expect((await runCli([...RUN, '--out', 'unsigned'], { cwd: dir })).code).toBe(0);
-});
+  // Two in-process runs; the first also compiles the runner and report modules for vitest, which
+  // alone took ~15 s on a loaded 2-core machine.
+}, 60_000);
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });

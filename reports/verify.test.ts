@@ -243,6 +243,13 @@ describe('verify locates named roots', () => {
     expect(await verifyReport(reportDir, { fallbackRoots: { schemas: root }, allowDirs: [root] })).toEqual({ ok: true, checked: 2, mismatches: [] });
   });
 
+  it('takes root names from the receipts as data: "constructor" or "__proto__" is a root not found, not an object property', async () => {
+    await writeFolder({ sums, receipts: receipts2({}, [{ ...inCases, base: 'constructor' }, { ...inCases, base: '__proto__' }]) });
+    const result = await verifyReport(reportDir, { roots: {}, fallbackRoots: {}, allowDirs: [root] });
+    expect(result.notChecked?.map((item) => item.path)).toEqual(['constructor:case.json', '__proto__:case.json']);
+    expect(result.ok).toBe(false);
+  });
+
   it('a recorded location grants no permission to read: outside the allowed folders it is a mismatch, not a hash', async () => {
     await writeFolder({ sums, receipts: receipts2({ cases: { what: 'the cases', at: root } }, [inCases]) });
     const result = await verifyReport(reportDir);

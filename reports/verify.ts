@@ -9,14 +9,14 @@
 // (the verifier's own pinned schemas for "schemas"). An input whose root cannot be located here is
 // "not checked", with its name: never a pass.
 import type { KeyObject } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { readdir, realpath } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
 import { RECEIPTS_FILE_MAX_BYTES } from '../runner/io/input-caps.js';
-import { readUserFile, readUserText, UserFileError } from '../runner/io/read-user-file.js';
+import { readUserText, UserFileError } from '../runner/io/read-user-file.js';
 import { getPackageRoot } from '../runner/package-paths.js';
-import { ABSOLUTE_BASE, HASH_CONCURRENCY, RECEIPTS_FILE, REPORT_ROOT, SIGNATURE_FILE, SUMS_FILE, hashFile, mapWithLimit, relativeInside } from './receipts.js';
-import { checkSignature, fingerprintPublicKey, SIGNATURE_FILE_MAX_BYTES } from './sign-receipts.js';
+import { createRootLocator } from './locate-receipt-roots.js';
+import { ABSOLUTE_BASE, HASH_CONCURRENCY, RECEIPTS_FILE, REPORT_ROOT, SUMS_FILE, hashFile, mapWithLimit, relativeInside } from './receipts.js';
+import { checkReceiptsSignature } from './verify-signature.js';
 
 export interface VerifyMismatch {
   path: string;
@@ -145,33 +145,6 @@ function parseReceipts(text: string, dir: string, options: VerifyOptions, mismat
   return parsed;
 }
 
-/**
- * Where each named root is on this machine: `--root NAME=DIR`; for "package", this tool's package
- * root (or the legacy `--root DIR`); else the location the receipts recorded, if it exists here.
- * The recorded location is only a hint: it grants no permission to read (see resolveAllowedDirs).
- */
-function createRootLocator(recordedRoots: unknown, options: VerifyOptions): (name: string) => { dir: string } | { reason: string } {
-  const recorded = (typeof recordedRoots === 'object' && recordedRoots !== null && !Array.isArray(recordedRoots) ? recordedRoots : {}) as Record<string, unknown>;
-  const cache = new Map<string, { dir: string } | { reason: string }>();
-  const locate = (name: string): { dir: string } | { reason: string } => {
-    const given = options.roots?.[name];
-    if (given !== undefined) return { dir: given };
-    if (name === 'package') return { dir: options.rootDir ?? getPackageRoot() };
-    const root = (Object.hasOwn(recorded, name) && typeof recorded[name] === 'object' && recorded[name] !== null ? recorded[name] : {}) as { what?: unknown; at?: unknown };
-    const what = typeof root.what === 'string' ? ` (${root.what.slice(0, 120)})` : '';
-    const at = typeof root.at === 'string' && isAbsolute(root.at) ? root.at : undefined;
-    if (at !== undefined && existsSync(at)) return { dir: at };
-    const fallback = Object.hasOwn(options.fallbackRoots ?? {}, name) ? options.fallbackRoots![name] : undefined;
-    if (fallback !== undefined && existsSync(fallback)) return { dir: fallback };
-    if (at !== undefined) return { reason: `root "${name}"${what} is not at ${at.slice(0, 200)} on this machine; pass --root ${name}=DIR` };
-    return { reason: `root "${name}"${what} has no recorded location; pass --root ${name}=DIR` };
-  };
-  return (name) => {
-    if (!cache.has(name)) cache.set(name, locate(name));
-    return cache.get(name)!;
-  };
-}
-
 /** Every entry of the report folder (not following links), relative with `/`; bounded. */
 async function listReportEntries(reportDir: string): Promise<string[]> {
   const found: string[] = [];
@@ -231,30 +204,6 @@ export async function verifyReport(dir: string, options: VerifyOptions = {}): Pr
   };
 }
 
-/** Checks SIGNATURE_FILE against receipts.json's bytes with `key`; a missing or wrong signature is a mismatch. */
-async function checkReceiptsSignature(reportDir: string, key: KeyObject, mismatches: VerifyMismatch[]): Promise<'valid' | undefined> {
-  const expected = `an Ed25519 signature of ${RECEIPTS_FILE} by the --key key (SHA-256 ${fingerprintPublicKey(key).slice(0, 16)}…)`;
-  let signature: string;
-  try {
-    signature = await readUserText(resolve(reportDir, SIGNATURE_FILE), { maxBytes: SIGNATURE_FILE_MAX_BYTES, what: SIGNATURE_FILE });
-  } catch (error) {
-    if (!(error instanceof UserFileError)) throw error;
-    mismatches.push({ path: SIGNATURE_FILE, expected, actual: error.problem === 'missing' ? 'missing (the report is not signed)' : error.detail });
-    return undefined;
-  }
-  // receipts.json's own problems are already listed by readReceiptText; only its exact bytes are signed.
-  const data = await readUserFile(resolve(reportDir, RECEIPTS_FILE), { maxBytes: RECEIPTS_FILE_MAX_BYTES, what: RECEIPTS_FILE }).catch((error: unknown) => {
-    if (error instanceof UserFileError) return undefined;
-    throw error;
-  });
-  if (data === undefined) {
-    mismatches.push({ path: SIGNATURE_FILE, expected, actual: `not checked: ${RECEIPTS_FILE} cannot be read` });
-    return undefined;
-  }
-  if (checkSignature(data, signature, key)) return 'valid';
-  mismatches.push({ path: SIGNATURE_FILE, expected, actual: 'a signature that does not match receipts.json with this key (another key, or the file was changed)' });
-  return undefined;
-}
 
 async function resolveAllowedDirs(dirs: string[]): Promise<string[]> {
   const resolved = await Promise.all(dirs.map((dir) => realpath(resolve(dir)).catch(() => undefined)));

@@ -42,7 +42,9 @@ async function moveEverything(): Promise<void> {
   await rm(made, { recursive: true, force: true });
 }
 
-describe('a report folder verifies after it moved', () => {
+// Each test runs the CLI in-process; the first one also compiles the runner and report modules
+// for vitest, which took ~10 s on a loaded 2-core machine.
+describe('a report folder verifies after it moved', { timeout: 60_000 }, () => {
   it('records the user inputs under named roots, relative paths only, and the package root without its location', async () => {
     await runReport();
     const receipts = JSON.parse(await readFile(join(made, 'report', 'receipts.json'), 'utf8'));
