@@ -9,8 +9,8 @@ export interface RootLocatorOptions {
   rootDir?: string;
   /** `--root NAME=DIR`. */
   roots?: Record<string, string>;
-  /** Looked at when neither --root nor the recorded location has the root. */
-  fallbackRoots?: Record<string, string>;
+  /** Looked at, in order, when neither --root nor the recorded location has the root. */
+  fallbackRoots?: Record<string, string[]>;
 }
 
 export type RootLocation = { dir: string } | { reason: string };
@@ -32,8 +32,8 @@ export function createRootLocator(recordedRoots: unknown, options: RootLocatorOp
     const what = typeof root.what === 'string' ? ` (${root.what.slice(0, 120)})` : '';
     const at = typeof root.at === 'string' && isAbsolute(root.at) ? root.at : undefined;
     if (at !== undefined && existsSync(at)) return { dir: at };
-    const fallback = Object.hasOwn(options.fallbackRoots ?? {}, name) ? options.fallbackRoots![name] : undefined;
-    if (fallback !== undefined && existsSync(fallback)) return { dir: fallback };
+    const fallback = (Object.hasOwn(options.fallbackRoots ?? {}, name) ? options.fallbackRoots![name]! : []).find((dir) => existsSync(dir));
+    if (fallback !== undefined) return { dir: fallback };
     if (at !== undefined) return { reason: `root "${name}"${what} is not at ${at.slice(0, 200)} on this machine; pass --root ${name}=DIR` };
     return { reason: `root "${name}"${what} has no recorded location; pass --root ${name}=DIR` };
   };

@@ -240,7 +240,7 @@ describe('verify locates named roots', () => {
 
   it('falls back to a default location (the verifier\'s own schemas) only when the recorded one is absent', async () => {
     await writeFolder({ sums, receipts: receipts2({ schemas: { what: 'schemas', at: join(root, 'gone') } }, [{ ...inCases, base: 'schemas' }]) });
-    expect(await verifyReport(reportDir, { fallbackRoots: { schemas: root }, allowDirs: [root] })).toEqual({ ok: true, checked: 2, mismatches: [] });
+    expect(await verifyReport(reportDir, { fallbackRoots: { schemas: [join(root, 'absent'), root] }, allowDirs: [root] })).toEqual({ ok: true, checked: 2, mismatches: [] });
   });
 
   it('takes root names from the receipts as data: "constructor" or "__proto__" is a root not found, not an object property', async () => {

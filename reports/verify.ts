@@ -52,7 +52,7 @@ export interface VerifyOptions {
   /** Named roots located by the user (`--root NAME=DIR`); files under them may be hashed. */
   roots?: Record<string, string>;
   /** Where a root is looked for when neither --root nor its recorded location has it (e.g. "schemas": MCP_SCHEMAS_DIR). Grants no access. */
-  fallbackRoots?: Record<string, string>;
+  fallbackRoots?: Record<string, string[]>;
   /** The Ed25519 public key receipts.json must be signed with (`--key PUB`). */
   publicKey?: KeyObject;
   /**

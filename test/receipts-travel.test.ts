@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { packagePath } from '../runner/package-paths.js';
+import { describeWithSchemas, getTestSchemasDir } from './describe-requiring.js';
 import { runCli } from './run-cli.js';
 
 let made: string;
@@ -92,5 +93,23 @@ describe('a report folder verifies after it moved', { timeout: 60_000 }, () => {
     await runReport();
     expect(await runCli(['verify', 'report', '--root', 'report=.'], { cwd: made })).toMatchObject({ code: 2, stderr: expect.stringContaining('"report" is not a root that can be moved') });
     expect(await runCli(['verify', 'report', '--root', 'cases=nowhere'], { cwd: made })).toMatchObject({ code: 2, stderr: expect.stringContaining('--root cases=nowhere: no such folder') });
+  });
+});
+
+describeWithSchemas('the schemas root on another machine', () => {
+  it("falls back to the verifier's own MCP_SCHEMAS_DIR when the run's schema folder is not there", { timeout: 60_000 }, async () => {
+    await cp(getTestSchemasDir(), join(made, 'schemas'), { recursive: true });
+    const args = ['run', '--cases', 'cases', '--target', 'reference', '--version', '2025-11-25', '--mode', 'direct', '--schemas', 'schemas', '--no-baseline', '--quiet', '--out', 'report'];
+    expect((await runCli(args, { cwd: made })).code).toBe(0);
+    const receipts = JSON.parse(await readFile(join(made, 'report', 'receipts.json'), 'utf8'));
+    // The root is the folder of <version>/schema.json, whatever versions the run used.
+    expect(receipts.roots.schemas.at).toBe(join(made, 'schemas'));
+    expect(receipts.inputs.filter((input: { kind: string }) => input.kind === 'schema').map((input: { base: string; path: string }) => `${input.base}:${input.path}`)).toContain('schemas:2025-11-25/schema.json');
+    await moveEverything();
+    await cp(getTestSchemasDir(), join(moved, 'my-schemas'), { recursive: true });
+    const env = { ...process.env, CI: 'true', MCP_SCHEMAS_DIR: join(moved, 'my-schemas') };
+    const verify = await runCli(['verify', 'report', '--root', 'cases=their-cases'], { cwd: moved, env });
+    expect(verify.stdout).not.toMatch(/MISMATCH|NOT CHECKED/);
+    expect(verify.code).toBe(0);
   });
 });

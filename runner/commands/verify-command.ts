@@ -1,12 +1,13 @@
 // `mcp-error-matrix verify <dir>`: recomputes every receipt of a report folder.
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { loadVerifyKey } from '../../reports/sign-receipts.js';
 import { verifyReport } from '../../reports/verify.js';
 import type { CliIo } from '../cli-io.js';
 import { parseCommandFlags } from '../command-flags.js';
 import { UsageError } from '../errors.js';
+import { getSchemaPins } from '../schema-check/pins.js';
 import { getSchemaCacheDir } from '../schema-check/schema-files.js';
 
 export const VERIFY_USAGE = `Usage: mcp-error-matrix verify <report dir> [--root NAME=DIR]… [--allow DIR]… [--key PUB]
@@ -45,7 +46,7 @@ export async function runVerifyCommand(args: string[], io: CliIo): Promise<numbe
   const result = await verifyReport(dir, {
     roots,
     // The schemas are pinned by content: your own pinned copies stand in for the run's.
-    fallbackRoots: { schemas: io.env.MCP_SCHEMAS_DIR ? resolve(io.cwd, io.env.MCP_SCHEMAS_DIR) : getSchemaCacheDir(io.env) },
+    fallbackRoots: { schemas: getOwnSchemaDirs(io) },
     ...(publicKey ? { publicKey } : {}),
     allowDirs: getDefaultAllowedDirs(io, values.allow ?? []),
   });
@@ -78,6 +79,12 @@ function parseRoots(values: string[], cwd: string): Record<string, string> {
   // receipts@1 called the package root "root".
   if (roots['package'] !== undefined && roots['root'] === undefined) roots['root'] = roots['package'];
   return roots;
+}
+
+/** Where this machine keeps the pinned schemas: MCP_SCHEMAS_DIR, then the cache folder of each pinned commit. */
+function getOwnSchemaDirs(io: CliIo): string[] {
+  const commits = new Set(Object.values(getSchemaPins()).map((pin) => pin.commit));
+  return [...(io.env.MCP_SCHEMAS_DIR ? [resolve(io.cwd, io.env.MCP_SCHEMAS_DIR)] : []), ...[...commits].map((commit) => join(getSchemaCacheDir(io.env), commit))];
 }
 
 /**
