@@ -74,7 +74,7 @@ export async function collectRunInputs(options: { cases: LoadedCase[]; schemas: 
   for (const target of options.targets) {
     const { source, name, version, kind } = target.info;
     if (!source) continue;
-    const label = `${name}${version ? `@${version}` : ''}`;
+    const label = version && !name.endsWith(`@${version}`) ? `${name}@${version}` : name;
     // A classifier module is hashed with the local files it imports; a command's script or
     // executable and an SDK's package.json are one file each.
     // (The built-in classifiers are part of the runner code, hashed below.)
