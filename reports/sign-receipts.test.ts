@@ -77,6 +77,13 @@ describe('run --sign KEY and verify --key PUB', () => {
     expect(await runCli(['verify', 'forged'], { cwd: dir })).toMatchObject({ code: 0 });
   });
 
+  it('signs a merged report with merge --sign, and the merged report verifies with --key', async () => {
+    for (const shard of ['1/2', '2/2']) expect((await runCli(['run', '--target', 'reference', '--case', 'malformed-json', '--case', 'error-with-data', '--mode', 'direct', '--no-schemas', '--no-baseline', '--quiet', '--shard', shard, '--out', `shard-${shard[0]}`], { cwd: dir })).code).toBe(0);
+    expect((await runCli(['merge', 'shard-1', 'shard-2', '--out', 'merged', '--sign', 'key.pem', '--quiet'], { cwd: dir })).code).toBe(0);
+    expect(await runCli(['verify', 'merged', '--key', 'key.pub'], { cwd: dir })).toMatchObject({ code: 0, stdout: expect.stringContaining('SIGNED') });
+    expect(await runCli(['merge', 'shard-1', 'shard-2', '--out', 'merged-2', '--sign', 'rsa.pem'], { cwd: dir })).toMatchObject({ code: 2, stderr: expect.stringContaining('--sign rsa.pem: an rsa key') });
+  });
+
   it.each([
     ['--sign', 'missing.pem', /--sign missing\.pem: .*missing|no such/i],
     ['--sign', 'garbage.pem', /--sign garbage\.pem: not a readable private key in PEM form/],

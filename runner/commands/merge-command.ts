@@ -4,6 +4,7 @@ import { existsSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { checkReportFolder } from '../../reports/check-report-folder.js';
 import { RECEIPTS_FILE, type ReceiptInput, type ReceiptRootOption } from '../../reports/receipts.js';
+import { loadSigningKey } from '../../reports/sign-receipts.js';
 import { writeRunReports } from '../../reports/write-run-reports.js';
 import type { CliIo } from '../cli-io.js';
 import { parseCommandFlags } from '../command-flags.js';
@@ -14,10 +15,11 @@ import { describeWhatRan } from '../run/describe-what-ran.js';
 import { mergeShardResults, type ShardInput } from '../shard/merge-results.js';
 import { describeUnmeasured, hasUnexpected } from './run-command.js';
 
-export const MERGE_USAGE = `Usage: mcp-error-matrix merge <shard report dirs…> --out DIR [--quiet]
+export const MERGE_USAGE = `Usage: mcp-error-matrix merge <shard report dirs…> --out DIR [--sign KEY] [--quiet]
   Combines the report folders of \`run --shard i/n\` into one report (every format, receipts).
 
   --out DIR     where the merged report goes (required)
+  --sign KEY    sign the merged receipts.json with this Ed25519 private key (PEM), as \`run --sign\`
   --quiet, -q   no summary on stderr
 
 Exit like run: 0 nothing unexpected, 1 unexpected failures, 2 on missing or inconsistent shards.
@@ -25,12 +27,13 @@ Exit like run: 0 nothing unexpected, 1 unexpected failures, 2 on missing or inco
 
 /** Runs the `merge` command; returns the exit code. */
 export async function runMergeCommand(args: string[], io: CliIo): Promise<number> {
-  const { positionals, values } = parseCommandFlags('merge', { args, options: { out: { type: 'string' }, quiet: { type: 'boolean', short: 'q' } }, allowPositionals: true });
+  const { positionals, values } = parseCommandFlags('merge', { args, options: { out: { type: 'string' }, sign: { type: 'string' }, quiet: { type: 'boolean', short: 'q' } }, allowPositionals: true });
   if (positionals.length === 0) throw new UsageError('merge: expected the report folders of every shard, e.g. `mcp-error-matrix merge shard-1 shard-2 --out report`');
   if (values.out === undefined) throw new UsageError('merge: --out DIR is required (where the merged report goes)');
   // Refused before reading the shards, like `run` refuses it before running.
   const outFolder = { cwd: io.cwd, home: io.env['HOME'], shownAs: values.out };
   await checkReportFolder(values.out, outFolder);
+  const signer = values.sign === undefined ? undefined : await loadSigningKey(resolve(io.cwd, values.sign), '--sign', values.sign);
   const shards: ShardInput[] = [];
   const inputs: ReceiptInput[] = [];
   // Each shard folder is a root of its own, so the merged report verifies wherever the shards are put.
@@ -52,7 +55,7 @@ export async function runMergeCommand(args: string[], io: CliIo): Promise<number
   const merged = mergeShardResults(shards);
   // The shards' own receipts say what ran in each; this names the merging tool and the targets.
   const ran = await describeWhatRan(merged.targets.map(({ source: _source, ...target }) => target));
-  const files = await writeRunReports(values.out, merged, { inputs, roots, ran, rootDir: getPackageRoot(), ...outFolder });
+  const files = await writeRunReports(values.out, merged, { inputs, roots, ran, rootDir: getPackageRoot(), ...(signer ? { signer } : {}), ...outFolder });
   if (!values.quiet) {
     const s = merged.summary;
     io.stderr(`Merged ${shards.length} shards: ${s.total} cells: ${s.pass} pass, ${s.fail} fail, ${s.non_strict} non_strict, ${s.skip} skip, ${s.error} error, ${s.xfail} xfail, ${s.xpass} xpass\n`);
