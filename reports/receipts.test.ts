@@ -29,7 +29,7 @@ async function writeReport(options: { rootDir?: boolean } = {}) {
     ],
     outputs: ['results.json', join(reportDir, 'matrix.html'), 'sub/summary.md'],
     outDir: reportDir,
-    ...(options.rootDir ? { rootDir: root } : {}),
+    ...(options.rootDir ? { roots: { package: { dir: root, what: 'the package', recordLocation: false } } } : {}),
   });
   await writeFile(join(reportDir, RECEIPTS_FILE), receiptsJson);
   await writeFile(join(reportDir, SUMS_FILE), sha256sums);
@@ -60,24 +60,24 @@ describe('receipts and verify', () => {
     expect(names).toEqual(['baseline.yaml', 'matrix.html', 'receipts.json', 'results.json', 'sub/summary.md']);
   });
 
-  it('records inputs outside the report dir with absolute paths, or root-relative ones with rootDir', async () => {
+  it('records inputs outside the report dir with absolute paths, or relative to a named root', async () => {
     const absolute = await writeReport();
     expect(absolute.receipts.inputs[0]).toMatchObject({ kind: 'case', base: 'absolute', path: join(root, 'cases', 'protocol', 'malformed-json.json'), bytes: 24 });
     expect(absolute.receipts.inputs[2]).toMatchObject({ kind: 'baseline', base: 'report', path: 'baseline.yaml' });
     const relative = await writeReport({ rootDir: true });
-    expect(relative.receipts.inputs[1]).toMatchObject({ base: 'root', path: 'schemas/2025-11-25.json', label: '2025-11-25' });
-    expect(relative.receipts.root).toBe(root);
-    // No input under the root (or no root at all): no root is recorded; no label, no label key.
-    expect(absolute.receipts.root).toBeUndefined();
-    expect('root' in absolute.receipts).toBe(false);
-    expect(absolute.receipts).toMatchObject({ format: 'mcp-error-matrix/receipts@1', algorithm: 'sha256' });
+    expect(relative.receipts.inputs[1]).toMatchObject({ base: 'package', path: 'schemas/2025-11-25.json', label: '2025-11-25' });
+    // The package root is located by the verifying tool: its name and meaning are recorded, not where it was.
+    expect(relative.receipts.roots).toEqual({ package: { what: 'the package' } });
+    // No input under a root (or no root at all): no root is recorded; no label, no label key.
+    expect(absolute.receipts.roots).toEqual({});
+    expect(absolute.receipts).toMatchObject({ format: 'mcp-error-matrix/receipts@2', algorithm: 'sha256' });
     expect('label' in absolute.receipts.inputs[0]!).toBe(false);
   });
 
   it('sorts SHA256SUMS by name whatever order the files were given in', async () => {
     await mkdir(reportDir, { recursive: true });
     for (const name of ['z.txt', 'y.txt', 'b.txt', 'a.txt', 'm.txt']) await writeFile(join(reportDir, name), name);
-    const { sha256sums } = await createReceipts({ inputs: [], outputs: ['z.txt', 'y.txt', 'b.txt', 'a.txt', 'm.txt'], outDir: reportDir, rootDir: root });
+    const { sha256sums } = await createReceipts({ inputs: [], outputs: ['z.txt', 'y.txt', 'b.txt', 'a.txt', 'm.txt'], outDir: reportDir, roots: { package: { dir: root, what: 'the package' } } });
     expect(sha256sums.trimEnd().split('\n').map((line) => line.slice(66))).toEqual(['a.txt', 'b.txt', 'm.txt', 'receipts.json', 'y.txt', 'z.txt']);
   });
 

@@ -1,5 +1,9 @@
 // Receipts: the SHA-256 of every input and output file, computed from the bytes on disk
 // (streamed, never re-serialised), as receipts.json plus a SHA256SUMS that `sha256sum -c` accepts.
+// Inputs are recorded relative to named roots (the package, the user's --cases, a classifier's
+// folder…) so a report verifies on another machine with `verify --root NAME=DIR`; receipts also
+// say what ran (tool version and commit, Node, target packages). They prove the files are unchanged
+// since the run and which inputs produced them, not who produced them (unless signed).
 import { createHash } from 'node:crypto';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { HASHED_FILE_MAX_BYTES } from '../runner/io/input-caps.js';
@@ -7,7 +11,14 @@ import { forEachUserFileChunk } from '../runner/io/read-user-file.js';
 
 export const RECEIPTS_FILE = 'receipts.json';
 export const SUMS_FILE = 'SHA256SUMS';
-export const RECEIPTS_FORMAT = 'mcp-error-matrix/receipts@1';
+export const RECEIPTS_FORMAT = 'mcp-error-matrix/receipts@2';
+/** The detached Ed25519 signature of receipts.json (base64), written with `run --sign KEY`. */
+export const SIGNATURE_FILE = 'receipts.json.sig';
+
+/** The root every output and every input inside the report folder is relative to; its location is the folder itself. */
+export const REPORT_ROOT = 'report';
+/** The `base` of a path recorded as it is (an input outside every named root). */
+export const ABSOLUTE_BASE = 'absolute';
 
 export interface ReceiptInput {
   /** What the file is: `case`, `schema`, `baseline`, `runner`, `target`, … */
@@ -15,6 +26,17 @@ export interface ReceiptInput {
   path: string;
   /** A human label, e.g. a target's name and resolved package version. */
   label?: string;
+  /** The named root this input belongs to (a key of `roots`), when it lies inside it. */
+  root?: string;
+}
+
+/** A folder inputs are recorded relative to, under a name `verify --root NAME=DIR` can relocate. */
+export interface ReceiptRootOption {
+  dir: string;
+  /** What the folder is, for the reader and for verify's "not checked" lines. */
+  what: string;
+  /** Record `dir` as a hint (default true). The package root is located by the verifying tool instead. */
+  recordLocation?: boolean;
 }
 
 export interface ReceiptsOptions {
@@ -25,36 +47,73 @@ export interface ReceiptsOptions {
   outputDigests?: ReadonlyMap<string, { sha256: string; bytes: number }>;
   outDir: string;
   /**
-   * Inputs outside outDir are recorded relative to this directory (e.g. the repository root)
-   * so a report can be verified on another machine; absolute when unset.
+   * Named folders inputs are recorded relative to, so a report verifies on another machine:
+   * an input goes under its own `root`, else the first root holding it, else it is absolute.
    */
-  rootDir?: string;
+  roots?: Record<string, ReceiptRootOption>;
+  /** What ran (tool, commit, Node, targets), recorded as given. */
+  ran?: RunProvenance;
+  /** Signs receipts.json's bytes (see sign-receipts.ts); the signature is written as SIGNATURE_FILE. */
+  signer?: ReceiptsSigner;
+}
+
+export interface ReceiptsSigner {
+  /** SHA-256 of the public key (SPKI DER), recorded so a reader knows which key to ask for. */
+  publicKeySha256: string;
+  sign(data: Buffer): string;
+}
+
+export interface TargetProvenance {
+  name: string;
+  kind: string;
+  version?: string;
+  /** The npm package the target ran from, as installed. */
+  package?: { name: string; version: string; integrity?: string; integrityFrom?: string };
+}
+
+export interface RunProvenance {
+  tool: { name: string; version: string; commit?: string };
+  node: string;
+  platform: string;
+  targets: TargetProvenance[];
 }
 
 export interface FileReceipt {
-  /** Relative to the report dir (with `/`), relative to `root`, or absolute. */
+  /** Relative (with `/`) to the named root in `base`, or absolute when `base` is "absolute". */
   path: string;
-  /** Where `path` is anchored. */
-  base: 'report' | 'root' | 'absolute';
+  /** "report" (the report folder), a name in `roots`, or "absolute"; receipts@1 also used "root". */
+  base: string;
   sha256: string;
   bytes: number;
+}
+
+export interface ReceiptRoot {
+  what: string;
+  /** Where the folder was when the report was made (a hint: verify reads it only if allowed). */
+  at?: string;
 }
 
 export interface Receipts {
   format: typeof RECEIPTS_FORMAT;
   algorithm: 'sha256';
-  /** The absolute directory `base: "root"` paths were taken relative to, when any. */
-  root?: string;
+  /** What ran: tool version and commit, Node, each target's package. */
+  ran?: RunProvenance;
+  /** The named roots `base` refers to, besides "report". */
+  roots: Record<string, ReceiptRoot>;
   inputs: (FileReceipt & { kind: string; label?: string })[];
   outputs: FileReceipt[];
+  /** Present when SIGNATURE_FILE holds an Ed25519 signature of this file's bytes. */
+  signature?: { algorithm: 'ed25519'; file: typeof SIGNATURE_FILE; publicKeySha256: string };
 }
 
 export interface ReceiptsResult {
   receipts: Receipts;
   /** receipts.json exactly as it must be written (SHA256SUMS covers these bytes). */
   receiptsJson: string;
-  /** SHA256SUMS text: every file inside the report dir, receipts.json included. */
+  /** SHA256SUMS text: every file inside the report dir, receipts.json (and its signature) included. */
   sha256sums: string;
+  /** The base64 signature of receiptsJson, when a signer was given. */
+  signature?: string;
 }
 
 /**
@@ -104,38 +163,51 @@ export async function mapWithLimit<T, R>(items: readonly T[], limit: number, wor
 /** Hash every input and output; return receipts.json (object and exact text) and SHA256SUMS. */
 export async function createReceipts(options: ReceiptsOptions): Promise<ReceiptsResult> {
   const outDir = resolve(options.outDir);
-  const rootDir = options.rootDir === undefined ? undefined : resolve(options.rootDir);
+  const roots = Object.entries(options.roots ?? {}).map(([name, root]) => ({ name, ...root, dir: resolve(root.dir) }));
+  const used = new Set<string>();
 
-  const locate = (path: string): Pick<FileReceipt, 'path' | 'base'> => {
+  const locate = (path: string, rootName?: string): Pick<FileReceipt, 'path' | 'base'> => {
     const absolute = resolve(outDir, path);
     const inReport = relativeInside(outDir, absolute);
-    if (inReport) return { path: inReport, base: 'report' };
-    const inRoot = rootDir === undefined ? undefined : relativeInside(rootDir, absolute);
-    return inRoot ? { path: inRoot, base: 'root' } : { path: absolute, base: 'absolute' };
+    if (inReport) return { path: inReport, base: REPORT_ROOT };
+    const own = roots.find((root) => root.name === rootName);
+    for (const root of own ? [own, ...roots] : roots) {
+      const inRoot = relativeInside(root.dir, absolute);
+      if (inRoot === undefined) continue;
+      used.add(root.name);
+      return { path: inRoot, base: root.name };
+    }
+    return { path: absolute, base: ABSOLUTE_BASE };
   };
 
   const inputs = await mapWithLimit(options.inputs, HASH_CONCURRENCY, async (input) => {
-    const where = locate(resolve(input.path));
+    const where = locate(resolve(input.path), input.root);
     return { kind: input.kind, ...(input.label === undefined ? {} : { label: input.label }), ...where, ...(await hashFile(resolve(input.path))) };
   });
   const outputs = await mapWithLimit(options.outputs, HASH_CONCURRENCY, async (output) => {
     const absolute = resolve(outDir, output);
     const where = locate(absolute);
-    if (where.base !== 'report') throw new Error(`receipts: output ${output} is not inside the report directory ${outDir}`);
+    if (where.base !== REPORT_ROOT) throw new Error(`receipts: output ${output} is not inside the report directory ${outDir}`);
     return { ...where, ...(options.outputDigests?.get(output) ?? (await hashFile(absolute))) };
   });
 
   const receipts: Receipts = {
     format: RECEIPTS_FORMAT,
     algorithm: 'sha256',
-    ...(inputs.some((i) => i.base === 'root') ? { root: rootDir } : {}),
+    ...(options.ran ? { ran: options.ran } : {}),
+    roots: Object.fromEntries(
+      roots.filter((root) => used.has(root.name)).map((root) => [root.name, { what: root.what, ...(root.recordLocation === false ? {} : { at: root.dir }) }]),
+    ),
     inputs,
     outputs,
+    ...(options.signer ? { signature: { algorithm: 'ed25519', file: SIGNATURE_FILE, publicKeySha256: options.signer.publicKeySha256 } } : {}),
   };
   const receiptsJson = `${JSON.stringify(receipts, null, 2)}\n`;
+  const signature = options.signer ? `${options.signer.sign(Buffer.from(receiptsJson))}\n` : undefined;
   const lines = new Map<string, string>();
-  for (const file of [...inputs, ...outputs]) if (file.base === 'report' && isSumsSafe(file.path)) lines.set(file.path, file.sha256);
+  for (const file of [...inputs, ...outputs]) if (file.base === REPORT_ROOT && isSumsSafe(file.path)) lines.set(file.path, file.sha256);
   lines.set(RECEIPTS_FILE, createHash('sha256').update(receiptsJson).digest('hex'));
+  if (signature !== undefined) lines.set(SIGNATURE_FILE, createHash('sha256').update(signature).digest('hex'));
   const sha256sums = [...lines].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([path, sha]) => `${sha}  ${path}\n`).join('');
-  return { receipts, receiptsJson, sha256sums };
+  return { receipts, receiptsJson, sha256sums, ...(signature === undefined ? {} : { signature }) };
 }

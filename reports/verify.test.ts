@@ -1,10 +1,12 @@
 // verify's reading of SHA256SUMS and receipts.json, line by line and entry by entry, on report
 // folders written by hand (receipts.test.ts covers the round trip with createReceipts).
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { packagePath } from '../runner/package-paths.js';
 import { RECEIPTS_FILE, SUMS_FILE } from './receipts.js';
 import { verifyReport } from './verify.js';
 
@@ -198,3 +200,59 @@ describe('verify at its edges', () => {
   });
 });
 
+
+// receipts@2 (issue 13 §4): inputs under named roots, located by --root NAME=DIR, the tool's own
+// package root, the recorded location, or a fallback; an input whose root is not found is not checked.
+describe('verify locates named roots', () => {
+  const inCases = { kind: 'case', base: 'cases', path: 'case.json', sha256: sha(CASE) };
+  const receipts2 = (roots: unknown, inputs: unknown[]) => ({ format: 'mcp-error-matrix/receipts@2', roots, inputs, outputs: [output] });
+  const sums = `${sha(RESULTS)}  results.json\n`;
+
+  it('resolves "package" against this tool\'s package root by default', async () => {
+    const packageJson = { kind: 'runner', base: 'package', path: 'package.json', sha256: sha(readFileSync(packagePath('package.json'), 'utf8')) };
+    await writeFolder({ sums, receipts: receipts2({ package: { what: 'the package' } }, [packageJson]) });
+    expect(await verifyReport(reportDir)).toEqual({ ok: true, checked: 2, mismatches: [] });
+  });
+
+  it('uses the recorded location when it exists here, and --root NAME=DIR over it', async () => {
+    await writeFolder({ sums, receipts: receipts2({ cases: { what: 'the cases', at: root } }, [inCases]) });
+    expect(await verifyReport(reportDir, { allowDirs: [root] })).toEqual({ ok: true, checked: 2, mismatches: [] });
+    const other = join(root, 'other');
+    await mkdir(other);
+    await writeFile(join(other, 'case.json'), 'changed');
+    expect((await verifyReport(reportDir, { roots: { cases: other } })).mismatches).toEqual([{ path: 'cases:case.json', expected: sha(CASE), actual: sha('changed') }]);
+  });
+
+  it('names each input whose root is not here as not checked, and is not ok', async () => {
+    const gone = join(root, 'gone');
+    await writeFolder({ sums, receipts: receipts2({ cases: { what: 'the cases', at: gone } }, [inCases, { ...inCases, base: 'nameless' }]) });
+    const result = await verifyReport(reportDir, { allowDirs: [root] });
+    expect(result).toEqual({
+      ok: false,
+      checked: 1,
+      mismatches: [],
+      notChecked: [
+        { path: 'cases:case.json', root: 'cases', reason: `root "cases" (the cases) is not at ${gone} on this machine; pass --root cases=DIR` },
+        { path: 'nameless:case.json', root: 'nameless', reason: 'root "nameless" has no recorded location; pass --root nameless=DIR' },
+      ],
+    });
+  });
+
+  it('falls back to a default location (the verifier\'s own schemas) only when the recorded one is absent', async () => {
+    await writeFolder({ sums, receipts: receipts2({ schemas: { what: 'schemas', at: join(root, 'gone') } }, [{ ...inCases, base: 'schemas' }]) });
+    expect(await verifyReport(reportDir, { fallbackRoots: { schemas: [join(root, 'absent'), root] }, allowDirs: [root] })).toEqual({ ok: true, checked: 2, mismatches: [] });
+  });
+
+  it('takes root names from the receipts as data: "constructor" or "__proto__" is a root not found, not an object property', async () => {
+    await writeFolder({ sums, receipts: receipts2({}, [{ ...inCases, base: 'constructor' }, { ...inCases, base: '__proto__' }]) });
+    const result = await verifyReport(reportDir, { roots: {}, fallbackRoots: {}, allowDirs: [root] });
+    expect(result.notChecked?.map((item) => item.path)).toEqual(['constructor:case.json', '__proto__:case.json']);
+    expect(result.ok).toBe(false);
+  });
+
+  it('a recorded location grants no permission to read: outside the allowed folders it is a mismatch, not a hash', async () => {
+    await writeFolder({ sums, receipts: receipts2({ cases: { what: 'the cases', at: root } }, [inCases]) });
+    const result = await verifyReport(reportDir);
+    expect(result.mismatches).toEqual([{ path: 'cases:case.json', expected: sha(CASE), actual: expect.stringMatching(/^outside the folders verify may read/) }]);
+  });
+});

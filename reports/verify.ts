@@ -4,12 +4,19 @@
 // only files inside the allowed folders are hashed (never /etc/shadow), each through the bounded
 // regular-file reader (a FIFO or /dev/zero is a mismatch, not a hang), every file in the report
 // folder must be listed, and receipts that list no inputs are refused.
+// Inputs are recorded relative to named roots; each root is located by `--root NAME=DIR`, else the
+// package root of this tool ("package"), else the location the receipts recorded, else a fallback
+// (the verifier's own pinned schemas for "schemas"). An input whose root cannot be located here is
+// "not checked", with its name: never a pass.
+import type { KeyObject } from 'node:crypto';
 import { readdir, realpath } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
 import { RECEIPTS_FILE_MAX_BYTES } from '../runner/io/input-caps.js';
 import { readUserText, UserFileError } from '../runner/io/read-user-file.js';
 import { getPackageRoot } from '../runner/package-paths.js';
-import { HASH_CONCURRENCY, RECEIPTS_FILE, SUMS_FILE, hashFile, mapWithLimit, relativeInside } from './receipts.js';
+import { createRootLocator } from './locate-receipt-roots.js';
+import { ABSOLUTE_BASE, HASH_CONCURRENCY, RECEIPTS_FILE, REPORT_ROOT, SUMS_FILE, hashFile, mapWithLimit, relativeInside } from './receipts.js';
+import { checkReceiptsSignature } from './verify-signature.js';
 
 export interface VerifyMismatch {
   path: string;
@@ -17,16 +24,37 @@ export interface VerifyMismatch {
   actual: string | 'missing';
 }
 
+/** An input verify could not look at: its root is not located here. Never a pass. */
+export interface VerifyNotChecked {
+  /** The root's name and the path under it, e.g. `cases:protocol/x.json`. */
+  path: string;
+  root: string;
+  reason: string;
+}
+
 export interface VerifyResult {
   ok: boolean;
   /** Distinct (file, expected hash) pairs checked. */
   checked: number;
   mismatches: VerifyMismatch[];
+  /** Inputs whose root could not be located (present only when there are some); `ok` is then false. */
+  notChecked?: VerifyNotChecked[];
+  /** With a key: whether the signature matched. Without one, whether the receipts claim a signature. */
+  signature?: 'valid' | 'unchecked';
 }
 
 export interface VerifyOptions {
-  /** Where `base: "root"` paths resolve; defaults to the root recorded in receipts.json. Files under it may be hashed. */
+  /**
+   * Where the "package" root (and the "root" of receipts@1) resolves; defaults to this tool's own
+   * package root (receipts@1: the root they record). Files under it may be hashed.
+   */
   rootDir?: string;
+  /** Named roots located by the user (`--root NAME=DIR`); files under them may be hashed. */
+  roots?: Record<string, string>;
+  /** Where a root is looked for when neither --root nor its recorded location has it (e.g. "schemas": MCP_SCHEMAS_DIR). Grants no access. */
+  fallbackRoots?: Record<string, string[]>;
+  /** The Ed25519 public key receipts.json must be signed with (`--key PUB`). */
+  publicKey?: KeyObject;
   /**
    * Folders, besides the report folder, rootDir and this tool's own package folder, whose files may
    * be hashed. A receipt naming a file anywhere else is a mismatch and the file is not read.
@@ -71,32 +99,50 @@ function parseSums(text: string, dir: string, mismatches: VerifyMismatch[]): Exp
   return out;
 }
 
-function parseReceipts(text: string, dir: string, rootDir: string | undefined, mismatches: VerifyMismatch[]): Expectation[] {
-  let parsed: unknown;
+interface ParsedReceipts {
+  expectations: Expectation[];
+  notChecked: VerifyNotChecked[];
+  /** Whether the receipts say they are signed. */
+  signed: boolean;
+}
+
+function parseReceipts(text: string, dir: string, options: VerifyOptions, mismatches: VerifyMismatch[]): ParsedReceipts {
+  const parsed: ParsedReceipts = { expectations: [], notChecked: [], signed: false };
+  let json: unknown;
   try {
-    parsed = JSON.parse(text);
+    json = JSON.parse(text);
   } catch {
     mismatches.push({ path: RECEIPTS_FILE, expected: 'valid JSON', actual: 'unparseable' });
-    return [];
+    return parsed;
   }
-  const record = (typeof parsed === 'object' && parsed !== null ? parsed : {}) as { root?: unknown; inputs?: unknown; outputs?: unknown };
-  const root = rootDir ?? (typeof record.root === 'string' ? record.root : process.cwd());
+  const record = (typeof json === 'object' && json !== null ? json : {}) as { root?: unknown; roots?: unknown; inputs?: unknown; outputs?: unknown; signature?: unknown };
+  parsed.signed = record.signature !== undefined;
+  // receipts@1 recorded one absolute root for `base: "root"` paths.
+  const legacyRoot = options.roots?.['root'] ?? options.rootDir ?? (typeof record.root === 'string' ? record.root : process.cwd());
+  const locateRoot = createRootLocator(record.roots, options);
   // A report without inputs proves nothing about what produced it.
   if (!Array.isArray(record.inputs) || record.inputs.length === 0) {
     mismatches.push({ path: RECEIPTS_FILE, expected: 'at least one input (case files, schemas, runner code)', actual: 'no inputs listed' });
   }
   const entries = [record.inputs, record.outputs].flatMap((list) => (Array.isArray(list) ? (list as unknown[]) : []));
-  const out: Expectation[] = [];
   for (const entry of entries) {
     const e = (typeof entry === 'object' && entry !== null ? entry : {}) as { path?: unknown; base?: unknown; sha256?: unknown };
     if (typeof e.path !== 'string' || typeof e.sha256 !== 'string') {
       mismatches.push({ path: RECEIPTS_FILE, expected: 'entries with path and sha256', actual: String(JSON.stringify(entry)).slice(0, 80) });
       continue;
     }
-    const absolute = e.base === 'report' ? resolve(dir, e.path) : e.base === 'root' && !isAbsolute(e.path) ? resolve(root, e.path) : resolve(e.path);
-    out.push({ path: e.path, absolute, sha256: e.sha256.toLowerCase() });
+    const sha256 = e.sha256.toLowerCase();
+    if (e.base === REPORT_ROOT) parsed.expectations.push({ path: e.path, absolute: resolve(dir, e.path), sha256 });
+    else if (e.base === 'root') parsed.expectations.push({ path: e.path, absolute: isAbsolute(e.path) ? resolve(e.path) : resolve(legacyRoot, e.path), sha256 });
+    else if (typeof e.base !== 'string' || e.base === ABSOLUTE_BASE) parsed.expectations.push({ path: e.path, absolute: resolve(e.path), sha256 });
+    else {
+      const root = locateRoot(e.base);
+      const shown = `${e.base}:${e.path}`;
+      if ('dir' in root) parsed.expectations.push({ path: shown, absolute: resolve(root.dir, e.path), sha256 });
+      else parsed.notChecked.push({ path: shown, root: e.base, reason: root.reason });
+    }
   }
-  return out;
+  return parsed;
 }
 
 /** Every entry of the report folder (not following links), relative with `/`; bounded. */
@@ -126,10 +172,9 @@ export async function verifyReport(dir: string, options: VerifyOptions = {}): Pr
   const mismatches: VerifyMismatch[] = [];
   const sums = await readReceiptText(reportDir, SUMS_FILE, mismatches);
   const receipts = await readReceiptText(reportDir, RECEIPTS_FILE, mismatches);
-  const expectations = [
-    ...(sums === undefined ? [] : parseSums(sums, reportDir, mismatches)),
-    ...(receipts === undefined ? [] : parseReceipts(receipts, reportDir, options.rootDir, mismatches)),
-  ];
+  const parsed = receipts === undefined ? undefined : parseReceipts(receipts, reportDir, options, mismatches);
+  const expectations = [...(sums === undefined ? [] : parseSums(sums, reportDir, mismatches)), ...(parsed?.expectations ?? [])];
+  const signature = options.publicKey === undefined ? undefined : await checkReceiptsSignature(reportDir, options.publicKey, mismatches);
 
   // Every file in the report folder is listed: an added file is as much a change as an edited one.
   const listed = new Set(expectations.map((e) => relativeInside(reportDir, e.absolute)));
@@ -138,7 +183,7 @@ export async function verifyReport(dir: string, options: VerifyOptions = {}): Pr
     mismatches.push({ path, expected: `absent (listed in neither ${RECEIPTS_FILE} nor ${SUMS_FILE})`, actual: 'present, unlisted' });
   }
 
-  const allowed = await resolveAllowedDirs([reportDir, ...(options.rootDir ? [options.rootDir] : []), getPackageRoot(), ...(options.allowDirs ?? [])]);
+  const allowed = await resolveAllowedDirs([reportDir, ...(options.rootDir ? [options.rootDir] : []), ...Object.values(options.roots ?? {}), getPackageRoot(), ...(options.allowDirs ?? [])]);
   // The same file usually appears in both lists; hash it once, compare against each distinct claim.
   const unique = new Map<string, Expectation>();
   for (const e of expectations) unique.set(`${e.absolute}\0${e.sha256}`, e);
@@ -149,8 +194,16 @@ export async function verifyReport(dir: string, options: VerifyOptions = {}): Pr
     const actual = hashes.get(e.absolute)!;
     if (actual !== e.sha256) mismatches.push({ path: e.path, expected: e.sha256, actual });
   }
-  return { ok: mismatches.length === 0, checked: unique.size, mismatches };
+  const notChecked = parsed?.notChecked ?? [];
+  return {
+    ok: mismatches.length === 0 && notChecked.length === 0,
+    checked: unique.size,
+    mismatches,
+    ...(notChecked.length > 0 ? { notChecked } : {}),
+    ...(signature === 'valid' ? { signature } : parsed?.signed && options.publicKey === undefined ? { signature: 'unchecked' as const } : {}),
+  };
 }
+
 
 async function resolveAllowedDirs(dirs: string[]): Promise<string[]> {
   const resolved = await Promise.all(dirs.map((dir) => realpath(resolve(dir)).catch(() => undefined)));

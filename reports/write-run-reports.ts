@@ -1,15 +1,23 @@
 // Writes a run's report folder: every format, then receipts over the bytes on disk.
 import type { RunResult } from '../runner/types.js';
 import { renderReportChunks, type RenderContext } from './index.js';
-import { createReceipts, RECEIPTS_FILE, SUMS_FILE, type ReceiptInput } from './receipts.js';
+import { createReceipts, RECEIPTS_FILE, SIGNATURE_FILE, SUMS_FILE, type ReceiptInput, type ReceiptRootOption, type ReceiptsSigner, type RunProvenance } from './receipts.js';
 import { writeReportFolder, type WriteReportFolderOptions } from './write.js';
 
 export interface WriteRunReportsOptions extends RenderContext, Pick<WriteReportFolderOptions, 'cwd' | 'home' | 'shownAs' | 'onStep'> {
   /** Every input the run read (case files, schemas, baseline, runner code, target files). */
   inputs: ReceiptInput[];
-  /** Inputs are recorded relative to this folder (the package root), so receipts verify elsewhere. */
+  /** The package root: inputs under it are recorded under the root "package", which verify locates itself. */
   rootDir: string;
+  /** More named roots inputs are recorded relative to (the user's --cases, a classifier's folder…). */
+  roots?: Record<string, ReceiptRootOption>;
+  /** What ran (tool, commit, Node, target packages). */
+  ran?: RunProvenance;
+  /** Signs receipts.json (`run --sign KEY`); the signature goes into the folder as receipts.json.sig. */
+  signer?: ReceiptsSigner;
 }
+
+const PACKAGE_ROOT_WHAT = 'the mcp-error-matrix package that ran; located by the verifying tool';
 
 /**
  * Renders and writes every report into `outDir` (replaced as a whole, only if it is absent, empty
@@ -22,11 +30,20 @@ export async function writeRunReports(outDir: string, result: RunResult, options
   await writeReportFolder(outDir, files, async (staging, written) => {
     // The outputs were hashed as they were written: no need to read them back. Every file of
     // the folder is listed, the report marker included.
-    const receipts = await createReceipts({ inputs: options.inputs, outputs: [...written.keys()], outputDigests: written, outDir: staging, rootDir: options.rootDir });
+    const receipts = await createReceipts({
+      inputs: options.inputs,
+      outputs: [...written.keys()],
+      outputDigests: written,
+      outDir: staging,
+      roots: { package: { dir: options.rootDir, what: PACKAGE_ROOT_WHAT, recordLocation: false }, ...options.roots },
+      ...(options.ran ? { ran: options.ran } : {}),
+      ...(options.signer ? { signer: options.signer } : {}),
+    });
     return [
       { name: RECEIPTS_FILE, content: receipts.receiptsJson },
+      ...(receipts.signature === undefined ? [] : [{ name: SIGNATURE_FILE, content: receipts.signature }]),
       { name: SUMS_FILE, content: receipts.sha256sums },
     ];
   }, folderOptions);
-  return [...files.map((file) => file.name), RECEIPTS_FILE, SUMS_FILE];
+  return [...files.map((file) => file.name), RECEIPTS_FILE, ...(options.signer ? [SIGNATURE_FILE] : []), SUMS_FILE];
 }

@@ -39,6 +39,8 @@ export interface RunOptions {
   shard: string | undefined;
   /** Whether the built-in default target set is in use. */
   defaultTargets: boolean;
+  /** An Ed25519 private key (PEM) to sign receipts.json with (`--sign`). */
+  sign: string | undefined;
 }
 
 /** The per-exchange timeout without --timeout, in ms. */
@@ -63,6 +65,7 @@ export const RUN_FLAGS = {
   compare: { type: 'string' },
   pair: { type: 'string', multiple: true },
   shard: { type: 'string' },
+  sign: { type: 'string' },
 } as const;
 
 /** Parses and validates `run` flags. */
@@ -90,6 +93,7 @@ export function parseRunOptions(args: string[], defaultTargets: string[]): RunOp
     compare: values.compare,
     pairs: values.pair ?? [],
     shard: values.shard,
+    sign: values.sign,
   };
 }
 

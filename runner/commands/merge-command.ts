@@ -1,22 +1,25 @@
 // `mcp-error-matrix merge <shard dirs…> --out DIR`: one report (every format, receipts) from the
 // report folders of `run --shard i/n`. Exit like `run`: 0, 1 on unexpected failures, 2 on bad shards.
 import { existsSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { checkReportFolder } from '../../reports/check-report-folder.js';
-import { RECEIPTS_FILE } from '../../reports/receipts.js';
+import { RECEIPTS_FILE, type ReceiptInput, type ReceiptRootOption } from '../../reports/receipts.js';
+import { loadSigningKey } from '../../reports/sign-receipts.js';
 import { writeRunReports } from '../../reports/write-run-reports.js';
 import type { CliIo } from '../cli-io.js';
 import { parseCommandFlags } from '../command-flags.js';
 import { readResultsFile } from '../compare/results-file.js';
 import { UsageError } from '../errors.js';
 import { getPackageRoot } from '../package-paths.js';
+import { describeWhatRan } from '../run/describe-what-ran.js';
 import { mergeShardResults, type ShardInput } from '../shard/merge-results.js';
 import { describeUnmeasured, hasUnexpected } from './run-command.js';
 
-export const MERGE_USAGE = `Usage: mcp-error-matrix merge <shard report dirs…> --out DIR [--quiet]
+export const MERGE_USAGE = `Usage: mcp-error-matrix merge <shard report dirs…> --out DIR [--sign KEY] [--quiet]
   Combines the report folders of \`run --shard i/n\` into one report (every format, receipts).
 
   --out DIR     where the merged report goes (required)
+  --sign KEY    sign the merged receipts.json with this Ed25519 private key (PEM), as \`run --sign\`
   --quiet, -q   no summary on stderr
 
 Exit like run: 0 nothing unexpected, 1 unexpected failures, 2 on missing or inconsistent shards.
@@ -24,15 +27,18 @@ Exit like run: 0 nothing unexpected, 1 unexpected failures, 2 on missing or inco
 
 /** Runs the `merge` command; returns the exit code. */
 export async function runMergeCommand(args: string[], io: CliIo): Promise<number> {
-  const { positionals, values } = parseCommandFlags('merge', { args, options: { out: { type: 'string' }, quiet: { type: 'boolean', short: 'q' } }, allowPositionals: true });
+  const { positionals, values } = parseCommandFlags('merge', { args, options: { out: { type: 'string' }, sign: { type: 'string' }, quiet: { type: 'boolean', short: 'q' } }, allowPositionals: true });
   if (positionals.length === 0) throw new UsageError('merge: expected the report folders of every shard, e.g. `mcp-error-matrix merge shard-1 shard-2 --out report`');
   if (values.out === undefined) throw new UsageError('merge: --out DIR is required (where the merged report goes)');
   // Refused before reading the shards, like `run` refuses it before running.
   const outFolder = { cwd: io.cwd, home: io.env['HOME'], shownAs: values.out };
   await checkReportFolder(values.out, outFolder);
+  const signer = values.sign === undefined ? undefined : await loadSigningKey(resolve(io.cwd, values.sign), '--sign', values.sign);
   const shards: ShardInput[] = [];
-  const inputs = [];
-  for (const given of positionals) {
+  const inputs: ReceiptInput[] = [];
+  // Each shard folder is a root of its own, so the merged report verifies wherever the shards are put.
+  const roots: Record<string, ReceiptRootOption> = {};
+  for (const [index, given] of positionals.entries()) {
     const path = resolve(io.cwd, given);
     const isDir = existsSync(path) && statSync(path).isDirectory();
     const file = isDir ? join(path, 'results.json') : path;
@@ -40,12 +46,16 @@ export async function runMergeCommand(args: string[], io: CliIo): Promise<number
     const result = await readResultsFile(file, shownAs);
     shards.push({ file: shownAs, result });
     const label = `shard ${result.shard?.index ?? '?'}/${result.shard?.count ?? '?'}`;
-    inputs.push({ kind: 'shard', path: file, label });
-    const receipts = join(isDir ? path : resolve(path, '..'), RECEIPTS_FILE);
-    if (existsSync(receipts)) inputs.push({ kind: 'shard-receipts', path: receipts, label });
+    const root = `shard-${index + 1}`;
+    roots[root] = { dir: dirname(file), what: `the report folder of the shard given as ${given.slice(0, 200)}` };
+    inputs.push({ kind: 'shard', path: file, label, root });
+    const receipts = join(dirname(file), RECEIPTS_FILE);
+    if (existsSync(receipts)) inputs.push({ kind: 'shard-receipts', path: receipts, label, root });
   }
   const merged = mergeShardResults(shards);
-  const files = await writeRunReports(values.out, merged, { inputs, rootDir: getPackageRoot(), ...outFolder });
+  // The shards' own receipts say what ran in each; this names the merging tool and the targets.
+  const ran = await describeWhatRan(merged.targets.map(({ source: _source, ...target }) => target));
+  const files = await writeRunReports(values.out, merged, { inputs, roots, ran, rootDir: getPackageRoot(), ...(signer ? { signer } : {}), ...outFolder });
   if (!values.quiet) {
     const s = merged.summary;
     io.stderr(`Merged ${shards.length} shards: ${s.total} cells: ${s.pass} pass, ${s.fail} fail, ${s.non_strict} non_strict, ${s.skip} skip, ${s.error} error, ${s.xfail} xfail, ${s.xpass} xpass\n`);

@@ -13,6 +13,7 @@ import type { CliIo } from '../cli-io.js';
 import type { StoredRunResult } from '../compare/results-file.js';
 import { DEFAULT_TIMEOUT_MS, parseRunOptions } from '../options.js';
 import { getPackageRoot } from '../package-paths.js';
+import { UsageError } from '../errors.js';
 import { createFaultInjector } from '../run/fault-injection.js';
 import { MatrixFailure } from '../run/matrix-failure.js';
 import { runMatrix } from '../run/run-matrix.js';
@@ -59,6 +60,8 @@ Options:
   --pair OLD=NEW      with --compare: compare FILE's target OLD with this run's target NEW (repeatable), e.g.
                       --pair ts-client@2.0.0=ts-client@2.4.0; a family with one target in each pairs by itself
   --shard i/n         run only shard i of n (whole cases, dealt round-robin); combine with \`merge\`
+  --sign KEY          sign receipts.json with this Ed25519 private key (PEM) into receipts.json.sig;
+                      \`verify --key PUB\` checks it (needs --out)
   --help, -h          this text
 
 Every cell's report carries a repro line: the \`run\` command that reruns that one cell.
@@ -71,6 +74,9 @@ export async function runRunCommand(args: string[], io: CliIo): Promise<number> 
   // A report folder that would be refused is refused now, before the run, not after it.
   const outFolder = { cwd: io.cwd, home: io.env['HOME'], shownAs: options.out ?? '' };
   if (options.out !== undefined) await (await import('../../reports/check-report-folder.js')).checkReportFolder(options.out, outFolder);
+  if (options.sign !== undefined && options.out === undefined) throw new UsageError('run: --sign KEY signs the receipts of a report folder; add --out DIR');
+  // A bad key is refused before the run, not after it.
+  const signer = options.sign === undefined ? undefined : await (await import('../../reports/sign-receipts.js')).loadSigningKey(resolve(io.cwd, options.sign), '--sign', options.sign);
   const shards = options.shard === undefined ? undefined : await import('../shard/select-shard.js');
   const shard = shards && options.shard !== undefined ? shards.parseShard(options.shard) : undefined;
   const table = await loadCases({ sources: options.cases, cwd: io.cwd });
@@ -153,8 +159,10 @@ export async function runRunCommand(args: string[], io: CliIo): Promise<number> 
       const { collectRunInputs } = await import('../run/collect-inputs.js');
       const { writeRunReports } = await import('../../reports/write-run-reports.js');
       injectFault?.('write');
-      const inputs = await collectRunInputs({ cases, schemas: schemaCheck?.loaded ?? [], targets, ...(settled.path ? { baseline: settled.path } : {}) });
-      const files = await writeRunReports(options.out, result, { inputs, rootDir: getPackageRoot(), ...outFolder, ...(comparison ? { comparison } : {}) });
+      const { describeWhatRan } = await import('../run/describe-what-ran.js');
+      const { inputs, roots } = await collectRunInputs({ cases, schemas: schemaCheck?.loaded ?? [], targets, ...(settled.path ? { baseline: settled.path } : {}) });
+      const ran = await describeWhatRan(targets.map((target) => target.info));
+      const files = await writeRunReports(options.out, result, { inputs, roots, ran, rootDir: getPackageRoot(), ...(signer ? { signer } : {}), ...outFolder, ...(comparison ? { comparison } : {}) });
       if (!options.quiet) io.stderr(`Reports written to ${options.out}/: ${files.join(', ')}\n`);
     }
     if (internalError) throw internalError.error;
