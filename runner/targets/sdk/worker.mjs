@@ -57,7 +57,8 @@ async function loadSdk(kind, dir) {
       Client: client.Client,
       Transport: http.StreamableHTTPClientTransport,
       types,
-      // v1 negotiates by `initialize` only: whatever SUPPORTED_PROTOCOL_VERSIONS lists.
+      // v1 negotiates by `initialize` only: it offers LATEST_PROTOCOL_VERSION and accepts whatever
+      // SUPPORTED_PROTOCOL_VERSIONS lists; the mock server answers with the cell's version.
       versions: [...types.SUPPORTED_PROTOCOL_VERSIONS],
     };
   }
@@ -230,7 +231,8 @@ async function warmUp() {
       const modern = message.method === 'server/discover' || message.params?._meta?.['io.modelcontextprotocol/protocolVersion'] === '2026-07-28';
       const complete = modern ? { resultType: 'complete' } : {};
       const results = {
-        initialize: { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'warm-up', version: '0' } },
+        // Echo the client's offer: whatever session version the SDK speaks, the warm-up negotiates it.
+        initialize: { protocolVersion: message.params?.protocolVersion ?? '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'warm-up', version: '0' } },
         'server/discover': { supportedVersions: ['2026-07-28'], capabilities: { tools: {} }, ttlMs: 0, cacheScope: 'public', _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'warm-up', version: '0' } } },
         'tools/list': { tools: [{ name: 'warm', inputSchema: { type: 'object' } }], ...(modern ? { ttlMs: 0, cacheScope: 'public' } : {}) },
         'tools/call': { content: [{ type: 'text', text: 'ok' }] },
@@ -243,7 +245,9 @@ async function warmUp() {
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${server.address().port}/mcp`;
   try {
-    for (const protocolVersion of ['2025-11-25', '2026-07-28'].filter((v) => sdk.versions.includes(v))) {
+    // One session-era call (initialize) and one 2026-07-28 call, for the eras the SDK speaks.
+    const sessionEra = sdk.versions.find((v) => v !== '2026-07-28');
+    for (const protocolVersion of [sessionEra, '2026-07-28'].filter((v) => v !== undefined && sdk.versions.includes(v))) {
       await runCell({ id: 0, url, protocolVersion, tool: 'warm', arguments: {}, calls: 1, timeoutMs: 10_000 }).catch(() => {});
     }
   } finally {
