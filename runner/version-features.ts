@@ -25,11 +25,6 @@ export function hasProtocolVersionHeader(version: ProtocolVersion): boolean {
   return isAtLeast(version, '2025-06-18');
 }
 
-/** An error response may omit an id it could not read (B25 § Error Responses); before, every error carries it (LEGACY 2.7). */
-export function allowsIdlessError(version: ProtocolVersion): boolean {
-  return isAtLeast(version, '2025-11-25');
-}
-
 /** Priming events, server-initiated close with `retry` and polling (LEGACY 1.21–1.22): 2025-11-25 only. */
 export function hasSsePolling(version: ProtocolVersion): boolean {
   return version === '2025-11-25';

@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Case, ResponseSpec, SseEvent } from '../cases/case-types.js';
 import type { ProtocolVersion, RecordedRequest } from '../types.js';
-import { allowsBatching, allowsIdlessError, hasInitializeSession, hasStreamResumption } from '../version-features.js';
+import { allowsBatching, hasInitializeSession, hasStreamResumption } from '../version-features.js';
 import * as replies from './mcp-replies.js';
 
 export const MCP_PATH = '/mcp';
@@ -47,9 +47,9 @@ export function routeRequest(
   const rpc = request.rpc;
   const requestId = rpc?.id;
   const idPresent = rpc !== undefined && rpc.id !== undefined && !rpc.isNotification;
-  // Before 2025-11-25 every error response carries the request's id when it could be read (LEGACY 2.7).
-  const reply = (spec: ResponseSpec): RouteDecision =>
-    ({ spec: idPresent && spec.id === 'omit' && !allowsIdlessError(version) ? { ...spec, id: 'echo' } : spec, requestId, idPresent });
+  // An error response carries the request's id whenever it could be read: always before 2025-11-25
+  // (LEGACY 2.7), and from then on too, where only an unreadable id may be omitted (B25 § Error Responses).
+  const reply = (spec: ResponseSpec): RouteDecision => ({ spec: idPresent && spec.id === 'omit' ? { ...spec, id: 'echo' } : spec, requestId, idPresent });
   if (request.path.split('?')[0] !== MCP_PATH) return reply(replies.createEmptyReply(404));
   if (request.method === 'POST' && testCase.counts === 'every-post') return consumeStep(state, testCase, requestId, idPresent);
   if (request.method === 'GET' || request.method === 'DELETE') return routeGetOrDelete(state, testCase, version, request);
