@@ -56,16 +56,16 @@ describe('action.yml', () => {
 
     it('passes targets, cases and baseline through, sets the outputs and appends the summary', async () => {
       const result = await runStep({ targets: 'reference\n  naive  \n', cases: 'content-not-*  baseline', baseline: 'known.yaml', args: '--mode direct --no-schemas' });
-      expect(result.stderr).toMatch(/8 cells/);
+      expect(result.stderr).toMatch(/16 cells/); // 2 targets × 2 cases × 4 protocol versions
       expect(result.code).toBe(0);
-      expect(result.outputs).toMatchObject({ 'report-path': join(dir, 'mcp-error-matrix-report'), 'exit-code': '0', total: '8', pass: '6', fail: '0', xfail: '2', xpass: '0', 'non-strict': '0' });
+      expect(result.outputs).toMatchObject({ 'report-path': join(dir, 'mcp-error-matrix-report'), 'exit-code': '0', total: '16', pass: '12', fail: '0', xfail: '4', xpass: '0', 'non-strict': '0' });
       expect(result.summary).toContain('mcp-error-matrix');
     });
 
     it('fails the step with the run\'s exit code and still reports', async () => {
       const result = await runStep({ targets: 'naive', cases: 'content-not-array', out: 'failing', args: '--mode direct --no-schemas' });
       expect(result.code).toBe(1);
-      expect(result.outputs).toMatchObject({ 'exit-code': '1', fail: '2' });
+      expect(result.outputs).toMatchObject({ 'exit-code': '1', fail: '4' });
       expect(result.summary).not.toBe('');
     });
 
@@ -74,7 +74,7 @@ describe('action.yml', () => {
       expect(result.stderr).not.toMatch(/--out ""/);
       expect(result.code).toBe(1);
       expect(result.stdout).toMatch(/^::warning title=mcp-error-matrix::the out input is empty; writing the reports to mcp-error-matrix-report$/m);
-      expect(result.outputs).toMatchObject({ 'report-path': join(dir, 'mcp-error-matrix-report'), 'exit-code': '1', fail: '2' });
+      expect(result.outputs).toMatchObject({ 'report-path': join(dir, 'mcp-error-matrix-report'), 'exit-code': '1', fail: '4' });
       // The workspace's own files are still there.
       await expect(readFile(join(dir, 'known.yaml'), 'utf8')).resolves.toContain('naive');
     });
