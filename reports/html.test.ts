@@ -215,7 +215,7 @@ describe('HTML matrix', () => {
   });
 
   it('renders 500 cases × 6 targets × 2 versions in reasonable time', () => {
-    const big = makeSyntheticRunResult({ cases: 500, targets: 6 });
+    const big = makeSyntheticRunResult({ cases: 500, targets: 6, versions: ['2025-11-25', '2026-07-28'] });
     const started = performance.now();
     const out = render(big);
     const ms = performance.now() - started;

@@ -2,7 +2,7 @@
 // verdict): a leaf that imports nothing, so case-types.ts and types.ts can both use it
 // without importing each other. types.ts re-exports all of it.
 
-export const PROTOCOL_VERSIONS = ['2025-11-25', '2026-07-28'] as const;
+export const PROTOCOL_VERSIONS = ['2025-03-26', '2025-06-18', '2025-11-25', '2026-07-28'] as const;
 export type ProtocolVersion = (typeof PROTOCOL_VERSIONS)[number];
 
 /**

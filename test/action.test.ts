@@ -56,19 +56,19 @@ describe('action.yml', () => {
 
     it('passes targets, cases and baseline through, sets the outputs and appends the summary', async () => {
       const result = await runStep({ targets: 'reference\n  naive  \n', cases: 'content-not-*  baseline', baseline: 'known.yaml', args: '--mode direct --no-schemas' });
-      expect(result.stderr).toMatch(/8 cells/);
+      expect(result.stderr).toMatch(/16 cells/); // 2 targets × 2 cases × 4 protocol versions
       expect(result.code).toBe(0);
-      expect(result.outputs).toMatchObject({ 'report-path': join(dir, 'mcp-error-matrix-report'), 'exit-code': '0', total: '8', pass: '6', fail: '0', xfail: '2', xpass: '0', 'non-strict': '0' });
+      expect(result.outputs).toMatchObject({ 'report-path': join(dir, 'mcp-error-matrix-report'), 'exit-code': '0', total: '16', pass: '12', fail: '0', xfail: '4', xpass: '0', 'non-strict': '0' });
       // Each target's line: unexpected and known failures apart, by consequence (naive's known failures
       // are graded by the judge; without a consequence they count as "other").
-      expect(result.outputs).toMatchObject({ unexpected: '0', known: '2', failures: expect.stringMatching(/^reference: 0 unexpected · 0 known; naive: 0 unexpected · 2 known: 2 [a-z ()]+$/) });
+      expect(result.outputs).toMatchObject({ unexpected: '0', known: '4', failures: expect.stringMatching(/^reference: 0 unexpected · 0 known; naive: 0 unexpected · 4 known: 4 [a-z ()]+$/) });
       expect(result.summary).toContain('mcp-error-matrix');
     });
 
     it('fails the step with the run\'s exit code and still reports', async () => {
       const result = await runStep({ targets: 'naive', cases: 'content-not-array', out: 'failing', args: '--mode direct --no-schemas' });
       expect(result.code).toBe(1);
-      expect(result.outputs).toMatchObject({ 'exit-code': '1', fail: '2', unexpected: '2', known: '0', failures: expect.stringMatching(/^naive: 2 unexpected: 2 [a-z ()]+ · 0 known$/) });
+      expect(result.outputs).toMatchObject({ 'exit-code': '1', fail: '4', unexpected: '4', known: '0', failures: expect.stringMatching(/^naive: 4 unexpected: 4 [a-z ()]+ · 0 known$/) });
       expect(result.summary).not.toBe('');
     });
 
@@ -77,7 +77,7 @@ describe('action.yml', () => {
       expect(result.stderr).not.toMatch(/--out ""/);
       expect(result.code).toBe(1);
       expect(result.stdout).toMatch(/^::warning title=mcp-error-matrix::the out input is empty; writing the reports to mcp-error-matrix-report$/m);
-      expect(result.outputs).toMatchObject({ 'report-path': join(dir, 'mcp-error-matrix-report'), 'exit-code': '1', fail: '2' });
+      expect(result.outputs).toMatchObject({ 'report-path': join(dir, 'mcp-error-matrix-report'), 'exit-code': '1', fail: '4' });
       // The workspace's own files are still there.
       await expect(readFile(join(dir, 'known.yaml'), 'utf8')).resolves.toContain('naive');
     });

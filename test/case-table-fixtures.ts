@@ -35,10 +35,10 @@ export const classifyTextBlocksOnly = createClassifier({
       : 'not a text block',
 });
 
-/** Closed 2025-11-25 schemas: a result member 2025-11-25 does not define (resultType) makes the result invalid. */
+/** Closed 2025 schemas: a result member the 2025 versions do not define (resultType) makes the result invalid. */
 export function classifyStrict2025Result(input: ClassifierInput): Verdict {
   const verdict = classifyReference(input);
-  if (input.protocolVersion !== '2025-11-25' || (verdict.outcome !== 'TOOL_SUCCESS' && verdict.outcome !== 'TOOL_ERROR')) return verdict;
+  if (input.protocolVersion === '2026-07-28' || (verdict.outcome !== 'TOOL_SUCCESS' && verdict.outcome !== 'TOOL_ERROR')) return verdict;
   return readResultMember(input, 'resultType') === undefined ? verdict : createVerdict('INVALID_TOOL_RESULT', 'unknown member resultType');
 }
 
@@ -61,6 +61,16 @@ export function classifyLastResponseWins(input: ClassifierInput): Verdict {
   return classifyReference({ ...input, body: `data: ${last.data.replace(/\n/g, '\ndata: ')}\n\n` });
 }
 
+/**
+ * A client that applies the rules of one version whatever was negotiated (WIRE-FACTS-LEGACY 6.8:
+ * the InitializeResult's version governs): written for 2025-11-25, it refuses 2025-03-26 batches,
+ * reads 2025-03-26/2025-06-18 blocks strictly and 2026-07-28 structuredContent as an object; written
+ * for 2025-03-26, it unwraps batches and ignores structuredContent in the later session versions.
+ */
+export function readsVersionsAs(version: '2025-03-26' | '2025-11-25', alsoModern: boolean): (input: ClassifierInput) => Verdict {
+  return (input) => classifyReference(input.protocolVersion === '2026-07-28' && !alsoModern ? input : { ...input, protocolVersion: version });
+}
+
 /** The extra fixtures by name, for the lint's "failed by" listing. */
 export const CASE_TABLE_FIXTURES: Record<string, (input: ClassifierInput) => Verdict> = {
   'body-first': classifyBodyFirst,
@@ -69,6 +79,8 @@ export const CASE_TABLE_FIXTURES: Record<string, (input: ClassifierInput) => Ver
   'strict-2025-result': classifyStrict2025Result,
   'timeout-as-32001': classifyTimeoutAsPeerError,
   'last-response-wins': classifyLastResponseWins,
+  'every-version-as-2025-11-25': readsVersionsAs('2025-11-25', true),
+  'sessions-as-2025-03-26': readsVersionsAs('2025-03-26', false),
 };
 
 const FIXTURES_DIR = resolve(import.meta.dirname, 'fixtures/classifiers');

@@ -28,7 +28,7 @@ describe('usage and input errors exit 2 with a message that says what to fix', (
     ['a value given to a switch', () => ['list', '--json=yes'], /list: --json takes no value/],
     ['an unknown flag of another command', () => ['show', 'baseline', '--verison', '2025-11-25'], /show: unknown option --verison \(did you mean --version\?\)/],
     ['a bad --mode', () => ['run', '--mode', 'socket'], /--mode socket: expected "http"/],
-    ['a bad --version', () => ['run', '--version', '2024-01-01'], /--version 2024-01-01: expected one of 2025-11-25, 2026-07-28/],
+    ['a bad --version', () => ['run', '--version', '2024-01-01'], /--version 2024-01-01: expected one of 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28/],
     ['an unknown case id', () => ['run', '--case', 'baselin'], /--case baselin: no case matches \(did you mean "baseline"\?\)/],
     ['an unknown command', () => ['rn'], /unknown command "rn" \(did you mean "run"\?\)/],
   ])('%s', async (_name, argv, message) => {
@@ -45,7 +45,7 @@ describe('list', () => {
     const run = await runCli(['list', '--origin', 'article']);
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^id\s+layer\s+origin\s+versions\s+title$/m);
-    expect(run.stdout).toMatch(/^http-503-then-200\s+transport\s+article\s+25\+26\s+HTTP 503/m);
+    expect(run.stdout).toMatch(/^http-503-then-200\s+transport\s+article\s+25-03\+25-06\+25-11\+26-07\s+HTTP 503/m);
     expect(run.stdout).toMatch(/^11 cases$/m);
   });
 });

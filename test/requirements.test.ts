@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { PROTOCOL_VERSIONS } from '../runner/vocabulary.js';
 import {
   decideRequirementMode,
   describeMissing,
@@ -28,11 +29,11 @@ describe('test requirements: one place decides, skip locally, fail under CI', ()
   it('finds them in MCP_SCHEMAS_DIR, beside the clone, or in the cache (only with every version)', () => {
     expect(findTestSchemasDir({ ...offline, env: { MCP_SCHEMAS_DIR: '/given' } })).toBe('/given');
     const shared = join(work, 'shared/mcp-spec');
-    mkdirSync(join(shared, '2025-11-25'), { recursive: true });
-    writeFileSync(join(shared, '2025-11-25', 'schema.json'), '{}');
-    expect(findTestSchemasDir(offline)).toBeUndefined(); // one version only
-    mkdirSync(join(shared, '2026-07-28'), { recursive: true });
-    writeFileSync(join(shared, '2026-07-28', 'schema.json'), '{}');
+    for (const [index, version] of PROTOCOL_VERSIONS.entries()) {
+      expect(findTestSchemasDir(offline), `${index} of ${PROTOCOL_VERSIONS.length} versions`).toBeUndefined();
+      mkdirSync(join(shared, version), { recursive: true });
+      writeFileSync(join(shared, version, 'schema.json'), '{}');
+    }
     expect(findTestSchemasDir(offline)).toBe(shared);
   });
 

@@ -33,7 +33,7 @@ describe('expectedFailures entries must name cells of the table', () => {
   test.each([
     ['a misspelt id', ['tool-is-eror'], /expectedFailures entry "tool-is-eror" names no case \(did you mean "tool-is-error"\?\)/],
     ['a misspelt id with a version', ['tool-is-eror@2026-07-28'], /names no case \(did you mean "tool-is-error@2026-07-28"\?\)/],
-    ['a version that does not exist', ['tool-is-error@2026-01-01'], /"tool-is-error@2026-01-01": no such version \(expected 2025-11-25 or 2026-07-28\)/],
+    ['a version that does not exist', ['tool-is-error@2026-01-01'], /"tool-is-error@2026-01-01": no such version \(expected 2025-03-26 or 2025-06-18 or 2025-11-25 or 2026-07-28\)/],
     ['a version the case does not apply to', ['mrtr-form-with-state@2025-11-25'], /no such version \(mrtr-form-with-state applies only to 2026-07-28\)/],
   ])('%s is an error with a did-you-mean, before any test is declared', (_name, expectedFailures, message) => {
     expect(() => describeMatrix('never declared', classifyReference, { expectedFailures })).toThrow(message);

@@ -2,6 +2,7 @@
 // system and references between fields.
 import type { CaseProblem } from './case-errors.js';
 import type { Case, SseEvent } from './case-types.js';
+import { hasStreamResumption } from '../version-features.js';
 
 interface Location {
   /** The file name without .json. */
@@ -50,7 +51,7 @@ export function checkCaseRules(item: Case, location: Location): Omit<CaseProblem
 }
 
 /**
- * `resumeOnly` events are replayed only on a 2025-11-25 GET that resumes after an event id the
+ * `resumeOnly` events are replayed only on a GET (versions before 2026-07-28) that resumes after an event id the
  * POST stream sent (T25 § Resumability and Redelivery); they must come after every sent event.
  */
 function checkResumeOnly(item: Case, events: SseEvent[], pointer: string): Omit<CaseProblem, 'file'>[] {
@@ -59,7 +60,7 @@ function checkResumeOnly(item: Case, events: SseEvent[], pointer: string): Omit<
   const problems: Omit<CaseProblem, 'file'>[] = [];
   const at = `${pointer}/${first}/resumeOnly`;
   if (item.server?.get !== 'resume') problems.push({ pointer: at, message: 'resumeOnly events need "server": { "get": "resume" }: nothing else replays them' });
-  if (!item.versions.includes('2025-11-25')) problems.push({ pointer: at, message: 'resumeOnly needs version 2025-11-25: 2026-07-28 has no resumption' });
+  if (!item.versions.some(hasStreamResumption)) problems.push({ pointer: at, message: 'resumeOnly needs a version with resumption (before 2026-07-28): 2026-07-28 has none' });
   if (!events.slice(0, first).some((event) => event.id !== undefined)) problems.push({ pointer: at, message: 'an earlier event of this stream must carry an "id" for the client to resume after' });
   const late = events.findIndex((event, n) => n > first && !event.resumeOnly);
   if (late !== -1) problems.push({ pointer: `${pointer}/${late}`, message: 'events sent on the POST stream must come before every resumeOnly event' });

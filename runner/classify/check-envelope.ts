@@ -1,6 +1,7 @@
 // The JSON-RPC 2.0 envelope of the message that should answer this request
 // (B25/B26 § Messages, § Responses; WIRE-FACTS §3, S4).
 import type { Verdict } from '../types.js';
+import { allowsBatching } from '../version-features.js';
 import { classifyToolResult } from './check-tool-result.js';
 import { isPlainObject } from './json-value.js';
 import type { ClassifyContext } from './rules.js';
@@ -8,9 +9,15 @@ import { createVerdict } from './verdict.js';
 
 /** Classifies a parsed JSON message that should be the response to this request. */
 export function classifyResponseMessage(message: unknown, context: ClassifyContext): Verdict {
-  // One message per POST, no batching (T25 § Sending Messages to the Server, item 3; SH26
+  // One message per POST, no batching (T0618/T25 § Sending Messages to the Server, item 3; SH26
   // § Sending Messages, item 4): an array is not a JSONRPCMessage (S4), even if it holds our answer.
-  if (Array.isArray(message)) return invalid('a JSON array (batch) instead of a single response');
+  // 2025-03-26 alone has batches, and receiving them is a MUST (LEGACY 2.1).
+  if (Array.isArray(message)) {
+    if (allowsBatching(context.input.protocolVersion)) {
+      return classifyResponseBatch(message, context) ?? invalid(`the batch holds no response with id ${JSON.stringify(context.input.expectedId)}`);
+    }
+    return invalid('a JSON array (batch) instead of a single response');
+  }
   if (!isPlainObject(message)) return invalid('the body is not a JSON object');
   if (message['jsonrpc'] !== '2.0') return invalid('jsonrpc is not "2.0"');
   if ('method' in message) return invalid('a request or notification instead of a response');
@@ -30,6 +37,22 @@ export function classifyResponseMessage(message: unknown, context: ClassifyConte
   }
   if (hasError) return classifyErrorObject(message['error']);
   return classifyToolResult(message['result'], context);
+}
+
+/**
+ * A 2025-03-26 batch that should hold this request's response: non-empty, responses only
+ * (S0326 JSONRPCBatchResponse; a mixed or empty array answers nothing, LEGACY 2.3–2.4, D1), and
+ * the member with our id decides. A member answering another id is ignored (it answered some
+ * other request of the batch, LEGACY case 5). Undefined when a well-formed batch holds no
+ * response with our id: the caller decides what that means (a JSON body: invalid; SSE: keep looking).
+ */
+export function classifyResponseBatch(batch: unknown[], context: ClassifyContext): Verdict | undefined {
+  if (batch.length === 0) return invalid('an empty batch answers nothing');
+  if (!batch.every((member) => isPlainObject(member) && !('method' in member))) {
+    return invalid('a batch that is not made of responses only (2025-03-26 batches are homogeneous)');
+  }
+  const ours = batch.find((member) => context.rules.matchesId((member as Record<string, unknown>)['id'], context.input.expectedId));
+  return ours === undefined ? undefined : classifyResponseMessage(ours, context);
 }
 
 // ST25/ST26 Error: `code` an integer (MUST), `message` a string; `data` optional, any type (S4).

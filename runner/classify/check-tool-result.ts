@@ -2,6 +2,7 @@
 // InputRequiredResult, told apart by `resultType` first (WIRE-FACTS §8.4: the 2026 union is
 // looser than its prose, so dispatch on resultType before checking the shape).
 import type { Verdict } from '../types.js';
+import { hasStructuredContent } from '../version-features.js';
 import { isPlainObject } from './json-value.js';
 import type { ClassifyContext } from './rules.js';
 import { createVerdict } from './verdict.js';
@@ -11,10 +12,10 @@ export function classifyToolResult(result: unknown, context: ClassifyContext): V
   // MCP's Result is an object (ST25/ST26 Result). JSON-RPC itself allows any value, so a
   // non-object result is a bad result inside a good envelope, not a bad envelope.
   if (!isPlainObject(result)) return invalid('the result is not an object');
-  if (context.input.protocolVersion === '2025-11-25') {
-    // 2025-11-25 has no resultType: Result is open-ended, so the key is an ignored extra (WIRE-FACTS
-    // case 42), and an input_required result is judged as what it is there: a CallToolResult
-    // without content (WIRE-FACTS case 53).
+  if (context.input.protocolVersion !== '2026-07-28') {
+    // Before 2026-07-28 there is no resultType: Result is open-ended, so the key is an ignored extra
+    // (WIRE-FACTS case 42), and an input_required result is judged as what it is there: a
+    // CallToolResult without content (WIRE-FACTS case 53; LEGACY 5.12).
     return classifyCompleteResult(result, context);
   }
   const resultType = 'resultType' in result ? result['resultType'] : context.rules.resultTypeWhenAbsent;
@@ -26,23 +27,21 @@ export function classifyToolResult(result: unknown, context: ClassifyContext): V
 }
 
 // ST25/ST26 CallToolResult: content required (ContentBlock[], may be empty), isError optional boolean
-// (absent = false), structuredContent an object in 2025-11-25 and any JSON value in 2026-07-28 (S2).
+// (absent = false), structuredContent an object in 2025-06-18/2025-11-25 and any JSON value in
+// 2026-07-28 (S2); in 2025-03-26 it is an unknown key, tolerated like any other (LEGACY 3.5, D5).
 function classifyCompleteResult(result: Record<string, unknown>, context: ClassifyContext): Verdict {
   const { content, isError } = result;
   if (!Array.isArray(content)) {
     return invalid(content === undefined ? 'the result has no content' : 'content is not an array');
   }
   for (const [index, block] of content.entries()) {
-    const problem = context.rules.checkContentBlock(block);
+    const problem = context.rules.checkContentBlock(block, context.input.protocolVersion);
     if (problem !== undefined) return invalid(`content[${index}]: ${problem}`);
   }
   if (isError !== undefined && typeof isError !== 'boolean') return invalid('isError is not a boolean');
-  if (
-    context.input.protocolVersion === '2025-11-25' &&
-    'structuredContent' in result &&
-    !isPlainObject(result['structuredContent'])
-  ) {
-    return invalid('structuredContent is not an object (required in 2025-11-25)');
+  const version = context.input.protocolVersion;
+  if (version !== '2026-07-28' && hasStructuredContent(version) && 'structuredContent' in result && !isPlainObject(result['structuredContent'])) {
+    return invalid(`structuredContent is not an object (required in ${version})`);
   }
   if ('_meta' in result && !isPlainObject(result['_meta'])) return invalid('_meta is not an object');
   // ST25/ST26 CallToolResult.isError: "If not set, this is assumed to be false".

@@ -1,7 +1,8 @@
 // Finds this request's final response in an SSE stream and classifies it
 // (T25 § Sending Messages to the Server, item 6; SH26 § Receiving Messages; WIRE-FACTS §1.3).
 import type { Verdict } from '../types.js';
-import { classifyResponseMessage } from './check-envelope.js';
+import { allowsBatching, allowsServerRequestsOnStream } from '../version-features.js';
+import { classifyResponseBatch, classifyResponseMessage } from './check-envelope.js';
 import { isPlainObject, parseJsonText } from './json-value.js';
 import { parseSseBody } from './parse-sse-body.js';
 import type { ClassifyContext } from './rules.js';
@@ -27,13 +28,24 @@ export function classifySseBody(context: ClassifyContext): Verdict {
       continue;
     }
     const message = parsed.value;
+    // 2025-03-26: an event may carry a batch (T0326 item 6). One of requests and notifications
+    // asks nothing of the call's outcome (its requests are answered by POST); one of responses is
+    // ours when it holds our id (LEGACY cases 1–6, K11–K12).
+    if (Array.isArray(message) && allowsBatching(input.protocolVersion) && message.length > 0) {
+      const isRequestOrNotification = (member: unknown) => isPlainObject(member) && typeof member['method'] === 'string';
+      if (message.every(isRequestOrNotification)) continue;
+      const verdict = classifyResponseBatch(message, context);
+      if (verdict !== undefined) return verdict;
+      lastMiss = createVerdict('INVALID_ENVELOPE', `SSE event ${index}: a batch without a response for this request`);
+      continue;
+    }
     if (isPlainObject(message) && typeof message['method'] === 'string') {
       if (!('id' in message)) continue; // a notification: related or not, it asks nothing of us (§ rules)
-      // A server request. 2025-11-25 allows it before the final response (the client answers in
-      // its own POST). 2026-07-28 forbids it (SH26 § Receiving Messages: "MUST NOT"), and a 2026
+      // A server request. 2025-03-26 to 2025-11-25 allow it before the final response (the client
+      // answers in its own POST). 2026-07-28 forbids it (SH26 § Receiving Messages: "MUST NOT"), and a 2026
       // client has no way to answer it (clients MUST NOT send responses, SH26 § Sending Messages):
       // the stream is not a 2026 exchange any more.
-      if (input.protocolVersion === '2025-11-25') continue;
+      if (allowsServerRequestsOnStream(input.protocolVersion)) continue;
       return createVerdict('INVALID_ENVELOPE', `SSE event ${index} is a server request, forbidden in 2026-07-28`);
     }
     if (isPlainObject(message) && rules.matchesId(message['id'], input.expectedId)) {

@@ -1,6 +1,6 @@
 // The boundary rules that the wrong-on-purpose fixtures replace one at a time
 // (test/fixtures/classifiers). Every other rule lives in the module that applies it.
-import type { ClassifierInput } from '../types.js';
+import type { ClassifierInput, ProtocolVersion } from '../types.js';
 import { checkContentBlock } from './check-content-block.js';
 import { checkInputRequest } from './check-input-request.js';
 
@@ -9,8 +9,8 @@ export interface ClassifierRules {
   matchesId(actual: unknown, expected: string | number): boolean;
   /** The `resultType` assumed when a 2026-07-28 result has none; undefined = none assumed (invalid). */
   resultTypeWhenAbsent: string | undefined;
-  /** A problem with one CallToolResult content block, or undefined when it is valid. */
-  checkContentBlock(block: unknown): string | undefined;
+  /** A problem with one CallToolResult content block under the exchange's version, or undefined when it is valid. */
+  checkContentBlock(block: unknown, version: ProtocolVersion): string | undefined;
   /** A problem with one input request of an input_required result (after "inputRequests.<key> "), or undefined. */
   checkInputRequest(request: unknown): string | undefined;
 }

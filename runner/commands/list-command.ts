@@ -41,7 +41,8 @@ export async function runListCommand(args: string[], io: CliIo): Promise<number>
     io.stdout(`${JSON.stringify(cases.map(({ case: c }) => ({ id: c.id, layer: c.layer, origin: c.origin, versions: c.versions, title: c.title })), null, 2)}\n`);
     return 0;
   }
-  const rows = cases.map(({ case: c }) => [c.id, c.layer, c.origin, c.versions.map((v) => v.slice(2, 4)).join('+'), c.title]);
+  // Year and month (25-03, 25-06, 25-11, 26-07): the year alone no longer tells the 2025 versions apart.
+  const rows = cases.map(({ case: c }) => [c.id, c.layer, c.origin, c.versions.map((v) => v.slice(2, 7)).join('+'), c.title]);
   io.stdout(formatTable(['id', 'layer', 'origin', 'versions', 'title'], rows));
   io.stdout(`${cases.length} case${cases.length === 1 ? '' : 's'}\n`);
   return 0;

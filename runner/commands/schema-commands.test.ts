@@ -55,7 +55,8 @@ describeWithSchemas('validate', () => {
     expect(await runValidateCommand([await writeJson('ok25.json', ok25)], io)).toBe(0);
     expect(stdout()).toContain('2026-07-28  INVALID  JSONRPCResultResponse + CallToolResult');
     expect(stdout()).toContain("/result: must have required property 'resultType'");
-    expect(stdout()).toContain('valid under 2025-11-25 only');
+    expect(stdout()).toContain('2025-03-26  valid    JSONRPCResponse + CallToolResult');
+    expect(stdout()).toContain('valid under 2025-03-26, 2025-06-18, 2025-11-25 only');
   });
 
   it('exits 1 when the chosen version rejects it', async () => {
@@ -75,7 +76,7 @@ describeWithSchemas('validate', () => {
     const file = await writeJson('ir.json', { resultType: 'input_required', requestState: 's' });
     expect(await runValidateCommand([file, '--def', 'InputRequiredResult', '--json'], io)).toBe(0);
     const printed = JSON.parse(stdout()) as { file: string; valid: boolean; skipped: unknown[] };
-    expect(printed).toMatchObject({ file, valid: true, skipped: [{ version: '2025-11-25' }] });
+    expect(printed).toMatchObject({ file, valid: true, skipped: [{ version: '2025-03-26' }, { version: '2025-06-18' }, { version: '2025-11-25' }] });
   });
 
   it('reads standard input for -', async () => {
@@ -87,11 +88,11 @@ describeWithSchemas('validate', () => {
     ['a missing file', async () => [join(work, 'nope.json')], /nope\.json: cannot read/],
     ['a folder instead of a file', async () => [work], /: the message file is not a regular file \(it is a folder\)/],
     ['a file that is not JSON', async () => [await writeJson('bad.json', '{"jsonrpc": ')], /bad\.json: not valid JSON/],
-    ['an unknown version', async () => [await writeJson('v.json', ok25), '--version', '2024-01-01'], /--version 2024-01-01: expected 2025-11-25 or 2026-07-28/],
+    ['an unknown version', async () => [await writeJson('v.json', ok25), '--version', '2024-01-01'], /--version 2024-01-01: expected 2025-03-26 or 2025-06-18 or 2025-11-25 or 2026-07-28/],
     ['an unknown definition', async () => [await writeJson('d.json', ok25), '--def', 'CallToolResutl'], /--def CallToolResutl: .*did you mean CallToolResult\?/],
     ['an unknown flag', async () => [await writeJson('f.json', ok25), '--verbose'], /validate: unknown option --verbose; see `mcp-error-matrix validate --help`/],
     ['no file', async () => [], /expected one file/],
-    ['a schema folder without the schemas', async () => [await writeJson('s.json', ok25), '--schemas', work], /2025-11-25[/\\]schema\.json: not found/],
+    ['a schema folder without the schemas', async () => [await writeJson('s.json', ok25), '--schemas', work], /2025-03-26[/\\]schema\.json: not found/],
   ] as const)('exits 2 for %s, naming it', async (_label, makeArgs, message) => {
     const { io, stderr, stdout } = makeIO();
     expect(await runValidateCommand([...(await makeArgs())], io)).toBe(2);

@@ -12,6 +12,7 @@ import { renderResponse } from '../mock-server/render-response.js';
 import { startMockServer } from '../mock-server/server.js';
 import { parseVersion } from '../options.js';
 import { PROTOCOL_VERSIONS, type ProtocolVersion, type RecordedExchange } from '../types.js';
+import { hasInitializeSession } from '../version-features.js';
 
 const SERVE_FLAGS = {
   version: { type: 'string' },
@@ -25,7 +26,7 @@ export const SERVE_USAGE = `Usage: mcp-error-matrix serve <case> [--version V] [
   Serves one case on 127.0.0.1 for debugging a client by hand (curl, the MCP Inspector): prints the
   URL and what the script will send, logs each exchange as it happens, stops on Ctrl+C. Writes no report.
 
-  --version V      the protocol version to serve (default: the case's first): ${PROTOCOL_VERSIONS.join(' | ')}
+  --version V      the protocol version to serve (default: 2025-11-25 if the case has it, else its first): ${PROTOCOL_VERSIONS.join(' | ')}
   --port N         the port to listen on (default 0: a free port)
   --cases DIR|GLOB the case table to look in (default: the bundled one; repeatable)
 `;
@@ -66,7 +67,7 @@ export async function runServeCommand(args: string[], io: CliIo): Promise<number
 export function formatPlan(item: Case, version: ProtocolVersion, url: string): string {
   const tool = item.tool ?? DEFAULT_TOOL;
   const lines = [`Serving ${item.id} (${item.title}) under ${version}`, `URL: ${url}`, `Tool: ${tool.name}`, ''];
-  lines.push(version === '2025-11-25' ? 'initialize first (a session id is issued unless the case turns sessions off), then tools/call:' : 'Stateless: send tools/call directly (with _meta, MCP-Protocol-Version, Mcp-Method, Mcp-Name):');
+  lines.push(hasInitializeSession(version) ? 'initialize first (a session id is issued unless the case turns sessions off), then tools/call:' : 'Stateless: send tools/call directly (with _meta, MCP-Protocol-Version, Mcp-Method, Mcp-Name):');
   item.exchanges.forEach((exchange, index) => lines.push(`  ${index + 1}. ${summariseExchange(exchange, index, version)}`));
   const after = item.afterScript === 'baseline' ? 'the baseline success result' : 'the last response again';
   lines.push(`  then: ${after}${item.counts === 'every-post' ? ' (every POST consumes a step, not only tools/call)' : ''}`, '');
@@ -119,10 +120,10 @@ function parsePort(value: string | undefined): number {
   return port;
 }
 
-// Without --version the case's first version is served (2025-11-25 when it has both, which
-// is what most clients and the MCP Inspector speak today).
+// Without --version 2025-11-25 is served when the case has it (what most clients and the MCP
+// Inspector speak today), else the case's first version.
 function selectVersion(item: Case, requested: string | undefined): ProtocolVersion {
-  if (requested === undefined) return item.versions[0]!;
+  if (requested === undefined) return item.versions.includes('2025-11-25') ? '2025-11-25' : item.versions[0]!;
   const version = parseVersion(requested);
   if (!item.versions.includes(version)) throw new UsageError(`serve ${item.id} --version ${version}: the case applies only to ${item.versions.join(', ')}`);
   return version;

@@ -19,7 +19,7 @@ describe('show', () => {
   test('prints identity, prose, spec, tool, the exact response per version and the verdict with its reason', async () => {
     const text = await show(['http-429-retry-after']);
     expect(text).toMatch(/^http-429-retry-after — HTTP 429 with Retry-After, then success on the retry\n/);
-    expect(text).toContain('layer: transport   origin: extra   versions: 2025-11-25, 2026-07-28');
+    expect(text).toContain('layer: transport   origin: extra   versions: 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28');
     expect(text).toContain('  - T25 § Sending Messages to the Server, item 5');
     expect(text).toContain('Tool: read_record   annotations: readOnlyHint: true, idempotentHint: true');
     expect(text).toContain('== 2025-11-25 ==');
@@ -63,7 +63,7 @@ describe('show', () => {
   });
 
   test('a version the case does not apply to, a bad version and a missing id are usage errors', async () => {
-    await expect(runShowCommand(['session-expired-404', '--version', '2026-07-28'], createIo())).rejects.toThrow(/applies only to 2025-11-25/);
+    await expect(runShowCommand(['session-expired-404', '--version', '2026-07-28'], createIo())).rejects.toThrow(/applies only to 2025-03-26, 2025-06-18, 2025-11-25/);
     await expect(runShowCommand(['baseline', '--version', '2099-01-01'], createIo())).rejects.toBeInstanceOf(UsageError);
     await expect(runShowCommand([], createIo())).rejects.toThrow(/exactly one case id/);
     await expect(runShowCommand(['baseline', '--bogus'], createIo())).rejects.toBeInstanceOf(UsageError);

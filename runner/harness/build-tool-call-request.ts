@@ -2,9 +2,21 @@
 import { DEFAULT_TOOL, type Case, type ToolSpec } from '../cases/case-types.js';
 import { deepFreeze } from '../deep-freeze.js';
 import type { ProtocolVersion, ToolCallRequest } from '../types.js';
+import { hasStructuredContent } from '../version-features.js';
 
 /** The client capabilities the harness declares: it can answer every kind of input request. */
 export const HARNESS_CLIENT_CAPABILITIES = deepFreeze({ elicitation: {}, roots: {}, sampling: {} });
+const CAPABILITIES_2025_03_26 = deepFreeze({ roots: {}, sampling: {} });
+
+/** The capabilities a correct client of `version` declares: elicitation exists from 2025-06-18 (LEGACY 5.1–5.2). */
+export function getHarnessCapabilities(version: ProtocolVersion): Readonly<Record<string, unknown>> {
+  return hasElicitation(version) ? HARNESS_CLIENT_CAPABILITIES : CAPABILITIES_2025_03_26;
+}
+
+// Elicitation arrived with structured content in 2025-06-18 (CL0618 § Major changes).
+function hasElicitation(version: ProtocolVersion): boolean {
+  return hasStructuredContent(version);
+}
 export const HARNESS_CLIENT_INFO = deepFreeze({ name: 'mcp-error-matrix-harness', version: '0.1.0' });
 
 export interface BuildToolCallOptions {
@@ -51,11 +63,16 @@ function buildFollowUpParams(previous: unknown): Record<string, unknown> {
   return extra;
 }
 
-/** A well-behaved answer to a server's input request (MRTR) or server-to-client request (2025 SSE). */
-export function answerInputRequest(request: unknown): Record<string, unknown> | undefined {
+/**
+ * A well-behaved answer to a server's input request (MRTR) or server-to-client request (2025 SSE);
+ * undefined when the client has no answer (the caller replies -32601). A 2025-03-26 client does not
+ * know elicitation/create (LEGACY 5.1, §8.12).
+ */
+export function answerInputRequest(request: unknown, version: ProtocolVersion = '2026-07-28'): Record<string, unknown> | undefined {
   if (!isRecord(request)) return undefined;
   switch (request.method) {
     case 'elicitation/create': {
+      if (!hasElicitation(version)) return undefined;
       const params = isRecord(request.params) ? request.params : {};
       // Form data only exists in form mode; a URL-mode accept only means consent (EL26).
       return params.mode === 'url' ? { action: 'accept' } : { action: 'accept', content: {} };

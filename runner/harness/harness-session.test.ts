@@ -153,3 +153,34 @@ describe('harness transport errors', () => {
     expect(new TextDecoder().decode(response.bodyBytes)).toBe(response.body);
   });
 });
+
+describe('openHarnessSession on the legacy versions (a correct client of each)', () => {
+  it.each([
+    ['2025-03-26', undefined, { roots: {}, sampling: {} }],
+    ['2025-06-18', '2025-06-18', { elicitation: {}, roots: {}, sampling: {} }],
+  ] as const)('%s: initializes with its version, MCP-Protocol-Version %s, capabilities of that version', async (version, header, capabilities) => {
+    const { server, session, call } = await open(one({ body: { json: SUCCESS_JSON } }), version);
+    expect(JSON.parse((await call()).body)).toMatchObject({ id: 1, result: { isError: false } });
+    const requests = server.recording().exchanges.map((exchange) => exchange.request);
+    expect(requests.map((request) => request.rpc?.method)).toEqual(['initialize', 'notifications/initialized', 'tools/call']);
+    expect(requests[0]!.rpc?.params).toMatchObject({ protocolVersion: version, capabilities });
+    expect(requests[2]!.headers['mcp-session-id']).toBe(session.sessionId);
+    // T0618 § Protocol Version Header: from 2025-06-18 on; a 2025-03-26 client has no such header.
+    expect(requests[2]!.headers['mcp-protocol-version']).toBe(header);
+  });
+
+  it('2025-03-26: answers each server request of a batched SSE event in its own POST, -32601 for elicitation', async () => {
+    const batch = [
+      { jsonrpc: '2.0', id: 's1', method: 'roots/list' },
+      { jsonrpc: '2.0', id: 's2', method: 'elicitation/create', params: { message: 'Name?', requestedSchema: { type: 'object', properties: {} } } },
+    ];
+    const sse = { events: [{ data: batch, awaitReply: true }, { data: { jsonrpc: '2.0', result: { content: [] } }, response: true }] };
+    const { server, call } = await open(one({ body: { sse } }), '2025-03-26');
+    await call();
+    const replies = server.recording().exchanges.map((exchange) => exchange.request.rpc).filter((rpc) => rpc?.isResponse);
+    expect(replies.map((rpc) => rpc?.id).sort()).toEqual(['s1', 's2']);
+    const bodies = server.recording().exchanges.filter((exchange) => exchange.request.rpc?.isResponse).map((exchange) => JSON.parse(exchange.request.body) as Record<string, unknown>);
+    expect(bodies.find((body) => body.id === 's1')).toMatchObject({ result: { roots: [] } });
+    expect(bodies.find((body) => body.id === 's2')).toMatchObject({ error: { code: -32601 } });
+  });
+});

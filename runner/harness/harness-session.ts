@@ -1,8 +1,9 @@
 // The well-behaved MCP client around the call being classified: lifecycle, headers, replies.
 import { createParser } from 'eventsource-parser';
 import type { ToolSpec } from '../cases/case-types.js';
-import type { ProtocolVersion, ToolCallRequest } from '../types.js';
-import { answerInputRequest, HARNESS_CLIENT_CAPABILITIES, HARNESS_CLIENT_INFO } from './build-tool-call-request.js';
+import { PROTOCOL_VERSIONS, type ProtocolVersion, type ToolCallRequest } from '../types.js';
+import { allowsBatching, hasInitializeSession, hasProtocolVersionHeader } from '../version-features.js';
+import { answerInputRequest, getHarnessCapabilities, HARNESS_CLIENT_INFO } from './build-tool-call-request.js';
 import type { ExchangeResponse } from './exchange-response.js';
 import { postMessage } from './post-message.js';
 import { buildModernHeaders } from './request-headers.js';
@@ -18,9 +19,9 @@ export interface HarnessSessionOptions {
 }
 
 export interface HarnessSession {
-  /** 2025-11-25: the session id the server issued, if any. */
+  /** Versions before 2026-07-28: the session id the server issued, if any. */
   readonly sessionId: string | undefined;
-  /** 2025-11-25: the initialize and notifications/initialized responses, for diagnostics. */
+  /** Versions before 2026-07-28: the initialize and notifications/initialized responses, for diagnostics. */
   readonly setup: ExchangeResponse[];
   call(request: ToolCallRequest): Promise<ExchangeResponse>;
   close(): Promise<void>;
@@ -28,7 +29,7 @@ export interface HarnessSession {
 
 const ACCEPT = 'application/json, text/event-stream';
 
-/** Opens a session: 2025-11-25 initializes (keeping the session id); 2026-07-28 is stateless. */
+/** Opens a session: versions before 2026-07-28 initialize (keeping the session id); 2026-07-28 is stateless. */
 export async function openHarnessSession(options: HarnessSessionOptions): Promise<HarnessSession> {
   const url = new URL(options.url);
   // undici is imported on first use: direct mode never opens a session and saves its ~150 ms load.
@@ -48,24 +49,26 @@ export async function openHarnessSession(options: HarnessSessionOptions): Promis
       ...(options.signal ? { signal: options.signal } : {}),
       ...(onChunk ? { onChunk } : {}),
     });
+  // T0618 § Protocol Version Header: from 2025-06-18 every request after initialize names the
+  // negotiated version; a 2025-03-26 client has no such header (LEGACY 1.13).
   const legacyHeaders = (): Record<string, string> => ({
-    'mcp-protocol-version': negotiatedVersion,
+    ...(sendsVersionHeader(negotiatedVersion) ? { 'mcp-protocol-version': negotiatedVersion } : {}),
     ...(sessionId !== undefined ? { 'mcp-session-id': sessionId } : {}),
   });
 
-  if (options.protocolVersion === '2025-11-25') {
+  if (hasInitializeSession(options.protocolVersion)) {
     const init = await post(
       {
         jsonrpc: '2.0',
         id: 'harness-initialize',
         method: 'initialize',
-        params: { protocolVersion: options.protocolVersion, capabilities: HARNESS_CLIENT_CAPABILITIES, clientInfo: HARNESS_CLIENT_INFO },
+        params: { protocolVersion: options.protocolVersion, capabilities: getHarnessCapabilities(options.protocolVersion), clientInfo: HARNESS_CLIENT_INFO },
       },
       {},
     );
     setup.push(init);
     sessionId = init.headers['mcp-session-id'];
-    // L25 § Version Negotiation: use the version the server answered with.
+    // L0326/L25 § Version Negotiation: use the version the server answered with.
     negotiatedVersion = readInitializeVersion(init) ?? options.protocolVersion;
     setup.push(await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, legacyHeaders()));
   }
@@ -79,7 +82,7 @@ export async function openHarnessSession(options: HarnessSessionOptions): Promis
       if (options.protocolVersion === '2026-07-28') return post(request, buildModernHeaders(request, options.tool));
       // T25 § Sending Messages, item 6: answer server requests arriving on the call's stream.
       const replies: Promise<unknown>[] = [];
-      const onChunk = createServerRequestAnswerer((reply) => replies.push(post(reply, legacyHeaders())));
+      const onChunk = createServerRequestAnswerer(options.protocolVersion, (reply) => replies.push(post(reply, legacyHeaders())));
       const response = await post(request, legacyHeaders(), onChunk);
       await Promise.all(replies);
       return response;
@@ -110,7 +113,13 @@ function extractJsonMessages(response: ExchangeResponse): unknown[] {
   });
 }
 
-function createServerRequestAnswerer(send: (reply: unknown) => void): (bytes: Buffer, contentType: string | undefined) => void {
+// A version the harness does not know (a server answering with another one) keeps the header, as a 2025-06-18+ client would.
+function sendsVersionHeader(version: string): boolean {
+  const known = PROTOCOL_VERSIONS.find((v) => v === version);
+  return known === undefined || hasProtocolVersionHeader(known);
+}
+
+function createServerRequestAnswerer(version: ProtocolVersion, send: (reply: unknown) => void): (bytes: Buffer, contentType: string | undefined) => void {
   const decoder = new TextDecoder();
   const parser = createParser({
     onEvent(event) {
@@ -120,11 +129,14 @@ function createServerRequestAnswerer(send: (reply: unknown) => void): (bytes: Bu
       } catch {
         return;
       }
-      if (typeof message !== 'object' || message === null) return;
-      const { id, method } = message as { id?: unknown; method?: unknown };
-      if (id === undefined || typeof method !== 'string') return;
-      const result = answerInputRequest(message);
-      send(result ? { jsonrpc: '2.0', id, result } : { jsonrpc: '2.0', id, error: { code: -32601, message: 'Method not found' } });
+      // A 2025-03-26 event may batch server requests (T0326 item 6): each is answered in its own POST.
+      for (const item of Array.isArray(message) && allowsBatching(version) ? message : [message]) {
+        if (typeof item !== 'object' || item === null) continue;
+        const { id, method } = item as { id?: unknown; method?: unknown };
+        if (id === undefined || typeof method !== 'string') continue;
+        const result = answerInputRequest(item, version);
+        send(result ? { jsonrpc: '2.0', id, result } : { jsonrpc: '2.0', id, error: { code: -32601, message: 'Method not found' } });
+      }
     },
   });
   return (bytes, contentType) => {

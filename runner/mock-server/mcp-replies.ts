@@ -3,6 +3,7 @@ import type { Case, ResponseSpec } from '../cases/case-types.js';
 import { DEFAULT_TOOL } from '../cases/case-types.js';
 import { deepFreeze } from '../deep-freeze.js';
 import type { ProtocolVersion } from '../types.js';
+import { hasInitializeSession, hasStructuredContent } from '../version-features.js';
 
 export const SERVER_INFO = deepFreeze({ name: 'mcp-error-matrix-mock', version: '0.1.0' });
 
@@ -21,7 +22,7 @@ export function createEmptyReply(status: number, headers?: Record<string, string
   return { status, ...(headers ? { headers } : {}) };
 }
 
-/** The InitializeResult of 2025-11-25 (L25 § Initialization). */
+/** The InitializeResult of every version before 2026-07-28 (L0326/L0618/L25 § Initialization). */
 export function createInitializeResult(testCase: Case, version: ProtocolVersion): Record<string, unknown> {
   return {
     protocolVersion: testCase.server?.initializeVersion ?? version,
@@ -36,9 +37,10 @@ export function createToolsListResult(testCase: Case, version: ProtocolVersion):
   const advertised: Record<string, unknown> = { name: tool.name };
   if ('description' in tool && tool.description !== undefined) advertised.description = tool.description;
   advertised.inputSchema = tool.inputSchema ?? DEFAULT_TOOL.inputSchema;
-  if ('outputSchema' in tool && tool.outputSchema !== undefined) advertised.outputSchema = tool.outputSchema;
+  // 2025-03-26 has no outputSchema (LEGACY 3.11): a server of that version does not advertise one.
+  if ('outputSchema' in tool && tool.outputSchema !== undefined && hasStructuredContent(version)) advertised.outputSchema = tool.outputSchema;
   if ('annotations' in tool && tool.annotations !== undefined) advertised.annotations = tool.annotations;
-  if (version === '2025-11-25') return { tools: [advertised] };
+  if (hasInitializeSession(version)) return { tools: [advertised] };
   return { tools: [advertised], ...createCacheFields() };
 }
 

@@ -21,6 +21,9 @@ export function renderSseEvents(body: SseBody, responseId: ResponseIdText): Rend
     const lines = getEventLines(event, responseId);
     const rendered: RenderedSseEvent = { text: lines.map((line) => line + eol).join('') + eol, delayMs: event.delayMs ?? 0 };
     if (event.awaitReply && isPlainObject(event.data) && 'id' in event.data) rendered.awaitReplyId = event.data.id;
+    // A 2025-03-26 batch of server requests: wait for the reply to its first request.
+    const firstRequest = event.awaitReply && Array.isArray(event.data) ? event.data.find((item) => isPlainObject(item) && 'id' in item) : undefined;
+    if (isPlainObject(firstRequest)) rendered.awaitReplyId = firstRequest.id;
     return rendered;
   });
 }

@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Case, ResponseSpec, SseEvent } from '../cases/case-types.js';
 import type { ProtocolVersion, RecordedRequest } from '../types.js';
+import { allowsBatching, hasInitializeSession, hasStreamResumption } from '../version-features.js';
 import * as replies from './mcp-replies.js';
 
 export const MCP_PATH = '/mcp';
@@ -9,9 +10,9 @@ export const MCP_PATH = '/mcp';
 /** The mutable per-server state the router owns. */
 export interface RouterState {
   nextStep: number;
-  /** 2025-11-25 session ids → tools/call requests seen in that session. */
+  /** Session ids (versions before 2026-07-28) → tools/call requests seen in that session. */
   sessions: Map<string, number>;
-  /** Scripted SSE streams already played, for GET resumption (2025-11-25). */
+  /** Scripted SSE streams already played, for GET resumption (versions before 2026-07-28). */
   streams: PlayedStream[];
 }
 
@@ -46,17 +47,21 @@ export function routeRequest(
   const rpc = request.rpc;
   const requestId = rpc?.id;
   const idPresent = rpc !== undefined && rpc.id !== undefined && !rpc.isNotification;
-  const reply = (spec: ResponseSpec): RouteDecision => ({ spec, requestId, idPresent });
+  // An error response carries the request's id whenever it could be read: always before 2025-11-25
+  // (LEGACY 2.7), and from then on too, where only an unreadable id may be omitted (B25 § Error Responses).
+  const reply = (spec: ResponseSpec): RouteDecision => ({ spec: idPresent && spec.id === 'omit' ? { ...spec, id: 'echo' } : spec, requestId, idPresent });
   if (request.path.split('?')[0] !== MCP_PATH) return reply(replies.createEmptyReply(404));
   if (request.method === 'POST' && testCase.counts === 'every-post') return consumeStep(state, testCase, requestId, idPresent);
   if (request.method === 'GET' || request.method === 'DELETE') return routeGetOrDelete(state, testCase, version, request);
   if (request.method !== 'POST') return reply(replies.createEmptyReply(405, { Allow: 'GET, POST, DELETE' }));
   if (!parsed.ok) return reply(replies.createErrorReply(400, -32700, 'Parse error', false));
-  if (rpc === undefined) return reply(replies.createErrorReply(400, -32600, 'Invalid Request: one JSON-RPC message per POST', false));
-  if (version === '2025-11-25' && rpc.method !== 'initialize') {
+  const batch = rpc === undefined && allowsBatching(version) && Array.isArray(parsed.value) ? parsed.value : undefined;
+  if (rpc === undefined && !batch) return reply(replies.createErrorReply(400, -32600, 'Invalid Request: one JSON-RPC message per POST', false));
+  if (hasInitializeSession(version) && rpc?.method !== 'initialize') {
     const refusal = checkSession(state, testCase, request);
     if (refusal) return reply(refusal);
   }
+  if (rpc === undefined) return reply(routeBatch(batch ?? []));
   // Notifications and client responses are accepted with 202 and no body (T25/SH26 § Sending Messages).
   if (rpc.isNotification || rpc.isResponse) return reply(replies.createEmptyReply(202));
   switch (rpc.method) {
@@ -65,12 +70,23 @@ export function routeRequest(
     case 'tools/list':
       return reply(replies.createResultReply(replies.createToolsListResult(testCase, version)));
   }
-  return version === '2025-11-25' ? routeLegacyMethod(state, testCase, rpc.method, reply) : routeModernMethod(rpc, reply);
+  return hasInitializeSession(version) ? routeLegacyMethod(state, testCase, version, rpc.method, reply) : routeModernMethod(rpc, reply);
+}
+
+// 2025-03-26 § Sending Messages to the Server, items 3–4: a POST may batch notifications and
+// responses (accepted: 202, no body). The script answers single tools/call POSTs only, so a batch
+// holding requests is refused with a 400 that says so (initialize MUST NOT be batched anyway).
+function routeBatch(batch: unknown[]): ResponseSpec {
+  const isRequest = (item: unknown) => typeof item === 'object' && item !== null && 'method' in item && 'id' in item;
+  if (batch.length === 0) return replies.createErrorReply(400, -32600, 'Invalid Request: empty batch', false);
+  if (!batch.some(isRequest)) return replies.createEmptyReply(202);
+  return replies.createErrorReply(400, -32600, 'Invalid Request: this mock server answers requests one per POST; batch only notifications and responses', false);
 }
 
 function routeLegacyMethod(
   state: RouterState,
   testCase: Case,
+  version: ProtocolVersion,
   method: string | undefined,
   reply: (spec: ResponseSpec) => RouteDecision,
 ): RouteDecision {
@@ -81,7 +97,8 @@ function routeLegacyMethod(
       state.sessions.set(sessionId, 0);
       headers['MCP-Session-Id'] = sessionId;
     }
-    return reply(replies.createResultReply(replies.createInitializeResult(testCase, '2025-11-25'), headers));
+    // The server speaks only the cell's version: it answers every offer with it (L0326 § Version Negotiation).
+    return reply(replies.createResultReply(replies.createInitializeResult(testCase, version), headers));
   }
   if (method === 'ping') return reply(replies.createResultReply({}));
   return reply(replies.createErrorReply(200, -32601, 'Method not found'));
@@ -99,7 +116,7 @@ function routeModernMethod(rpc: NonNullable<RecordedRequest['rpc']>, reply: (spe
   return reply(replies.createErrorReply(404, -32601, 'Method not found'));
 }
 
-// 2025-11-25 § Session Management: no id → 400, unknown or expired id → 404.
+// T0326/T0618/T25 § Session Management: no id → 400, unknown or expired id → 404.
 function checkSession(state: RouterState, testCase: Case, request: RecordedRequest): ResponseSpec | undefined {
   if (testCase.server?.sessionId === false) return undefined;
   const sessionId = request.headers['mcp-session-id'];
@@ -120,7 +137,7 @@ function checkSession(state: RouterState, testCase: Case, request: RecordedReque
 
 function routeGetOrDelete(state: RouterState, testCase: Case, version: ProtocolVersion, request: RecordedRequest): RouteDecision {
   const reply = (spec: ResponseSpec): RouteDecision => ({ spec, requestId: undefined, idPresent: false });
-  if (version === '2026-07-28') return reply(replies.createEmptyReply(405, { Allow: 'POST' }));
+  if (!hasStreamResumption(version)) return reply(replies.createEmptyReply(405, { Allow: 'POST' }));
   const refusal = checkSession(state, testCase, request);
   if (refusal) return reply(refusal);
   if (request.method === 'DELETE') {
@@ -133,7 +150,7 @@ function routeGetOrDelete(state: RouterState, testCase: Case, version: ProtocolV
   return resumeStream(state, request.headers['last-event-id']);
 }
 
-// T25 § Resumability and Redelivery: replay the events after Last-Event-ID of the stream that sent it.
+// T0326/T25 § Resumability and Redelivery: replay the events after Last-Event-ID of the stream that sent it.
 function resumeStream(state: RouterState, lastEventId: string | undefined): RouteDecision {
   for (const stream of [...state.streams].reverse()) {
     const index = stream.events.findIndex((event) => event.id !== undefined && event.id === lastEventId);

@@ -9,6 +9,7 @@ import { createErrorReply } from './mcp-replies.js';
 import { readRequest } from './record-request.js';
 import { renderResponseSpec } from './render-response.js';
 import { createReplyWaiter } from './reply-waiter.js';
+import { allowsBatching } from '../version-features.js';
 import { createRouterState, MCP_PATH, routeRequest } from './route-request.js';
 
 export interface MockServer {
@@ -147,6 +148,10 @@ function armCase(options: Omit<MockServerOptions, 'port'>, url: string) {
     }
     const rpc = read.recorded.rpc;
     if (rpc?.isResponse) waiter.deliver(rpc.id);
+    // 2025-03-26 clients may batch their responses (T0326 § Sending Messages to the Server, item 3).
+    if (read.parsed.ok && Array.isArray(read.parsed.value) && allowsBatching(options.protocolVersion)) {
+      for (const item of read.parsed.value) if (isResponseObject(item)) waiter.deliver(item.id);
+    }
     const decision = routeRequest(state, options.case, options.protocolVersion, read.recorded, read.parsed);
     if (decision.scriptStep !== undefined) read.recorded.scriptStep = decision.scriptStep;
     const rendered = renderResponseSpec(decision.spec, { requestId: decision.requestId, idPresent: decision.idPresent });
@@ -169,4 +174,8 @@ function armCase(options: Omit<MockServerOptions, 'port'>, url: string) {
       waiter.close();
     },
   };
+}
+
+function isResponseObject(value: unknown): value is { id: unknown } {
+  return typeof value === 'object' && value !== null && !('method' in value) && 'id' in value && ('result' in value || 'error' in value);
 }

@@ -72,7 +72,8 @@ function getBranches(parentSchema: unknown, defs: Record<string, unknown>): Bran
   if (!Array.isArray(list)) return [];
   return list.map((member: unknown) => {
     const ref = isRecord(member) && typeof member.$ref === 'string' ? member.$ref : undefined;
-    const name = ref?.startsWith('#/$defs/') ? ref.slice('#/$defs/'.length) : undefined;
+    // `#/$defs/X` (draft 2020-12) or `#/definitions/X` (draft-07, 2025-03-26/2025-06-18).
+    const name = ref ? /^#\/(?:\$defs|definitions)\/(.+)$/.exec(ref)?.[1] : undefined;
     const schema = name ? defs[name] : member;
     const consts: Branch['consts'] = {};
     const properties = isRecord(schema) && isRecord(schema.properties) ? schema.properties : {};

@@ -42,7 +42,7 @@ export interface ResolveSchemasOptions extends DownloadOptions {
   cacheDir?: string;
   /** Download into the cache when nothing else has the schema. @default true */
   download?: boolean;
-  /** @default both protocol versions */
+  /** @default every protocol version */
   versions?: readonly ProtocolVersion[];
 }
 
@@ -122,7 +122,7 @@ async function loadFromExplicitDir(pin: SchemaPin, explicit: NonNullable<ReturnT
     throw new SchemaLoadError(
       'MEM_SCHEMA_NOT_FOUND',
       `${file}: not found. ${explicit.label} must be a folder holding <version>/schema.json for ` +
-        `${PROTOCOL_VERSIONS.join(' and ')} (the pinned files from ${pin.url.replace(pin.version, '<version>')}).`,
+        `${PROTOCOL_VERSIONS.slice(0, -1).join(', ')} and ${PROTOCOL_VERSIONS.at(-1)} (the pinned files from ${pin.url.replace(pin.version, '<version>')}).`,
     );
   }
   return makeLoaded(pin, explicit.source, file, bytes);

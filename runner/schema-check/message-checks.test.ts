@@ -94,7 +94,7 @@ describeWithSchemas('detectAndValidate', () => {
   it('checks a response under both versions and passes when one accepts it', () => {
     const result = validator.detectAndValidate(response({ content: [T] }));
     expect(result).toMatchObject({ kind: 'response', versionFrom: 'all', valid: true });
-    expect(result.checks.map((c) => [c.version, c.valid])).toEqual([[V25, true], [V26, false]]);
+    expect(result.checks.map((c) => [c.version, c.valid])).toEqual([['2025-03-26', true], ['2025-06-18', true], [V25, true], [V26, false]]);
   });
 
   it('uses the version a 2026 request declares in _meta', () => {
@@ -110,7 +110,9 @@ describeWithSchemas('detectAndValidate', () => {
   it('checks a named definition and skips versions without it', () => {
     const result = validator.detectAndValidate({ resultType: 'input_required', requestState: 's' }, { definition: 'InputRequiredResult' });
     expect(result.checks.map((c) => [c.version, c.definition, c.valid])).toEqual([[V26, 'InputRequiredResult', true]]);
-    expect(result.skipped).toEqual([{ version: V25, reason: 'InputRequiredResult is not defined in 2025-11-25' }]);
+    expect(result.skipped).toEqual(
+      ['2025-03-26', '2025-06-18', V25].map((version) => ({ version, reason: `InputRequiredResult is not defined in ${version}` })),
+    );
     expect(() => validator.detectAndValidate({}, { definition: 'CallToolResults' })).toThrow(SchemaDefinitionError);
   });
 });

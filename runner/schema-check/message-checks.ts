@@ -32,6 +32,7 @@ export function checkResponseMessage(validator: DefinitionValidator, version: Pr
   }
   const hasResult = 'result' in message;
   const hasError = 'error' in message;
+  const envelope = getEnvelopeNames(validator, version);
   if (hasError && !hasResult) return run(validator, check, [[getErrorDefinition(validator, version, message.error), '', message]]);
   if (!hasResult) {
     check.kind = getMessageKind(message);
@@ -42,18 +43,18 @@ export function checkResponseMessage(validator: DefinitionValidator, version: Pr
   const result = message.result;
   const resultType = isRecord(result) ? result.resultType : undefined;
   if (!validator.hasDefinition(version, 'InputRequiredResult')) {
-    // 2025-11-25 has no resultType: every tools/call result is a CallToolResult (Result allows extra fields).
+    // Before 2026-07-28 there is no resultType: every tools/call result is a CallToolResult (Result allows extra fields).
     if (resultType !== undefined) check.notes.push(`resultType is not a ${version} field (Result allows extra fields); checked as CallToolResult`);
-    return run(validator, check, [['JSONRPCResultResponse', '', message], ['CallToolResult', '/result', result]]);
+    return run(validator, check, [[envelope.result, '', message], ['CallToolResult', '/result', result]]);
   }
   if (resultType === 'input_required') {
     if (isRecord(result) && !('inputRequests' in result) && !('requestState' in result)) {
       check.notes.push('neither inputRequests nor requestState: the spec requires one, the schema does not (WIRE-FACTS S3)');
     }
-    return run(validator, check, [['JSONRPCResultResponse', '', message], ['InputRequiredResult', '/result', result]]);
+    return run(validator, check, [[envelope.result, '', message], ['InputRequiredResult', '/result', result]]);
   }
   if (resultType === undefined || resultType === 'complete' || typeof resultType !== 'string') {
-    return run(validator, check, [['JSONRPCResultResponse', '', message], ['CallToolResult', '/result', result]]);
+    return run(validator, check, [[envelope.result, '', message], ['CallToolResult', '/result', result]]);
   }
   check.notes.push(
     `resultType ${JSON.stringify(resultType)} is neither "complete" nor "input_required"; the schema accepts any string, ` +
@@ -65,14 +66,16 @@ export function checkResponseMessage(validator: DefinitionValidator, version: Pr
 /** Checks a message a client sent: tools/call (also the MRTR follow-up), initialize, notifications, responses. */
 export function checkRequestMessage(validator: DefinitionValidator, version: ProtocolVersion, message: unknown): MessageCheck {
   const kind = getMessageKind(message);
+  const envelope = getEnvelopeNames(validator, version);
   if (kind === 'response') {
     const check = startCheck(version, kind);
     check.notes.push(
-      version === '2025-11-25'
+      version !== '2026-07-28'
         ? 'a client response to a server request; its result is checked only as Result'
         : 'a 2026-07-28 client MUST NOT send responses (SH26 § Sending Messages)',
     );
-    return run(validator, check, [['JSONRPCResponse', '', message]]);
+    const isError = isRecord(message) && 'error' in message && !('result' in message);
+    return run(validator, check, [[isError ? envelope.error : envelope.anyResponse, '', message]]);
   }
   if (!isRecord(message) || typeof message.method !== 'string') {
     const check = startCheck(version, kind);
@@ -84,12 +87,17 @@ export function checkRequestMessage(validator: DefinitionValidator, version: Pro
   const params = isRecord(message.params) ? message.params : undefined;
   if (method === 'tools/call' && params && ('inputResponses' in params || 'requestState' in params)) {
     check.notes.push(
-      version === '2025-11-25'
-        ? 'inputResponses/requestState are 2026-07-28 fields; 2025-11-25 params accept them as extra fields'
+      version !== '2026-07-28'
+        ? `inputResponses/requestState are 2026-07-28 fields; ${version} params accept them as extra fields`
         : 'MRTR follow-up (inputResponses/requestState)',
     );
   }
   const definition = getDerivedMaps(validator, version).methods.get(method);
+  // Before 2025-11-25 the per-method definitions hold only method and params (WIRE-FACTS-LEGACY
+  // §8.13, P13): the message is checked against the envelope as well.
+  if (definition && !isCompleteMessage(validator, version, definition)) {
+    return run(validator, check, [[check.kind === 'notification' ? 'JSONRPCNotification' : 'JSONRPCRequest', '', message], [definition, '', message]]);
+  }
   if (definition) return run(validator, check, [[definition, '', message]]);
   check.notes.push(`method ${JSON.stringify(method)} is not defined in ${version}`);
   return run(validator, check, [[check.kind === 'notification' ? 'JSONRPCNotification' : 'JSONRPCRequest', '', message]]);
@@ -163,7 +171,31 @@ function getDerivedMaps(validator: DefinitionValidator, version: ProtocolVersion
 // 2025: -32042) are checked against that shape, whose `data` may be required (WIRE-FACTS S6).
 function getErrorDefinition(validator: DefinitionValidator, version: ProtocolVersion, error: unknown): string {
   const code = getRecord(error)?.code;
-  return (typeof code === 'number' && getDerivedMaps(validator, version).errorCodes.get(code)) || 'JSONRPCErrorResponse';
+  return (typeof code === 'number' && getDerivedMaps(validator, version).errorCodes.get(code)) || getEnvelopeNames(validator, version).error;
+}
+
+interface EnvelopeNames {
+  /** A success response. */
+  result: string;
+  /** An error response. */
+  error: string;
+  /** Either kind. */
+  anyResponse: string;
+}
+
+// WIRE-FACTS-LEGACY 2.14: 2025-03-26/2025-06-18 call the success response JSONRPCResponse and the
+// error response JSONRPCError; 2025-11-25 renamed them and made JSONRPCResponse the union of both.
+function getEnvelopeNames(validator: DefinitionValidator, version: ProtocolVersion): EnvelopeNames {
+  if (validator.hasDefinition(version, 'JSONRPCResultResponse')) {
+    return { result: 'JSONRPCResultResponse', error: 'JSONRPCErrorResponse', anyResponse: 'JSONRPCResponse' };
+  }
+  return { result: 'JSONRPCResponse', error: 'JSONRPCError', anyResponse: 'JSONRPCMessage' };
+}
+
+// A definition that requires `jsonrpc` describes a whole message; the legacy ones describe method + params.
+function isCompleteMessage(validator: DefinitionValidator, version: ProtocolVersion, definition: string): boolean {
+  const required = getRecord(validator.getDefinitionSchema(version, definition))?.required;
+  return Array.isArray(required) && required.includes('jsonrpc');
 }
 
 function getRecord(value: unknown): Record<string, unknown> | undefined {

@@ -1,5 +1,7 @@
-// One Ajv (draft 2020-12 + formats) per protocol version, holding that version's official
-// schema; a validator per definition is compiled on first use and kept for the run.
+// One Ajv (+ formats) per protocol version, holding that version's official schema: the class
+// follows the schema's `$schema` (draft-07 for 2025-03-26/2025-06-18 with `definitions`, draft
+// 2020-12 from 2025-11-25 with `$defs`); a validator per definition is compiled on first use.
+import { Ajv as AjvDraft07 } from 'ajv';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule, { type FormatsPlugin } from 'ajv-formats';
 import { PROTOCOL_VERSIONS, type ProtocolVersion } from '../types.js';
@@ -80,20 +82,22 @@ interface VersionInstance {
 }
 
 function createVersionInstance(schema: unknown): VersionInstance {
-  const defs = getDefs(schema);
+  const dialect = getDialect(schema);
+  const defs = getDefs(schema, dialect.container);
   // strict: false because the upstream schema uses union types (RequestId) and annotation-only
   // keywords that strict mode rejects; verbose: true gives errors their data for format-errors.ts.
   // validateSchema: false because the bytes are SHA-256-pinned (load-schemas.ts): checking them
   // against the draft 2020-12 meta-schema compiled that meta-schema and cost about 1 s per run.
-  const ajv = new Ajv2020({ allErrors: true, strict: false, verbose: true, validateSchema: false });
+  const options = { allErrors: true, strict: false, verbose: true, validateSchema: false };
+  const ajv = dialect.container === '$defs' ? new Ajv2020(options) : new AjvDraft07(options);
   addFormats(ajv);
   ajv.addSchema(schema as object, SCHEMA_KEY);
   const compiled = new Map<string, ValidateFunction>();
   const run = (definition: string, value: unknown): ErrorObject[] | null => {
     let validate = compiled.get(definition);
     if (!validate) {
-      validate = ajv.getSchema(`${SCHEMA_KEY}#/$defs/${definition}`);
-      if (!validate) throw new Error(`ajv could not resolve #/$defs/${definition}`);
+      validate = ajv.getSchema(`${SCHEMA_KEY}#/${dialect.container}/${definition}`);
+      if (!validate) throw new Error(`ajv could not resolve #/${dialect.container}/${definition}`);
       compiled.set(definition, validate);
     }
     return validate(value) ? null : [...(validate.errors ?? [])];
@@ -101,8 +105,24 @@ function createVersionInstance(schema: unknown): VersionInstance {
   return { defs, run };
 }
 
-function getDefs(schema: unknown): Record<string, unknown> {
-  const defs = typeof schema === 'object' && schema !== null ? (schema as { $defs?: unknown }).$defs : undefined;
-  if (typeof defs !== 'object' || defs === null) throw new Error('schema.json has no $defs');
+interface Dialect {
+  /** Where the definitions live: draft-07 `definitions`, draft 2020-12 `$defs`. */
+  container: 'definitions' | '$defs';
+}
+
+const DRAFT_07 = /^https?:\/\/json-schema\.org\/draft-07\/schema#?$/;
+const DRAFT_2020_12 = /^https:\/\/json-schema\.org\/draft\/2020-12\/schema$/;
+
+// The pinned files name their dialect; an unknown one is refused rather than read under the wrong rules.
+function getDialect(schema: unknown): Dialect {
+  const declared = typeof schema === 'object' && schema !== null ? (schema as { $schema?: unknown }).$schema : undefined;
+  if (typeof declared === 'string' && DRAFT_07.test(declared)) return { container: 'definitions' };
+  if (typeof declared === 'string' && DRAFT_2020_12.test(declared)) return { container: '$defs' };
+  throw new Error(`schema.json declares $schema ${JSON.stringify(declared)}; expected draft-07 or draft 2020-12`);
+}
+
+function getDefs(schema: unknown, container: Dialect['container']): Record<string, unknown> {
+  const defs = (schema as Record<string, unknown>)[container];
+  if (typeof defs !== 'object' || defs === null) throw new Error(`schema.json has no ${container}`);
   return defs as Record<string, unknown>;
 }

@@ -1,6 +1,7 @@
 // What the client put on the wire per request: the headers each version requires on a
 // tools/call POST (WIRE-FACTS §1.1) and the schema validity of every message it sent.
 import type { Check, ProtocolVersion, Recording, SchemaResult } from '../../types.js';
+import { hasInitializeSession, hasProtocolVersionHeader } from '../../version-features.js';
 import { makeCheck } from '../make-check.js';
 import { isRecord, type WireCall } from './read-wire-calls.js';
 
@@ -18,9 +19,12 @@ export function judgeRequestHeaders(version: ProtocolVersion, calls: WireCall[],
     const accept = (header('accept') ?? '').split(',').map((part) => part.split(';')[0]!.trim().toLowerCase());
     const hasBoth = accept.includes('application/json') && accept.includes('text/event-stream');
     checks.push(makeCheck({ id: `header.accept@${call.n}`, level: 'MUST', expected: 'application/json, text/event-stream', actual: header('accept'), passed: hasBoth, ...at }));
-    if (version === '2025-11-25') {
-      const sent = header('mcp-protocol-version');
-      checks.push(makeCheck({ id: `header.protocol-version@${call.n}`, level: 'MUST', expected: 'present', actual: sent, passed: sent !== undefined, ...at }));
+    if (hasInitializeSession(version)) {
+      // T0618 § Protocol Version Header: required from 2025-06-18; a 2025-03-26 client has no such header (LEGACY 1.13).
+      if (hasProtocolVersionHeader(version)) {
+        const sent = header('mcp-protocol-version');
+        checks.push(makeCheck({ id: `header.protocol-version@${call.n}`, level: 'MUST', expected: 'present', actual: sent, passed: sent !== undefined, ...at }));
+      }
       const issued = getIssuedSessionIds(recording, call.exchange.seq);
       if (issued.length > 0) {
         const sessionId = header('mcp-session-id');

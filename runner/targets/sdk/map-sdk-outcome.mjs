@@ -3,6 +3,8 @@
 //
 // v1 (@modelcontextprotocol/sdk 1.x)
 //   StreamableHTTPError (client/streamableHttp.js), `.code` = HTTP status ... HTTP_ERROR + status
+//   plain Error "Error POSTing to endpoint (HTTP 503): …" (1.10–1.23, before
+//     StreamableHTTPError carried the status): the status read from the text  HTTP_ERROR + status
 //     `.code` -1 "Unexpected content type" .................................. INVALID_ENVELOPE
 //   McpError with a code the peer sent for this call (seen on the wire) .... JSONRPC_ERROR + code
 //   McpError -32001 RequestTimeout / -32000 ConnectionClosed, not from the
@@ -37,8 +39,8 @@ function verdict(outcome, detail, extra = {}) {
 /** The verdict for a value `callTool` resolved with, under the cell's protocol version. */
 export function mapSdkResult(result, protocolVersion) {
   if (result !== null && typeof result === 'object') {
-    // `resultType` means something only from 2026-07-28 on; in a 2025-11-25 result it is an ignored extra key.
-    if (result.resultType === 'input_required' && protocolVersion !== '2025-11-25') return verdict('INPUT_REQUIRED', 'the SDK returned the input_required result to the caller');
+    // `resultType` means something only from 2026-07-28 on; in an earlier result it is an ignored extra key.
+    if (result.resultType === 'input_required' && protocolVersion === '2026-07-28') return verdict('INPUT_REQUIRED', 'the SDK returned the input_required result to the caller');
     if (result.isError === true) return verdict('TOOL_ERROR', 'the SDK returned a result with isError: true');
     return verdict('TOOL_SUCCESS', 'the SDK returned a result');
   }
@@ -66,6 +68,9 @@ function mapV1Error(error, message, context) {
     if (/Unexpected content type/.test(error.message)) return verdict('INVALID_ENVELOPE', message);
     return lostVerdict(message, context.log);
   }
+  // 1.10–1.23 report a non-2xx POST as a plain Error whose only trace of the status is its text.
+  const plainStatus = name === 'Error' ? /^Error POSTing to endpoint \(HTTP (\d{3})\)/.exec(error.message ?? '') : null;
+  if (plainStatus) return verdict('HTTP_ERROR', message, { status: Number(plainStatus[1]) });
   const McpError = context.types.McpError;
   if ((McpError && error instanceof McpError) || name === 'McpError' || name === 'UrlElicitationRequiredError') {
     if (context.log.peerErrorCodes.has(code)) return verdict('JSONRPC_ERROR', message, { code });

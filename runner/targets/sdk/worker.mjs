@@ -65,7 +65,8 @@ async function loadSdk(kind, dir) {
       Client: client.Client,
       Transport: http.StreamableHTTPClientTransport,
       types,
-      // v1 negotiates by `initialize` only: whatever SUPPORTED_PROTOCOL_VERSIONS lists.
+      // v1 negotiates by `initialize` only: it offers LATEST_PROTOCOL_VERSION and accepts whatever
+      // SUPPORTED_PROTOCOL_VERSIONS lists; the mock server answers with the cell's version.
       versions: [...types.SUPPORTED_PROTOCOL_VERSIONS],
     };
   }
@@ -230,7 +231,9 @@ function elapsed(started) {
 // One call per protocol version against a tiny in-process server before the greeting, so the SDK's
 // lazy start-up (schema compilation, fetch) is paid once here and not by the first real cell.
 async function warmUp() {
-  for (const protocolVersion of ['2025-11-25', '2026-07-28'].filter((v) => sdk.versions.includes(v))) {
+  // One session-era call (initialize) and one 2026-07-28 call, for the eras the SDK speaks.
+  const sessionEra = sdk.versions.find((v) => v !== '2026-07-28');
+  for (const protocolVersion of [sessionEra, '2026-07-28'].filter((v) => v !== undefined && sdk.versions.includes(v))) {
     await callWarmServer(protocolVersion, undefined);
   }
 }
@@ -242,7 +245,7 @@ async function warmUp() {
 async function probeVersions() {
   const versions = [];
   sdk.unspoken = {};
-  for (const protocolVersion of ['2025-11-25', '2026-07-28']) {
+  for (const protocolVersion of ['2025-03-26', '2025-06-18', '2025-11-25', '2026-07-28']) {
     const answer = await callWarmServer(protocolVersion, protocolVersion);
     if (answer?.verdicts?.[0]?.outcome === 'TOOL_SUCCESS') versions.push(protocolVersion);
     else sdk.unspoken[protocolVersion] = (answer?.error ?? answer?.verdicts?.[0]?.detail ?? 'no answer').slice(0, 300);
@@ -259,11 +262,13 @@ async function callWarmServer(protocolVersion, only) {
       const message = request.method === 'POST' ? safeParse(body) : undefined;
       if (!message || message.id === undefined) return response.writeHead(request.method === 'POST' ? 202 : 405).end();
       const modern = message.method === 'server/discover' || message.params?._meta?.['io.modelcontextprotocol/protocolVersion'] === '2026-07-28';
-      if (only === '2025-11-25' && message.method === 'server/discover') return respond(response, 200, { jsonrpc: '2.0', id: message.id, error: { code: -32601, message: 'Method not found' } });
+      if (only !== undefined && only !== '2026-07-28' && message.method === 'server/discover') return respond(response, 200, { jsonrpc: '2.0', id: message.id, error: { code: -32601, message: 'Method not found' } });
       if (only === '2026-07-28' && message.method === 'initialize') return respond(response, 400, { jsonrpc: '2.0', id: message.id, error: { code: -32022, message: 'Unsupported protocol version', data: { supported: ['2026-07-28'] } } });
       const complete = modern ? { resultType: 'complete' } : {};
       const results = {
-        initialize: { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'warm-up', version: '0' } },
+        // Echo the client's offer: whatever session version the SDK speaks, the warm-up negotiates it.
+        // A probe answers with the version it probes, whatever the client offers (as the mock server does).
+        initialize: { protocolVersion: only !== undefined && only !== '2026-07-28' ? only : (message.params?.protocolVersion ?? '2025-11-25'), capabilities: { tools: {} }, serverInfo: { name: 'warm-up', version: '0' } },
         'server/discover': { supportedVersions: ['2026-07-28'], capabilities: { tools: {} }, ttlMs: 0, cacheScope: 'public', _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'warm-up', version: '0' } } },
         'tools/list': { tools: [{ name: 'warm', inputSchema: { type: 'object' } }], ...(modern ? { ttlMs: 0, cacheScope: 'public' } : {}) },
         'tools/call': { content: [{ type: 'text', text: 'ok' }] },

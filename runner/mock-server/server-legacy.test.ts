@@ -1,0 +1,70 @@
+// The mock server as a server of 2025-03-26 or 2025-06-18 (WIRE-FACTS-LEGACY): it initializes
+// with the cell's version whatever the client offers, keeps sessions, echoes a readable id in
+// its own errors, accepts 2025-03-26 batches of notifications and responses, and nothing else
+// batched; 2025-06-18 refuses every array.
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ProtocolVersion } from '../types.js';
+import { sendRaw } from './raw-http.js';
+import { startMockServer, type MockServer } from './server.js';
+import { makeCase, SUCCESS_JSON } from './test-cases.js';
+
+const servers: MockServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => server.close()));
+});
+
+async function start(version: ProtocolVersion): Promise<MockServer> {
+  const server = await startMockServer({ case: makeCase([{ body: { json: SUCCESS_JSON } }], { versions: [version] }), protocolVersion: version });
+  servers.push(server);
+  return server;
+}
+
+// A client offering its newest version, as SDKs do.
+const INITIALIZE = JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+const NOTIFICATION = { jsonrpc: '2.0', method: 'notifications/initialized' };
+const call = (id: number): string => JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'synthetic_tool' } });
+
+async function initialize(server: MockServer): Promise<{ sessionId: string; version: unknown }> {
+  const raw = await sendRaw(server.url, { body: INITIALIZE });
+  const line = raw.headerLines.find((header) => header.startsWith('MCP-Session-Id: '))!;
+  return { sessionId: line.slice('MCP-Session-Id: '.length), version: (JSON.parse(raw.body.toString()) as { result: { protocolVersion: unknown } }).result.protocolVersion };
+}
+
+describe.each(['2025-03-26', '2025-06-18'] as const)('mock server as a %s server', (version) => {
+  it('answers an offer of a newer version with its own, issues a session id and then requires it', async () => {
+    const server = await start(version);
+    const { sessionId, version: answered } = await initialize(server);
+    expect(answered).toBe(version);
+    expect(sessionId).toMatch(/^[\x21-\x7e]+$/);
+    const ok = await sendRaw(server.url, { body: call(3), headers: { 'Mcp-Session-Id': sessionId } });
+    expect(JSON.parse(ok.body.toString())).toMatchObject({ id: 3, result: { content: [{ type: 'text' }] } });
+  });
+
+  it('echoes the readable id of a request it refuses for its session (every error carries the id before 2025-11-25)', async () => {
+    const server = await start(version);
+    await initialize(server);
+    const missing = await sendRaw(server.url, { body: call(5) });
+    expect(missing.statusLine).toBe('HTTP/1.1 400 Bad Request');
+    expect(JSON.parse(missing.body.toString())).toMatchObject({ jsonrpc: '2.0', id: 5, error: { code: -32600 } });
+    const unknown = await sendRaw(server.url, { body: call(6), headers: { 'Mcp-Session-Id': 'nope' } });
+    expect(unknown.statusLine).toBe('HTTP/1.1 404 Not Found');
+    expect(JSON.parse(unknown.body.toString())).toMatchObject({ id: 6 });
+  });
+
+  it(version === '2025-03-26' ? 'accepts a batch of notifications and responses (202) and refuses a batch holding a request' : 'refuses every array: batching was removed', async () => {
+    const server = await start(version);
+    const { sessionId } = await initialize(server);
+    const headers = { 'Mcp-Session-Id': sessionId };
+    const accepted = await sendRaw(server.url, { body: JSON.stringify([NOTIFICATION, { jsonrpc: '2.0', id: 's1', result: { roots: [] } }]), headers });
+    const withRequest = await sendRaw(server.url, { body: JSON.stringify([NOTIFICATION, JSON.parse(call(9))]), headers });
+    expect(withRequest.statusLine).toBe('HTTP/1.1 400 Bad Request');
+    if (version === '2025-03-26') {
+      expect(accepted.statusLine).toBe('HTTP/1.1 202 Accepted');
+      expect(accepted.body.length).toBe(0);
+      expect(withRequest.body.toString()).toContain('batch only notifications and responses');
+    } else {
+      expect(accepted.statusLine).toBe('HTTP/1.1 400 Bad Request');
+      expect(accepted.body.toString()).toContain('one JSON-RPC message per POST');
+    }
+  });
+});
