@@ -73,8 +73,12 @@ const LEVEL_STRENGTH: Readonly<Record<CheckLevel, number>> = { MUST: 3, SHOULD: 
  * case's own `outcomeLevel`, or the level of an accepted alternative).
  */
 export function getFailureLevel(consequence: Consequence, cap: CheckLevel = 'MUST'): CheckLevel {
-  const level = CONSEQUENCE_LEVEL[consequence];
-  return LEVEL_STRENGTH[cap] < LEVEL_STRENGTH[level] ? cap : level;
+  return getWeakerLevel(CONSEQUENCE_LEVEL[consequence], cap);
+}
+
+/** The weaker of two levels (MUST > SHOULD > POLICY > INFO). */
+export function getWeakerLevel(a: CheckLevel, b: CheckLevel): CheckLevel {
+  return LEVEL_STRENGTH[a] <= LEVEL_STRENGTH[b] ? a : b;
 }
 
 function agrees(expected: ExpectedVerdict, actual: GradedConclusion): boolean {
