@@ -79,7 +79,10 @@ function matchesAlternative(alternative: AlternativeVerdict, got: Verdict): bool
   return true;
 }
 
+/** The words that mark a failed check as an accepted alternative (its message says them). */
+export const ALTERNATIVE_NOTE = 'an alternative the spec allows';
+
 function describeAlternative(id: string, want: ExpectedVerdict, alternative: AlternativeVerdict): string {
   const refs = alternative.spec.map((spec) => spec.ref).join('; ');
-  return `${id}: expected ${want.outcome}, got ${alternative.outcome}: an alternative the spec allows, at ${alternative.level} (${refs}): ${alternative.why}`;
+  return `${id}: expected ${want.outcome}, got ${alternative.outcome}: ${ALTERNATIVE_NOTE}, at ${alternative.level} (${refs}): ${alternative.why}`;
 }
