@@ -41,7 +41,7 @@ describe('judgeExitStatus: a client without a verdict is judged on its exit stat
   it('concludes nothing for a client that made no call, was killed by the runner or crashed, and says why', () => {
     expect(judgeExitStatus(item, want('HTTP_ERROR'), exited(1), 0)).toEqual({ conclusion: 'none', checks: [], nothing: 'no tools/call request was made' });
     expect(judgeExitStatus(item, want('NO_RESPONSE'), exited(null, 'SIGKILL', { timedOut: true }), 1)).toEqual({ conclusion: 'none', checks: [], nothing: 'killed at its time limit after 5 ms without a verdict' });
-    expect(judgeExitStatus(item, want('HTTP_ERROR'), exited(null, 'SIGSEGV', { crashed: true }), 1)).toEqual({ conclusion: 'none', checks: [], nothing: 'crashed (killed by SIGSEGV) without a verdict' });
+    expect(judgeExitStatus(item, want('HTTP_ERROR'), exited(null, 'SIGSEGV', { crashed: true }), 1)).toEqual({ conclusion: 'none', checks: [], nothing: 'crashed, killed by SIGSEGV, without a verdict' });
   });
 
   it('grades a failed exit check: exit 0 on a failure is a false success, a failed exit on a result a false failure', () => {

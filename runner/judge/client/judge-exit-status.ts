@@ -33,7 +33,7 @@ export function judgeExitStatus(item: Case, expected: ExpectedVerdict[], outcome
   // No tools/call request: nothing was concluded about the call (`wire.tool-called` fails, MUST).
   if (toolCalls === 0) return { conclusion: 'none', checks: [], nothing: 'no tools/call request was made' };
   // A death the client did not choose is not its conclusion that the call failed.
-  if (run.crashed === true) return { conclusion: 'none', checks: [], nothing: `crashed (${describeStatus(run.exitCode ?? null, run.signal ?? null)}) without a verdict` };
+  if (run.crashed === true) return { conclusion: 'none', checks: [], nothing: `crashed, ${describeStatus(run.exitCode ?? null, run.signal ?? null)}, without a verdict` };
   const level = item.client?.outcomeLevel ?? 'MUST';
   const exit = describeStatus(run.exitCode ?? null, run.signal ?? null);
   const want = expected[last]!;
