@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { makeCell } from '../../test/make-run-result.js';
 import type { AlternativeVerdict, Case } from '../cases/case-types.js';
+import { judgeExitStatus } from '../judge/client/judge-exit-status.js';
 import { judgeClient } from '../judge/judge-client.js';
 import { judgeVerdicts } from '../judge/judge-verdicts.js';
 import { makeCase } from '../mock-server/test-cases.js';
@@ -47,7 +48,24 @@ describe('describeObservedFailure: the observed behaviour in a sentence, from th
     const item = makeCase([{}]);
     const none = judgeClient({ case: item, protocolVersion: '2026-07-28', outcome: { verdicts: [null] }, recording: undefined });
     const silent = makeCell({ status: 'fail', checks: none.checks, expected: none.expected, actual: [null] });
-    expect(describeObservedFailure(silent)).toBe('concludes nothing on a tool result (no conclusion); also fails wire.tool-called');
+    expect(describeObservedFailure(silent)).toBe('concludes nothing on a tool result: the target reported no verdict (no conclusion); also fails wire.tool-called');
+    const garbled = judgeVerdicts([{ outcome: 'HTTP_ERROR', status: 503 }], { verdicts: [null], invalidVerdicts: [{ index: 0, value: 'ok', problem: 'not an object' }] });
+    expect(describeObservedFailure(makeCell({ status: 'fail', checks: garbled, expected: [{ outcome: 'HTTP_ERROR', status: 503 }], actual: [null] }))).toBe(
+      'concludes nothing on an HTTP 503: not an object (no conclusion)',
+    );
+  });
+
+  it('describes a client judged on its exit status', () => {
+    const item = makeCase([{}]);
+    const run = (exitCode: number): TargetOutcome => ({ verdicts: [null], run: { exitCode, signal: null, timedOut: false, durationMs: 5 } });
+    const zero = judgeExitStatus(item, [{ outcome: 'HTTP_ERROR', status: 503 }], run(0), 1);
+    expect(describeObservedFailure(makeCell({ status: 'fail', checks: zero.checks, expected: [{ outcome: 'HTTP_ERROR', status: 503 }], actual: [null] }))).toBe(
+      'exits 0 without a verdict, as if an HTTP 503 were a result (false success)',
+    );
+    const failed = judgeExitStatus(item, [{ outcome: 'TOOL_SUCCESS' }], run(3), 1);
+    expect(describeObservedFailure(makeCell({ status: 'fail', checks: failed.checks, expected: [{ outcome: 'TOOL_SUCCESS' }], actual: [null] }))).toBe(
+      'exits 3 without a verdict ("the call failed") on a tool result (false failure)',
+    );
   });
 
   it('describes a cell whose failures carry no consequence by its first failed check', () => {

@@ -78,9 +78,12 @@ export function describeObservedFailure(cell: Cell, item?: Case): string {
 function describeBehaviour(check: Check, want: ExpectedVerdict, got: Verdict | null, exchange: ExchangeSpec | undefined): string {
   const answer = describeAnswer(want, exchange);
   if (check.id.startsWith('client.exit')) {
-    return check.consequence === 'false-success' ? `exits 0 without a verdict, as if ${answer} were a result` : `exits ${String(check.actual).replace(/^exit /, '')} without a verdict on ${answer}, which is a result`;
+    return check.consequence === 'false-success' ? `exits 0 without a verdict, as if ${answer} were a result` : `exits ${String(check.actual).replace(/^exit /, '')} without a verdict ("the call failed") on ${answer}`;
   }
-  if (check.consequence === 'no-conclusion' || got === null) return `concludes nothing on ${answer}`;
+  if (check.consequence === 'no-conclusion' || got === null) {
+    const why = /nothing concluded: (.*); expected /.exec(check.message)?.[1] ?? /is not a verdict: (.*)$/.exec(check.message)?.[1];
+    return `concludes nothing on ${answer}${why === undefined ? '' : `: ${why}`}`;
+  }
   if (check.id.includes('layer')) return `reports ${got.outcome} in the ${String(got.layer)} layer instead of ${String(check.expected)}`;
   if (UNANSWERED.has(got.outcome) && !UNANSWERED.has(want.outcome)) {
     const waited = /time(d)?[ -]?out/i.test(got.detail ?? '') ? 'waits for its own timeout' : 'reports the call unanswered';
