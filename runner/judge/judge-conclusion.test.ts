@@ -49,3 +49,15 @@ describe('judgeConclusion: alternatives the spec allows', () => {
     expect(checks.some((check) => 'consequence' in check)).toBe(false);
   });
 });
+
+describe('judgeConclusion: one consequence per conclusion', () => {
+  it('puts it on the first failed check only, the layer included', () => {
+    const both = judgeConclusion({ ids, expected: { outcome: 'HTTP_ERROR', status: 503 }, got: got('HTTP_ERROR', { status: 500, layer: 'protocol' }), checkLayer: true });
+    expect(failures(both)).toEqual([
+      ['client.status', 'SHOULD', 'imprecise'],
+      ['client.layer', 'SHOULD', undefined],
+    ]);
+    const layerOnly = judgeConclusion({ ids, expected: { outcome: 'HTTP_ERROR', status: 503 }, got: got('HTTP_ERROR', { status: 503, layer: 'protocol' }), checkLayer: true });
+    expect(failures(layerOnly)).toEqual([['client.layer', 'SHOULD', 'imprecise']]);
+  });
+});

@@ -67,7 +67,7 @@ export function judgeConclusion(options: JudgeConclusionOptions): Check[] {
   }
   if (options.checkLayer && outcomePassed) {
     const passed = got.layer === OUTCOME_LAYER[want.outcome];
-    checks.push(makeCheck({ id: ids.layer, level: 'SHOULD', expected: OUTCOME_LAYER[want.outcome], actual: got.layer, passed, exchange, consequence: passed ? undefined : (take(false) ?? 'imprecise') }));
+    checks.push(makeCheck({ id: ids.layer, level: 'SHOULD', expected: OUTCOME_LAYER[want.outcome], actual: got.layer, passed, exchange, consequence: passed ? undefined : consequence === undefined ? 'imprecise' : take(false) }));
   }
   return checks;
 }
