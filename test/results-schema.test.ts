@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { checkResults } from '../runner/compare/results-file.js';
+import { CONSEQUENCES } from '../runner/vocabulary.js';
 import { makeHostileRunResult, makeRunResult, makeSyntheticRunResult } from './make-run-result.js';
 import { describeWithSchemas } from './describe-requiring.js';
 import { runCli } from './run-cli.js';
@@ -48,9 +49,19 @@ describe('schemas/results.schema.json', () => {
     ['an unknown top-level field', (r: Record<string, any>) => (r.extra = 1), /unknown field "extra"/],
     ['an xfail without a reason', (r: Record<string, any>) => ((r.cells[0].status = 'xfail'), delete r.cells[0].reason), /reason/],
     ['a bad digest', (r: Record<string, any>) => (r.cases[0].sha256 = 'nope'), /sha256/],
+    ['an unknown consequence', (r: Record<string, any>) => Object.assign(r.cells[0].checks[0], { passed: false, consequence: 'bad-luck' }), /consequence/],
+    ['a consequence on a passed check', (r: Record<string, any>) => Object.assign(r.cells[0].checks[0], { passed: true, consequence: 'imprecise' }), /consequence|must NOT be valid|not/],
   ])('rejects %s', (_name, mutate, message) => {
     const result = structuredClone(makeRunResult()) as unknown as Record<string, any>;
     mutate(result);
     expect(checkResults(result).join('\n')).toMatch(message);
+  });
+
+  it('accepts a consequence from the vocabulary on a failed check, and names the same six', async () => {
+    const result = structuredClone(makeRunResult()) as unknown as Record<string, any>;
+    Object.assign(result.cells[0].checks[0], { passed: false, consequence: 'false-success' });
+    expect(checkResults(result)).toEqual([]);
+    const schema = JSON.parse(await readFile(new URL('../schemas/results.schema.json', import.meta.url), 'utf8')) as { $defs: { consequence: { enum: string[] } } };
+    expect(schema.$defs.consequence.enum).toEqual([...CONSEQUENCES]);
   });
 });

@@ -23,7 +23,7 @@ describe('run --baseline / --write-baseline', () => {
     const written = await run('--write-baseline', 'known.yaml', '--out', 'report');
     expect(written.code).toBe(0);
     const text = await readFile(join(dir, 'known.yaml'), 'utf8');
-    expect(text).toMatch(/^  - target: naive\n    case: content-not-array\n    reason: "known failure recorded \d{4}-\d\d-\d\d by --write-baseline: outcome@1: expected INVALID_TOOL_RESULT, got TOOL_SUCCESS"$/m);
+    expect(text).toMatch(/^  - target: naive\n    case: content-not-array\n    reason: "observed: reads an invalid tool result as a tool result \(false success\)"$/m);
     const results = JSON.parse(await readFile(join(dir, 'report', 'results.json'), 'utf8'));
     expect(results.baseline).toMatchObject({ file: 'known.yaml', entries: 1, applied: 4, stale: 0 }); // one cell per protocol version
     const again = await run('--baseline', 'known.yaml');

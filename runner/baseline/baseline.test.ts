@@ -107,10 +107,19 @@ describe('buildBaselineEntries', () => {
       makeCell({ case: 'd', target: 'naive', protocolVersion: '2025-11-25', status: 'error' }),
     ];
     const previous = parse('- { target: naive, case: a, reason: kept reason }\n- { target: naive, case: c, reason: stale }\n- { target: other, case: z, reason: untouched }\n');
-    expect(buildBaselineEntries(cells, previous, '2026-01-15')).toEqual([
+    expect(buildBaselineEntries(cells, previous)).toEqual([
       { target: 'naive', case: 'a', reason: 'kept reason' },
-      { target: 'naive', case: 'b', version: '2026-07-28', reason: 'known failure recorded 2026-01-15 by --write-baseline: expected INVALID_TOOL_RESULT, target reported TOOL_SUCCESS' },
+      { target: 'naive', case: 'b', version: '2026-07-28', reason: 'observed: fails expected INVALID_TOOL_RESULT, target reported TOOL_SUCCESS' },
       { target: 'other', case: 'z', reason: 'untouched' },
+    ]);
+  });
+
+  it('replaces a generated reason (observed: …, or the older "known failure recorded …") with the behaviour observed now', () => {
+    const cells = [makeCell({ case: 'a', target: 'naive', status: 'fail' }), makeCell({ case: 'b', target: 'naive', status: 'fail' })];
+    const previous = parse('- { target: naive, case: a, reason: "known failure recorded 2026-11-30 by --write-baseline: outcome@1: x" }\n- { target: naive, case: b, reason: "observed: reads something old" }\n');
+    expect(buildBaselineEntries(cells, previous).map((entry) => entry.reason)).toEqual([
+      'observed: fails expected INVALID_TOOL_RESULT, target reported TOOL_SUCCESS',
+      'observed: fails expected INVALID_TOOL_RESULT, target reported TOOL_SUCCESS',
     ]);
   });
 });

@@ -63,14 +63,14 @@ export async function prepareBaseline(options: PrepareBaselineOptions): Promise<
  */
 export async function settleBaseline(
   result: RunResult,
-  options: { prepared: PreparedBaseline | undefined; writeBaseline: string | undefined; cwd: string; now?: Date },
+  options: { prepared: PreparedBaseline | undefined; writeBaseline: string | undefined; cwd: string; cases?: readonly LoadedCase[] },
 ): Promise<{ result: RunResult & RunResultExtras; path: string | undefined }> {
   let prepared = options.prepared;
   if (prepared) validateBaselineChecks(prepared.baseline, result.cells);
   if (options.writeBaseline !== undefined) {
     const path = resolve(options.cwd, options.writeBaseline);
-    const date = (options.now ?? new Date()).toISOString().slice(0, 10);
-    const text = await writeBaselineFile(path, buildBaselineEntries(result.cells, prepared?.baseline, date));
+    const cases = new Map((options.cases ?? []).map((loaded) => [loaded.case.id, loaded.case]));
+    const text = await writeBaselineFile(path, buildBaselineEntries(result.cells, prepared?.baseline, cases));
     const parsed = parseBaselineText(text, options.writeBaseline);
     prepared = { path, baseline: { ...parsed, sha256: createHash('sha256').update(text).digest('hex') } };
   }

@@ -1,9 +1,16 @@
 // `run --write-baseline FILE`: the current failures as a baseline, so regenerating the bundled
-// one is a single command. Reasons of entries that still hold are kept; new ones say when and why.
+// one is a single command. Hand-written reasons of entries that still hold are kept; every other
+// reason says the observed behaviour in a sentence generated from the judged checks.
+import type { Case } from '../cases/case-types.js';
 import { loadYaml } from '../lazy-yaml.js';
 import { writeFileAtomic } from '../../reports/write.js';
 import type { Cell, ProtocolVersion } from '../types.js';
+import { describeObservedFailure } from './describe-observed.js';
 import { BASELINE_FORMAT, type Baseline, type BaselineEntry } from './load-baseline.js';
+
+/** Every generated reason starts so; a reason that does not (or the older generated form) was written by a person. */
+export const OBSERVED_PREFIX = 'observed: ';
+const LEGACY_GENERATED_PREFIX = 'known failure recorded ';
 
 type NewEntry = Omit<BaselineEntry, 'index' | 'line'>;
 
@@ -11,10 +18,12 @@ const FAILING = new Set(['fail', 'non_strict', 'xfail']);
 
 /**
  * One entry per failing (target, case): without `version` when it fails under every version it
- * was judged in, else one entry per failing version. Entries of the previous baseline for
- * (target, case) pairs this run did not judge are kept as they were.
+ * was judged in, else one entry per failing version. Its reason is the previous entry's when a
+ * person wrote it, else `observed: <sentence>` (describe-observed.ts; `cases` gives the sentence
+ * the scripted answer, e.g. a wrong id). Entries of the previous baseline for (target, case)
+ * pairs this run did not judge are kept as they were.
  */
-export function buildBaselineEntries(cells: readonly Cell[], previous: Baseline | undefined, date: string): NewEntry[] {
+export function buildBaselineEntries(cells: readonly Cell[], previous: Baseline | undefined, cases: ReadonlyMap<string, Case> = new Map()): NewEntry[] {
   const judged = new Map<string, Cell[]>();
   for (const cell of cells) {
     if (cell.status === 'skip' || cell.status === 'error') continue;
@@ -30,12 +39,12 @@ export function buildBaselineEntries(cells: readonly Cell[], previous: Baseline 
     for (const version of versions) {
       const cell = version === undefined ? failing[0]! : failing.find((c) => c.protocolVersion === version)!;
       const kept = previous?.entries.find((e) => e.target === target && e.case === caseId && e.check === undefined && (e.version === undefined || e.version === version));
-      const firstFailure = cell.checks.find((check) => !check.passed)?.message ?? cell.status;
+      const handWritten = kept !== undefined && !kept.reason.startsWith(OBSERVED_PREFIX) && !kept.reason.startsWith(LEGACY_GENERATED_PREFIX);
       entries.push({
         target,
         case: caseId,
         ...(version === undefined ? {} : { version }),
-        reason: kept?.reason ?? `known failure recorded ${date} by --write-baseline: ${firstFailure}`,
+        reason: handWritten ? kept.reason : `${OBSERVED_PREFIX}${describeObservedFailure(cell, cases.get(caseId))}`,
       });
     }
   }

@@ -26,6 +26,12 @@ export function checkCaseRules(item: Case, location: Location): Omit<CaseProblem
         problems.push({ pointer: `/exchanges/${index}/expectByVersion/${version}`, message: `version ${version} is not in /versions (${item.versions.join(', ')}); add it there or remove this entry` });
       }
     }
+    exchange.alternatives?.forEach((alternative, at) => {
+      const expected = [exchange.expect, ...Object.values(exchange.expectByVersion ?? {})];
+      if (expected.some((want) => want.outcome === alternative.outcome && want.status === alternative.status && want.code === alternative.code)) {
+        problems.push({ pointer: `/exchanges/${index}/alternatives/${at}`, message: `the alternative ${alternative.outcome} is what the exchange expects; an alternative must be another reading (remove it)` });
+      }
+    });
     if (exchange.request?.followUp && index === 0) {
       problems.push({ pointer: `/exchanges/0/request/followUp`, message: 'the first exchange cannot be a follow-up: there is no earlier result to follow' });
     }

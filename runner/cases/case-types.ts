@@ -78,11 +78,23 @@ export interface ResponseSpec {
 
 export type VersionValidity = Partial<Record<ProtocolVersion, boolean>>;
 
+/**
+ * Another reading the spec allows for one exchange: a target that concludes it fails only at
+ * `level`, never a MUST. Without a spec reference there is no alternative (case.schema.json).
+ */
+export interface AlternativeVerdict extends ExpectedVerdict {
+  level: 'SHOULD' | 'POLICY' | 'INFO';
+  spec: SpecRef[];
+  /** What the spec leaves open, in a sentence. */
+  why: string;
+}
+
 export interface ExchangeSpec {
   note?: string;
   request?: { id?: string | number; followUp?: boolean };
   response: ResponseSpec;
   expect: ExpectedVerdict;
+  alternatives?: AlternativeVerdict[];
   expectByVersion?: Partial<Record<ProtocolVersion, ExpectedVerdict>>;
   schemaValid?: VersionValidity;
   /** The prose MUST that overrides the schema where this exchange expects an answer of a schema-invalid message. */

@@ -29,6 +29,12 @@ async function problemsOf(files: Record<string, string | object>): Promise<strin
   throw new Error('expected the table to be refused');
 }
 
+/** The baseline case with one alternative on its only exchange. */
+function withAlternative(alternative: Record<string, unknown>): Record<string, unknown> {
+  const exchanges = baseline.exchanges as Record<string, unknown>[];
+  return { ...baseline, exchanges: [{ ...exchanges[0], alternatives: [alternative] }] };
+}
+
 describe('loadCases', () => {
   test('loads the shipped table, sorted by id, with file digests', async () => {
     const cases = await loadCases();
@@ -55,6 +61,10 @@ describe('loadCases', () => {
     ['a layer that differs from the folder', { 'transport/baseline.json': baseline }, /transport\/baseline\.json at \/layer: layer "application" must equal the folder "transport"/],
     ['a nested wrong type', { 'application/baseline.json': { ...baseline, exchanges: [{ response: { status: '200' }, expect: { outcome: 'TOOL_SUCCESS' } }] } }, /at \/exchanges\/0\/response\/status: expected integer, found string "200"/],
     ['an expectation for a version the case does not cover', { 'application/baseline.json': { ...baseline, versions: ['2025-11-25'], exchanges: [{ response: {}, expect: { outcome: 'TOOL_SUCCESS' }, expectByVersion: { '2026-07-28': { outcome: 'TOOL_ERROR' } } }] } }, /at \/exchanges\/0\/expectByVersion\/2026-07-28: version 2026-07-28 is not in \/versions/],
+    ['an alternative without a spec reference', { 'application/baseline.json': withAlternative({ outcome: 'STREAM_INCOMPLETE', level: 'SHOULD', why: 'the spec leaves it open' }) }, /at \/exchanges\/0\/alternatives\/0\/spec: missing required field "spec"/],
+    ['an alternative with an empty reference list', { 'application/baseline.json': withAlternative({ outcome: 'STREAM_INCOMPLETE', level: 'SHOULD', spec: [], why: 'the spec leaves it open' }) }, /at \/exchanges\/0\/alternatives\/0\/spec/],
+    ['an alternative at MUST', { 'application/baseline.json': withAlternative({ outcome: 'STREAM_INCOMPLETE', level: 'MUST', spec: [{ ref: 'L25 § Timeouts' }], why: 'the spec leaves it open' }) }, /at \/exchanges\/0\/alternatives\/0\/level: expected one of "SHOULD", "POLICY", "INFO"/],
+    ['an alternative that is the expectation', { 'application/baseline.json': withAlternative({ outcome: 'TOOL_SUCCESS', level: 'SHOULD', spec: [{ ref: 'L25 § Timeouts' }], why: 'the spec leaves it open' }) }, /at \/exchanges\/0\/alternatives\/0: the alternative TOOL_SUCCESS is what the exchange expects/],
   ])('refuses %s, naming the file and the JSON pointer', async (_name, files, message) => {
     expect(await problemsOf(files)).toMatch(message);
   });

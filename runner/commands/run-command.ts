@@ -139,7 +139,7 @@ export async function runRunCommand(args: string[], io: CliIo): Promise<number> 
     // A complete result stays complete: a signal from here on lets the reports finish, and the
     // exit status follows the result (never 130/143 beside `complete: true`).
     if (judged.complete) io.setStopMode?.('finish');
-    const settled = await settleBaseline(judged, { prepared, writeBaseline: options.writeBaseline, cwd: io.cwd });
+    const settled = await settleBaseline(judged, { prepared, writeBaseline: options.writeBaseline, cwd: io.cwd, cases });
     let result: StoredRunResult = settled.result;
     if (shards && shard) {
       const plan = shards.computePlanDigest(selected, targets, options.versions);

@@ -56,6 +56,14 @@ describe('show', () => {
     expect(await show(['http-200-gzip-tool-error'])).toContain('(body sent gzip-compressed; decoded below)');
   });
 
+  test('prints the alternatives the spec allows, with their level, reason and references', async () => {
+    const text = await show(['wrong-response-id', '--version', '2026-07-28']);
+    expect(text).toContain('a correct classifier concludes: INVALID_ENVELOPE\n');
+    expect(text).toContain('  also accepted, failing only a SHOULD: STREAM_INCOMPLETE\n    because: id 99 answers no pending request');
+    expect(text).toContain('    spec: B25 § Responses; B26 § Responses; L25 § Timeouts; CX26 § Timeouts\n');
+    expect(await show(['baseline'])).not.toContain('also accepted');
+  });
+
   test('an unknown id is a usage error with a did-you-mean', async () => {
     const failure = runShowCommand(['baselin'], createIo());
     await expect(failure).rejects.toBeInstanceOf(UsageError);

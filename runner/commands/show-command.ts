@@ -111,6 +111,11 @@ function formatExchange(exchange: ExchangeSpec, index: number, version: Protocol
   const verdict = getExpectedVerdict(exchange, version);
   const differs = exchange.expectByVersion?.[version] !== undefined ? ' (this version differs)' : '';
   lines.push(`  a correct classifier concludes: ${formatVerdict(verdict)}${differs}`, `    because: ${OUTCOME_MEANING[verdict.outcome]}`);
+  for (const alternative of exchange.alternatives ?? []) {
+    lines.push(`  also accepted, failing only a ${alternative.level}: ${formatVerdict(alternative)}`);
+    lines.push(...wrap(`because: ${alternative.why}`, 90).map((line) => `    ${line}`));
+    lines.push(`    spec: ${alternative.spec.map((ref) => ref.ref).join('; ')}`);
+  }
   return lines;
 }
 

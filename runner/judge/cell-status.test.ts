@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CellStatus, Check, CheckLevel, TargetOutcome } from '../types.js';
 import { decideCellStatus } from './cell-status.js';
+import { judgeVerdicts } from './judge-verdicts.js';
 import { makeCheck } from './make-check.js';
 
 const judged: TargetOutcome = { verdicts: [] };
@@ -30,5 +31,20 @@ describe('decideCellStatus (DESIGN §6)', () => {
     // The checks are ignored: a cell that was not judged cannot pass or fail.
     expect(decideCellStatus(outcome, [check('MUST', false)])).toEqual(expected);
     expect(decideCellStatus(outcome, [])).toEqual(expected);
+  });
+
+  it.each<[string, Parameters<typeof judgeVerdicts>, CellStatus]>([
+    ['a false success fails the cell', [[{ outcome: 'HTTP_ERROR', status: 503 }], { verdicts: [{ outcome: 'TOOL_SUCCESS', layer: 'application' }] }], 'fail'],
+    ['an unsafe retry fails the cell', [[{ outcome: 'INVALID_ENVELOPE' }], { verdicts: [{ outcome: 'STREAM_INCOMPLETE', layer: 'transport' }] }], 'fail'],
+    ['nothing concluded fails the cell', [[{ outcome: 'TOOL_SUCCESS' }], { verdicts: [null] }], 'fail'],
+    ['an imprecise status is non_strict', [[{ outcome: 'HTTP_ERROR', status: 503 }], { verdicts: [{ outcome: 'HTTP_ERROR', layer: 'transport', status: 500 }] }], 'non_strict'],
+    ['a lost recovery is non_strict', [[{ outcome: 'INPUT_REQUIRED' }], { verdicts: [{ outcome: 'INVALID_TOOL_RESULT', layer: 'protocol' }] }], 'non_strict'],
+    [
+      'an accepted alternative is non_strict',
+      [[{ outcome: 'INVALID_ENVELOPE' }], { verdicts: [{ outcome: 'STREAM_INCOMPLETE', layer: 'transport' }] }, [[{ outcome: 'STREAM_INCOMPLETE', level: 'SHOULD', spec: [{ ref: 'L25 § Timeouts' }], why: 'w' }]]],
+      'non_strict',
+    ],
+  ])('graded by consequence: %s', (_title, args, status) => {
+    expect(decideCellStatus(judged, judgeVerdicts(...args))).toEqual({ status });
   });
 });

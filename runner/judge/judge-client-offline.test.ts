@@ -49,11 +49,12 @@ describe('judgeClient (offline)', () => {
     expect(judged.checks.at(-1)).toMatchObject({ id: 'schema.request@1', level: 'MUST', passed: false });
   });
 
-  it('judges a client that sent nothing on the wire alone', () => {
+  it('fails a client that sent nothing and reported nothing as no-conclusion, beside the wire', () => {
     const judged = judgeClient({ case: item, protocolVersion: V26, outcome: { verdicts: [null] }, recording: undefined });
-    expect(judged.checks.map((check) => [check.id, check.level, check.passed])).toEqual([
-      ['client.outcome', 'INFO', false],
-      ['wire.tool-called', 'MUST', false],
+    expect(judged.checks.map((check) => [check.id, check.level, check.passed, check.consequence])).toEqual([
+      ['client.outcome', 'MUST', false, 'no-conclusion'],
+      ['wire.tool-called', 'MUST', false, undefined],
     ]);
+    expect(judged.conclusion).toBe('none');
   });
 });

@@ -212,7 +212,8 @@ describe('judgeClient: what the client reported', () => {
     const recording = await record(item, V26, async (send) => void (await send(toolCall(V26, 1, 'synthetic_tool'))));
     const wrong = judgeClient({ case: item, protocolVersion: V26, outcome: reported({ outcome: 'HTTP_ERROR', layer: 'transport', status: 500 }), recording });
     expect(find(wrong.checks, 'client.outcome').passed).toBe(true);
-    expect(find(wrong.checks, 'client.status')).toMatchObject({ level: 'MUST', passed: false, expected: 503, actual: 500 });
+    // Same outcome, another status: the same recovery, so imprecise (SHOULD).
+    expect(find(wrong.checks, 'client.status')).toMatchObject({ level: 'SHOULD', passed: false, expected: 503, actual: 500, consequence: 'imprecise' });
     // Without a verdict the exit status is the conclusion: 1 says "failed", as the 503 did.
     const silent = judgeClient({ case: item, protocolVersion: V26, outcome: { verdicts: [null], run: { exitCode: 1, signal: null, timedOut: false, durationMs: 5 } }, recording });
     expect(find(silent.checks, 'client.outcome')).toMatchObject({ level: 'INFO', actual: 'not reported' });
@@ -221,7 +222,7 @@ describe('judgeClient: what the client reported', () => {
     // Exit 0 says "the call gave a result": a false success on a 503.
     const falseSuccess = judgeClient({ case: item, protocolVersion: V26, outcome: reported(null), recording });
     expect(falseSuccess.conclusion).toBe('wire_only');
-    expect(falseSuccess.checks.filter((c) => !c.passed && c.level !== 'INFO').map((c) => c.id)).toEqual(['client.exit']);
+    expect(falseSuccess.checks.filter((c) => !c.passed && c.level !== 'INFO').map((c) => [c.id, c.consequence])).toEqual([['client.exit', 'false-success']]);
   });
 
   it('uses client.outcomeLevel, one check per explicit call, and flags a report that is not a verdict', async () => {

@@ -4,7 +4,7 @@
 import type { Case } from '../cases/case-types.js';
 import type { Check, Conclusion, ExpectedVerdict, ProtocolVersion, Recording, SchemaResult, TargetOutcome } from '../types.js';
 import { judgeExitStatus } from './client/judge-exit-status.js';
-import { getClientExpectedVerdicts, judgeReported } from './client/judge-reported.js';
+import { getClientExpectations, getClientExpectedVerdicts, judgeReported } from './client/judge-reported.js';
 import { judgeRequestHeaders, judgeRequestSchemas, type CheckRequestMessage } from './client/judge-requests.js';
 import { judgeWireRules } from './client/judge-wire-rules.js';
 import { readWireCalls } from './client/read-wire-calls.js';
@@ -39,15 +39,16 @@ export interface ClientJudgement {
 export function judgeClient(options: JudgeClientOptions): ClientJudgement {
   const { case: item, protocolVersion: version, outcome, recording } = options;
   const calls = readWireCalls(recording, version);
-  const expected = getClientExpectedVerdicts(item, version, calls);
+  const expectations = getClientExpectations(item, version, calls);
+  const expected = expectations.map((entry) => entry.verdict);
   const checks: Check[] = [];
   if (outcome.run) {
     // L25 § Timeouts: implementations SHOULD establish timeouts for the requests they send.
     const finished = !outcome.run.timedOut;
     checks.push(makeCheck({ id: 'client.finished', level: 'SHOULD', expected: 'finished in time', actual: finished ? `finished in ${outcome.run.durationMs} ms` : `killed after ${outcome.run.durationMs} ms`, passed: finished }));
   }
-  checks.push(...judgeReported(item, expected, outcome));
   const exit = judgeExitStatus(item, expected, outcome, calls.length);
+  checks.push(...judgeReported(item, expected, outcome, { alternatives: expectations.map((entry) => entry.alternatives), nothing: exit.nothing }));
   checks.push(...exit.checks);
   checks.push(...judgeWireRules(item, version, calls));
   checks.push(...judgeRequestHeaders(version, calls, recording));

@@ -10,17 +10,19 @@ const byId = (checks: Check[], id: string): Check | undefined => checks.find((ch
 describe('judgeVerdicts: a classifier must name the status and the code the case expects', () => {
   it.each<[string, ExpectedVerdict, Verdict, string[]]>([
     ['right outcome, right status', { outcome: 'HTTP_ERROR', status: 503 }, { outcome: 'HTTP_ERROR', layer: 'transport', status: 503 }, []],
-    ['right outcome, wrong status', { outcome: 'HTTP_ERROR', status: 503 }, { outcome: 'HTTP_ERROR', layer: 'transport', status: 500 }, ['status@1']],
-    ['right outcome, no status', { outcome: 'HTTP_ERROR', status: 503 }, { outcome: 'HTTP_ERROR', layer: 'transport' }, ['status@1']],
+    ['right outcome, wrong status', { outcome: 'HTTP_ERROR', status: 503 }, { outcome: 'HTTP_ERROR', layer: 'transport', status: 500 }, ['status@1:SHOULD:imprecise']],
+    ['right outcome, no status', { outcome: 'HTTP_ERROR', status: 503 }, { outcome: 'HTTP_ERROR', layer: 'transport' }, ['status@1:SHOULD:imprecise']],
     ['right outcome, right code', { outcome: 'JSONRPC_ERROR', code: -32602 }, { outcome: 'JSONRPC_ERROR', layer: 'protocol', code: -32602 }, []],
-    ['right outcome, wrong code', { outcome: 'JSONRPC_ERROR', code: -32602 }, { outcome: 'JSONRPC_ERROR', layer: 'protocol', code: -32601 }, ['code@1']],
-    ['right outcome, no code', { outcome: 'JSONRPC_ERROR', code: -32602 }, { outcome: 'JSONRPC_ERROR', layer: 'protocol' }, ['code@1']],
-    ['wrong outcome, right status', { outcome: 'HTTP_ERROR', status: 503 }, { outcome: 'TOOL_SUCCESS', layer: 'application', status: 503 }, ['outcome@1']],
-    ['a wrong layer fails only the layer', { outcome: 'TOOL_ERROR' }, { outcome: 'TOOL_ERROR', layer: 'protocol' }, ['layer@1']],
+    ['invalid params read as another code: the corrected call is lost', { outcome: 'JSONRPC_ERROR', code: -32602 }, { outcome: 'JSONRPC_ERROR', layer: 'protocol', code: -32601 }, ['code@1:SHOULD:lost-recovery']],
+    ['right outcome, no code', { outcome: 'JSONRPC_ERROR', code: -32602 }, { outcome: 'JSONRPC_ERROR', layer: 'protocol' }, ['code@1:SHOULD:lost-recovery']],
+    ['another code read as invalid params: a corrected call is sent', { outcome: 'JSONRPC_ERROR', code: -32603 }, { outcome: 'JSONRPC_ERROR', layer: 'protocol', code: -32602 }, ['code@1:MUST:unsafe-retry']],
+    ['wrong outcome, right status: the outcome check carries the consequence', { outcome: 'HTTP_ERROR', status: 503 }, { outcome: 'TOOL_SUCCESS', layer: 'application', status: 503 }, ['outcome@1:MUST:false-success']],
+    ['wrong outcome and status: one consequence, both at its level', { outcome: 'HTTP_ERROR', status: 503 }, { outcome: 'NO_RESPONSE', layer: 'transport' }, ['outcome@1:SHOULD:imprecise', 'status@1:SHOULD:-']],
+    ['a success discarded', { outcome: 'TOOL_SUCCESS' }, { outcome: 'MALFORMED_JSON', layer: 'protocol' }, ['outcome@1:MUST:false-failure']],
+    ['a wrong layer fails only the layer', { outcome: 'TOOL_ERROR' }, { outcome: 'TOOL_ERROR', layer: 'protocol' }, ['layer@1:SHOULD:imprecise']],
   ])('%s', (_title, want, got, failures) => {
     const checks = judgeVerdicts([want], outcomeOf(got));
-    expect(failed(checks)).toEqual(failures);
-    for (const id of failures) expect(byId(checks, id)?.level).toBe(id.startsWith('layer') ? 'SHOULD' : 'MUST');
+    expect(checks.filter((check) => !check.passed).map((check) => `${check.id}:${check.level}:${check.consequence ?? '-'}`)).toEqual(failures);
   });
 
   it('checks the status and the code only when the case names them', () => {
@@ -50,11 +52,11 @@ describe('judgeVerdicts: a classifier must name the status and the code the case
   it('fails a MUST for an exchange not reported, or reported as something that is not a verdict', () => {
     const missing = judgeVerdicts([{ outcome: 'TOOL_SUCCESS' }, { outcome: 'HTTP_ERROR', status: 503 }], outcomeOf({ outcome: 'TOOL_SUCCESS', layer: 'application' }));
     expect(missing.filter((check) => check.id.endsWith('@2'))).toEqual([
-      { id: 'outcome@2', level: 'MUST', passed: false, expected: 'HTTP_ERROR', actual: null, exchange: 1, message: 'outcome@2: expected HTTP_ERROR, not reported' },
+      { id: 'outcome@2', level: 'MUST', passed: false, expected: 'HTTP_ERROR', actual: null, exchange: 1, consequence: 'no-conclusion', message: 'outcome@2: expected HTTP_ERROR, not reported' },
     ]);
     const invalid = judgeVerdicts([{ outcome: 'TOOL_SUCCESS' }], { verdicts: [null], invalidVerdicts: [{ index: 0, value: 'ok', problem: 'not an object' }] });
     expect(invalid).toEqual([
-      { id: 'outcome@1', level: 'MUST', passed: false, expected: 'TOOL_SUCCESS', actual: 'ok', exchange: 0, message: "outcome@1: the target's answer is not a verdict: not an object" },
+      { id: 'outcome@1', level: 'MUST', passed: false, expected: 'TOOL_SUCCESS', actual: 'ok', exchange: 0, consequence: 'no-conclusion', message: "outcome@1: the target's answer is not a verdict: not an object" },
     ]);
   });
 

@@ -1,6 +1,7 @@
 // Judges what a classifier concluded, exchange by exchange, against the case's expectations.
-import { getExpectedVerdict, type Case } from '../cases/case-types.js';
-import { OUTCOME_LAYER, type Check, type ExpectedVerdict, type ProtocolVersion, type TargetOutcome } from '../types.js';
+import { getExpectedVerdict, type AlternativeVerdict, type Case } from '../cases/case-types.js';
+import type { Check, ExpectedVerdict, ProtocolVersion, TargetOutcome } from '../types.js';
+import { judgeConclusion } from './judge-conclusion.js';
 import { makeCheck } from './make-check.js';
 
 /** The verdicts the case expects under one version, one per exchange. */
@@ -9,33 +10,33 @@ export function getExpectedVerdicts(item: Case, version: ProtocolVersion): Expec
 }
 
 /**
- * Checks per exchange `n` (1-based): `outcome@n` (MUST), `status@n` / `code@n` when the case
- * names them (MUST), and `layer@n` (SHOULD) when the target reported a layer.
+ * Checks per exchange `n` (1-based): `outcome@n`, `status@n` / `code@n` when the case names
+ * them, and `layer@n` (SHOULD) when the target reported a layer. A failure fails at the level of
+ * its consequence (judge-conclusion.ts); an exchange not reported, or reported as something that
+ * is not a verdict, is `no-conclusion` (MUST). `alternatives[i]` are exchange i's accepted
+ * alternatives (the case's `alternatives`).
  */
-export function judgeVerdicts(expected: ExpectedVerdict[], outcome: TargetOutcome): Check[] {
+export function judgeVerdicts(expected: ExpectedVerdict[], outcome: TargetOutcome, alternatives: readonly (readonly AlternativeVerdict[] | undefined)[] = []): Check[] {
   const checks: Check[] = [];
   expected.forEach((want, index) => {
     const n = index + 1;
     const invalid = outcome.invalidVerdicts?.find((entry) => entry.index === index);
     const got = outcome.verdicts[index] ?? null;
     if (invalid) {
-      checks.push(makeCheck({ id: `outcome@${n}`, level: 'MUST', expected: want.outcome, actual: invalid.value, passed: false, exchange: index, message: `outcome@${n}: the target's answer is not a verdict: ${invalid.problem}` }));
+      checks.push(makeCheck({ id: `outcome@${n}`, level: 'MUST', expected: want.outcome, actual: invalid.value, passed: false, exchange: index, consequence: 'no-conclusion', message: `outcome@${n}: the target's answer is not a verdict: ${invalid.problem}` }));
       return;
     }
     if (got === null) {
-      checks.push(makeCheck({ id: `outcome@${n}`, level: 'MUST', expected: want.outcome, actual: null, passed: false, exchange: index, message: `outcome@${n}: expected ${want.outcome}, not reported` }));
+      checks.push(makeCheck({ id: `outcome@${n}`, level: 'MUST', expected: want.outcome, actual: null, passed: false, exchange: index, consequence: 'no-conclusion', message: `outcome@${n}: expected ${want.outcome}, not reported` }));
       return;
     }
-    checks.push(makeCheck({ id: `outcome@${n}`, level: 'MUST', expected: want.outcome, actual: got.outcome, exchange: index }));
-    if (want.status !== undefined) {
-      checks.push(makeCheck({ id: `status@${n}`, level: 'MUST', expected: want.status, actual: got.status, exchange: index }));
-    }
-    if (want.code !== undefined) {
-      checks.push(makeCheck({ id: `code@${n}`, level: 'MUST', expected: want.code, actual: got.code, exchange: index }));
-    }
-    if (got.layer !== undefined && got.outcome === want.outcome) {
-      checks.push(makeCheck({ id: `layer@${n}`, level: 'SHOULD', expected: OUTCOME_LAYER[want.outcome], actual: got.layer, exchange: index }));
-    }
+    const ids = { outcome: `outcome@${n}`, status: `status@${n}`, code: `code@${n}`, layer: `layer@${n}` };
+    checks.push(...judgeConclusion({ ids, expected: want, got, alternatives: alternatives[index], checkLayer: got.layer !== undefined, exchange: index }));
   });
   return checks;
+}
+
+/** The accepted alternatives of each exchange of a case. */
+export function getAlternatives(item: Case): (AlternativeVerdict[] | undefined)[] {
+  return item.exchanges.map((exchange) => exchange.alternatives);
 }

@@ -1,5 +1,5 @@
 // The one constructor every judged expectation goes through.
-import type { Check, CheckLevel } from '../types.js';
+import type { Check, CheckLevel, Consequence } from '../types.js';
 
 /** Builds a check whose message says what was expected and what happened. */
 export function makeCheck(options: {
@@ -10,6 +10,8 @@ export function makeCheck(options: {
   passed?: boolean;
   message?: string;
   exchange?: number;
+  /** What the failure costs the caller (grade-consequence.ts); kept only on a failed check. */
+  consequence?: Consequence | undefined;
 }): Check {
   const passed = options.passed ?? isSameValue(options.expected, options.actual);
   const message =
@@ -22,6 +24,7 @@ export function makeCheck(options: {
     actual: options.actual,
     message,
     ...(options.exchange === undefined ? {} : { exchange: options.exchange }),
+    ...(options.consequence === undefined || passed ? {} : { consequence: options.consequence }),
   };
 }
 

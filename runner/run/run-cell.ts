@@ -2,7 +2,7 @@
 import type { LoadedCase } from '../cases/case-types.js';
 import { decideCellStatus } from '../judge/cell-status.js';
 import { judgeClient, type CheckRequestMessage } from '../judge/judge-client.js';
-import { getExpectedVerdicts, judgeVerdicts } from '../judge/judge-verdicts.js';
+import { getAlternatives, getExpectedVerdicts, judgeVerdicts } from '../judge/judge-verdicts.js';
 import { startMockServer } from '../mock-server/server.js';
 import type { ServerHosts } from './server-hosts.js';
 import type { Cell, ProtocolVersion, Recording, SchemaResult, Target, TargetOutcome } from '../types.js';
@@ -73,7 +73,7 @@ function judgeOutcome(options: RunCellOptions, outcome: TargetOutcome, recording
   const { loaded, protocolVersion, target } = options;
   if (target.info.kind === 'classifier') {
     const expected = getExpectedVerdicts(loaded.case, protocolVersion);
-    return { expected, checks: judged ? judgeVerdicts(expected, outcome) : [], schema: options.schema, conclusion: 'verdict' as const };
+    return { expected, checks: judged ? judgeVerdicts(expected, outcome, getAlternatives(loaded.case)) : [], schema: options.schema, conclusion: 'verdict' as const };
   }
   const client = judgeClient({ case: loaded.case, protocolVersion, outcome, recording, checkRequest: options.checkRequest });
   return { expected: client.expected, checks: judged ? client.checks : [], schema: [...options.schema, ...client.schema], conclusion: client.conclusion };

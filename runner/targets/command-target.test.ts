@@ -54,22 +54,23 @@ describe('command target: fixture clients, each wrong in one way, in one matrix'
       expect(cell.status).toBe('fail');
       expect(cell.targetRun).toMatchObject({ timedOut: true, signal: 'SIGKILL' });
       expect(cell.targetRun!.durationMs).toBeLessThan(4000);
-      expect(failedIds(cell).sort()).toEqual(['client.finished', 'wire.tool-call-posts', 'wire.tool-called']);
+      expect(failedIds(cell).sort()).toEqual(['client.finished', 'client.outcome', 'wire.tool-call-posts', 'wire.tool-called']);
+      expect(cell.checks.find((c) => c.id === 'client.outcome')).toMatchObject({ level: 'MUST', consequence: 'no-conclusion' });
       const pid = Number(/grandchild pid (\d+)/.exec(cell.targetRun!.stderr ?? '')?.[1]);
       expect(pid).toBeGreaterThan(0);
       expect(isAlive(pid), `grandchild ${pid} of ${id} outlived the cell`).toBe(false);
     }
   });
 
-  it('judges a client that crashes by a signal without a verdict as having failed the call', () => {
-    const cell = cellOf('crashes', 'baseline');
-    expect(cell.status).toBe('fail');
-    expect(cell.conclusion).toBe('exit_status');
-    expect(cell.targetRun).toMatchObject({ crashed: true });
-    expect(cell.checks.find((c) => c.id === 'client.exit')).toMatchObject({ level: 'MUST', passed: false, actual: expect.stringMatching(/SIGSEGV/) });
-    expect(cell.recording?.exchanges.some((e) => e.request.rpc?.method === 'tools/call')).toBe(true);
-    // On a call that failed, the crash is the conclusion "failed": a pass, marked exit-status only.
-    expect(cellOf('crashes', 'http-503-empty-body')).toMatchObject({ status: 'pass', conclusion: 'exit_status' });
+  it('judges a client that crashes by a signal without a verdict as concluding nothing (issue 13: no-conclusion)', () => {
+    for (const id of ['baseline', 'http-503-empty-body']) {
+      const cell = cellOf('crashes', id);
+      // A crash is not the client's conclusion that the call failed, even on a call that did fail.
+      expect(cell, id).toMatchObject({ status: 'fail', conclusion: 'none', targetRun: { crashed: true } });
+      expect(cell.checks.find((c) => c.id === 'client.outcome'), id).toMatchObject({ level: 'MUST', passed: false, consequence: 'no-conclusion', message: expect.stringMatching(/nothing concluded: crashed, .*SIGSEGV.*, without a verdict/) });
+      expect(cell.checks.some((c) => c.id === 'client.exit'), id).toBe(false);
+      expect(cell.recording?.exchanges.some((e) => e.request.rpc?.method === 'tools/call'), id).toBe(true);
+    }
   });
 
   it('caps a flood on stdout and still reads the verdict on its last line', () => {

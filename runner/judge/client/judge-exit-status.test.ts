@@ -38,9 +38,16 @@ describe('judgeExitStatus: a client without a verdict is judged on its exit stat
     expect(judged.checks[0]!.message).toContain('false success');
   });
 
-  it('concludes nothing for a client that made no call or was killed by the runner (other checks fail those)', () => {
-    expect(judgeExitStatus(item, want('HTTP_ERROR'), exited(1), 0)).toEqual({ conclusion: 'none', checks: [] });
-    expect(judgeExitStatus(item, want('NO_RESPONSE'), exited(null, 'SIGKILL', { timedOut: true }), 1)).toEqual({ conclusion: 'none', checks: [] });
+  it('concludes nothing for a client that made no call, was killed by the runner or crashed, and says why', () => {
+    expect(judgeExitStatus(item, want('HTTP_ERROR'), exited(1), 0)).toEqual({ conclusion: 'none', checks: [], nothing: 'no tools/call request was made' });
+    expect(judgeExitStatus(item, want('NO_RESPONSE'), exited(null, 'SIGKILL', { timedOut: true }), 1)).toEqual({ conclusion: 'none', checks: [], nothing: 'killed at its time limit after 5 ms without a verdict' });
+    expect(judgeExitStatus(item, want('HTTP_ERROR'), exited(null, 'SIGSEGV', { crashed: true }), 1)).toEqual({ conclusion: 'none', checks: [], nothing: 'crashed, killed by SIGSEGV, without a verdict' });
+  });
+
+  it('grades a failed exit check: exit 0 on a failure is a false success, a failed exit on a result a false failure', () => {
+    expect(judgeExitStatus(item, want('INVALID_ENVELOPE'), exited(0), 1).checks).toMatchObject([{ passed: false, consequence: 'false-success' }]);
+    expect(judgeExitStatus(item, want('TOOL_ERROR'), exited(2), 1).checks).toMatchObject([{ passed: false, consequence: 'false-failure' }]);
+    expect(judgeExitStatus(item, want('HTTP_ERROR'), exited(2), 1).checks[0]).not.toHaveProperty('consequence');
   });
 
   it('leaves a reported verdict, valid or not, to the outcome checks', () => {
@@ -82,8 +89,9 @@ describe('judgeExitStatus: a client without a verdict is judged on its exit stat
   });
 
   it('concludes nothing for a target that is not a process (no exit code)', () => {
-    expect(judgeExitStatus(item, want('HTTP_ERROR'), { verdicts: [null] }, 1)).toEqual({ conclusion: 'none', checks: [] });
-    expect(judgeExitStatus(item, want('HTTP_ERROR'), { verdicts: [null], run: { timedOut: false, durationMs: 5 } }, 1)).toEqual({ conclusion: 'none', checks: [] });
+    const none = { conclusion: 'none', checks: [], nothing: 'the target reported no verdict' };
+    expect(judgeExitStatus(item, want('HTTP_ERROR'), { verdicts: [null] }, 1)).toEqual(none);
+    expect(judgeExitStatus(item, want('HTTP_ERROR'), { verdicts: [null], run: { timedOut: false, durationMs: 5 } }, 1)).toEqual(none);
   });
 
   it('looks only at the last call: a verdict or an invalid verdict for an earlier one does not count', () => {

@@ -5,18 +5,22 @@ import { constants } from 'node:os';
 import type { Case } from '../../cases/case-types.js';
 import { getRecovery } from '../../classify/verdict.js';
 import type { Check, Conclusion, ExpectedVerdict, TargetOutcome } from '../../types.js';
+import { gradeExitConsequence } from '../grade-consequence.js';
 import { makeCheck } from '../make-check.js';
 
 export interface ExitStatusJudgement {
   conclusion: Conclusion;
   checks: Check[];
+  /** When the conclusion is `none` for a call that was judged: why nothing was concluded, in a phrase. */
+  nothing?: string;
 }
 
 /**
  * `client.exit` (at `client.outcomeLevel`, MUST by default) for a client process that reported
- * no verdict for its last call. A client that made no tools/call request, or that the runner
- * had to kill, concluded nothing (`none`, no exit check): the first already fails
- * `wire.tool-called` (MUST), the second `client.finished`.
+ * no verdict for its last call; a failed one carries its consequence (false-success or
+ * false-failure). A client that made no tools/call request, that the runner had to kill at its
+ * time limit, or that crashed (a signal the runner did not send) concluded nothing (`none`, no
+ * exit check, `nothing` says why): judge-reported.ts fails it as `no-conclusion`.
  */
 export function judgeExitStatus(item: Case, expected: ExpectedVerdict[], outcome: TargetOutcome, toolCalls: number): ExitStatusJudgement {
   const last = expected.length - 1;
@@ -24,10 +28,12 @@ export function judgeExitStatus(item: Case, expected: ExpectedVerdict[], outcome
   const run = outcome.run;
   if (reported) return { conclusion: 'verdict', checks: [] };
   // Not a process (an adapter that reported nothing): nothing was concluded.
-  if (run === undefined || !('exitCode' in run)) return { conclusion: 'none', checks: [] };
-  if (run.timedOut) return { conclusion: 'none', checks: [] };
+  if (run === undefined || !('exitCode' in run)) return { conclusion: 'none', checks: [], nothing: 'the target reported no verdict' };
+  if (run.timedOut) return { conclusion: 'none', checks: [], nothing: `killed at its time limit after ${run.durationMs} ms without a verdict` };
   // No tools/call request: nothing was concluded about the call (`wire.tool-called` fails, MUST).
-  if (toolCalls === 0) return { conclusion: 'none', checks: [] };
+  if (toolCalls === 0) return { conclusion: 'none', checks: [], nothing: 'no tools/call request was made' };
+  // A death the client did not choose is not its conclusion that the call failed.
+  if (run.crashed === true) return { conclusion: 'none', checks: [], nothing: `crashed, ${describeStatus(run.exitCode ?? null, run.signal ?? null)}, without a verdict` };
   const level = item.client?.outcomeLevel ?? 'MUST';
   const exit = describeStatus(run.exitCode ?? null, run.signal ?? null);
   const want = expected[last]!;
@@ -40,12 +46,12 @@ export function judgeExitStatus(item: Case, expected: ExpectedVerdict[], outcome
     const message = hasFinalResult
       ? `${id}: exit 0, no verdict: judged on the wire alone (expected ${want.outcome})`
       : `${id}: the client exited 0 (a result) on a call that failed with ${want.outcome}: a false success`;
-    return { conclusion: 'wire_only', checks: [makeCheck({ id, level, expected: expectedText, actual: exit, passed: hasFinalResult, message })] };
+    return { conclusion: 'wire_only', checks: [makeCheck({ id, level, expected: expectedText, actual: exit, passed: hasFinalResult, message, consequence: gradeExitConsequence(want, true) })] };
   }
   const message = hasFinalResult
     ? `${id}: the client failed a call that succeeded (${want.outcome}): ${exit}, no verdict`
     : `${id}: ${exit}, no verdict: the call failed, as expected (${want.outcome}); judged on the exit status alone`;
-  return { conclusion: 'exit_status', checks: [makeCheck({ id, level, expected: expectedText, actual: exit, passed: !hasFinalResult, message })] };
+  return { conclusion: 'exit_status', checks: [makeCheck({ id, level, expected: expectedText, actual: exit, passed: !hasFinalResult, message, consequence: gradeExitConsequence(want, false) })] };
 }
 
 function describeStatus(code: number | null, signal: string | null): string {

@@ -13,10 +13,11 @@ const failed = (checks: Check[]) => checks.filter((check) => !check.passed).map(
 describe('judgeReported: a client must report the status and the code the case expects', () => {
   it.each<[string, ExpectedVerdict, Verdict, string[]]>([
     ['right outcome and status', { outcome: 'HTTP_ERROR', status: 503 }, { outcome: 'HTTP_ERROR', layer: 'transport', status: 503 }, []],
-    ['right outcome, wrong status', { outcome: 'HTTP_ERROR', status: 503 }, { outcome: 'HTTP_ERROR', layer: 'transport', status: 500 }, ['client.status:MUST']],
+    ['right outcome, wrong status', { outcome: 'HTTP_ERROR', status: 503 }, { outcome: 'HTTP_ERROR', layer: 'transport', status: 500 }, ['client.status:SHOULD']],
     ['right outcome and code', { outcome: 'JSONRPC_ERROR', code: -32602 }, { outcome: 'JSONRPC_ERROR', layer: 'protocol', code: -32602 }, []],
-    ['right outcome, wrong code', { outcome: 'JSONRPC_ERROR', code: -32602 }, { outcome: 'JSONRPC_ERROR', layer: 'protocol', code: -32603 }, ['client.code:MUST']],
-    ['right outcome, no code', { outcome: 'JSONRPC_ERROR', code: -32602 }, { outcome: 'JSONRPC_ERROR', layer: 'protocol' }, ['client.code:MUST']],
+    ['right outcome, wrong code', { outcome: 'JSONRPC_ERROR', code: -32602 }, { outcome: 'JSONRPC_ERROR', layer: 'protocol', code: -32603 }, ['client.code:SHOULD']],
+    ['right outcome, no code', { outcome: 'JSONRPC_ERROR', code: -32602 }, { outcome: 'JSONRPC_ERROR', layer: 'protocol' }, ['client.code:SHOULD']],
+    ['another code read as invalid params', { outcome: 'JSONRPC_ERROR', code: -32603 }, { outcome: 'JSONRPC_ERROR', layer: 'protocol', code: -32602 }, ['client.code:MUST']],
     ['wrong outcome', { outcome: 'TOOL_ERROR' }, { outcome: 'TOOL_SUCCESS', layer: 'application' }, ['client.outcome:MUST']],
     ['right outcome, wrong layer', { outcome: 'TOOL_ERROR' }, { outcome: 'TOOL_ERROR', layer: 'transport' }, ['client.layer:SHOULD']],
   ])('%s', (_title, want, got, failures) => {
@@ -55,13 +56,34 @@ describe('judgeReported: a client must report the status and the code the case e
     ]);
     const garbled = judgeReported({ ...item, client: { outcomeLevel: 'SHOULD' } }, [{ outcome: 'TOOL_SUCCESS' }], { verdicts: [null], invalidVerdicts: [{ index: 0, value: '???', problem: 'not JSON' }] });
     expect(garbled).toEqual([
-      { id: 'client.outcome', level: 'SHOULD', passed: false, expected: 'TOOL_SUCCESS', actual: '???', message: "client.outcome: the client's report is not a verdict: not JSON" },
+      { id: 'client.outcome', level: 'SHOULD', passed: false, expected: 'TOOL_SUCCESS', actual: '???', consequence: 'no-conclusion', message: "client.outcome: the client's report is not a verdict: not JSON" },
     ]);
     const secondGarbled = judgeReported({ ...item, client: { calls: 2 } }, [{ outcome: 'TOOL_SUCCESS' }, { outcome: 'TOOL_SUCCESS' }], {
       verdicts: [{ outcome: 'TOOL_SUCCESS', layer: 'application' }, null],
       invalidVerdicts: [{ index: 1, value: 1, problem: 'p' }],
     });
     expect(failed(secondGarbled)).toEqual(['client.outcome@2:MUST']);
+  });
+
+  it('fails the last call of a client that concluded nothing as no-conclusion, at most at client.outcomeLevel', () => {
+    const nothing = 'killed at its time limit after 9 ms without a verdict';
+    expect(judgeReported(item, [{ outcome: 'HTTP_ERROR' }], reported(null), { nothing })).toEqual([
+      { id: 'client.outcome', level: 'MUST', passed: false, expected: 'HTTP_ERROR', actual: 'nothing concluded', consequence: 'no-conclusion', message: `client.outcome: nothing concluded: ${nothing}; expected HTTP_ERROR` },
+    ]);
+    expect(failed(judgeReported({ ...item, client: { outcomeLevel: 'SHOULD' } }, [{ outcome: 'HTTP_ERROR' }], reported(null), { nothing }))).toEqual(['client.outcome:SHOULD']);
+    // An earlier call without a report is still left to the wire.
+    const two: Case = { ...item, client: { calls: 2 } };
+    expect(failed(judgeReported(two, [{ outcome: 'TOOL_SUCCESS' }, { outcome: 'HTTP_ERROR' }], reported(null, null), { nothing }))).toEqual(['client.outcome@1:INFO', 'client.outcome@2:MUST']);
+  });
+
+  it('grades each failed report by its consequence and puts it on one check', () => {
+    const checks = judgeReported(item, [{ outcome: 'HTTP_ERROR', status: 503 }], reported({ outcome: 'TOOL_SUCCESS', layer: 'application' }));
+    expect(checks.filter((check) => !check.passed).map((check) => [check.id, check.level, check.consequence])).toEqual([
+      ['client.outcome', 'MUST', 'false-success'],
+      ['client.status', 'MUST', undefined],
+    ]);
+    const capped = judgeReported({ ...item, client: { outcomeLevel: 'SHOULD' } }, [{ outcome: 'TOOL_SUCCESS' }], reported({ outcome: 'STREAM_INCOMPLETE', layer: 'transport' }));
+    expect(capped[0]).toMatchObject({ level: 'SHOULD', consequence: 'false-failure' });
   });
 });
 

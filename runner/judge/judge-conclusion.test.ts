@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import type { AlternativeVerdict } from '../cases/case-types.js';
+import type { Check, Verdict } from '../types.js';
+import { judgeConclusion } from './judge-conclusion.js';
+
+const ids = { outcome: 'client.outcome', status: 'client.status', code: 'client.code', layer: 'client.layer' };
+const waitsOut: AlternativeVerdict = {
+  outcome: 'STREAM_INCOMPLETE',
+  level: 'SHOULD',
+  spec: [{ ref: 'L25 § Timeouts' }, { ref: 'CX26 § Timeouts' }],
+  why: 'the call stays unanswered; a client may end it by its own timeout',
+};
+const got = (outcome: Verdict['outcome'], extra: Partial<Verdict> = {}): Verdict => ({ outcome, layer: 'transport', ...extra });
+const failures = (checks: Check[]) => checks.filter((check) => !check.passed).map((check) => [check.id, check.level, check.consequence]);
+
+describe('judgeConclusion: alternatives the spec allows', () => {
+  it('fails an accepted alternative at its own level, keeping the consequence and naming the reference', () => {
+    const checks = judgeConclusion({ ids, expected: { outcome: 'INVALID_ENVELOPE' }, got: got('STREAM_INCOMPLETE'), alternatives: [waitsOut], checkLayer: true });
+    expect(failures(checks)).toEqual([['client.outcome', 'SHOULD', 'unsafe-retry']]);
+    expect(checks[0]!.message).toBe(
+      'client.outcome: expected INVALID_ENVELOPE, got STREAM_INCOMPLETE: an alternative the spec allows, at SHOULD (L25 § Timeouts; CX26 § Timeouts): the call stays unanswered; a client may end it by its own timeout',
+    );
+  });
+
+  it('grades any other conclusion as usual: without a matching alternative there is one expected outcome', () => {
+    const success = judgeConclusion({ ids, expected: { outcome: 'INVALID_ENVELOPE' }, got: got('TOOL_SUCCESS', { layer: 'application' }), alternatives: [waitsOut], checkLayer: true });
+    expect(failures(success)).toEqual([['client.outcome', 'MUST', 'false-success']]);
+    const without = judgeConclusion({ ids, expected: { outcome: 'INVALID_ENVELOPE' }, got: got('STREAM_INCOMPLETE'), checkLayer: true });
+    expect(failures(without)).toEqual([['client.outcome', 'MUST', 'unsafe-retry']]);
+    expect(without[0]!.message).toBe('client.outcome: expected INVALID_ENVELOPE, got STREAM_INCOMPLETE');
+  });
+
+  it('matches an alternative on the status and code it names, and never raises a capped level', () => {
+    const http: AlternativeVerdict = { ...waitsOut, outcome: 'HTTP_ERROR', status: 504, level: 'POLICY' };
+    const other = judgeConclusion({ ids, expected: { outcome: 'INVALID_ENVELOPE' }, got: got('HTTP_ERROR', { status: 500 }), alternatives: [http], checkLayer: true });
+    expect(failures(other)).toEqual([['client.outcome', 'MUST', 'unsafe-retry']]);
+    const named = judgeConclusion({ ids, expected: { outcome: 'INVALID_ENVELOPE' }, got: got('HTTP_ERROR', { status: 504 }), alternatives: [http], checkLayer: true });
+    expect(failures(named)).toEqual([['client.outcome', 'POLICY', 'unsafe-retry']]);
+    const capped = judgeConclusion({ ids, expected: { outcome: 'INVALID_ENVELOPE' }, got: got('STREAM_INCOMPLETE'), alternatives: [waitsOut], cap: 'INFO', checkLayer: true });
+    expect(failures(capped)).toEqual([['client.outcome', 'INFO', 'unsafe-retry']]);
+  });
+
+  it('passes the expected conclusion whatever the alternatives', () => {
+    const checks = judgeConclusion({ ids, expected: { outcome: 'INVALID_ENVELOPE' }, got: got('INVALID_ENVELOPE', { layer: 'protocol' }), alternatives: [waitsOut], checkLayer: true });
+    expect(checks.map((check) => [check.id, check.passed, check.level])).toEqual([
+      ['client.outcome', true, 'MUST'],
+      ['client.layer', true, 'SHOULD'],
+    ]);
+    expect(checks.some((check) => 'consequence' in check)).toBe(false);
+  });
+});
+
+describe('judgeConclusion: one consequence per conclusion', () => {
+  it('puts it on the first failed check only, the layer included', () => {
+    const both = judgeConclusion({ ids, expected: { outcome: 'HTTP_ERROR', status: 503 }, got: got('HTTP_ERROR', { status: 500, layer: 'protocol' }), checkLayer: true });
+    expect(failures(both)).toEqual([
+      ['client.status', 'SHOULD', 'imprecise'],
+      ['client.layer', 'SHOULD', undefined],
+    ]);
+    const layerOnly = judgeConclusion({ ids, expected: { outcome: 'HTTP_ERROR', status: 503 }, got: got('HTTP_ERROR', { status: 503, layer: 'protocol' }), checkLayer: true });
+    expect(failures(layerOnly)).toEqual([['client.layer', 'SHOULD', 'imprecise']]);
+  });
+});
