@@ -12,11 +12,43 @@ interface SpecDocument {
   path: string;
 }
 
+const V0326 = 'docs/specification/2025-03-26';
+const V0618 = 'docs/specification/2025-06-18';
 const V25 = 'docs/specification/2025-11-25';
 const V26 = 'docs/specification/2026-07-28';
 
 // Every alias the case table and the runner cite, with the page it stands for.
 const SPEC_DOCUMENTS: Record<string, SpecDocument> = {
+  T0326: { title: 'MCP 2025-03-26: Transports (Streamable HTTP)', path: `${V0326}/basic/transports.mdx` },
+  B0326: { title: 'MCP 2025-03-26: Base protocol overview', path: `${V0326}/basic/index.mdx` },
+  L0326: { title: 'MCP 2025-03-26: Lifecycle', path: `${V0326}/basic/lifecycle.mdx` },
+  TL0326: { title: 'MCP 2025-03-26: Tools', path: `${V0326}/server/tools.mdx` },
+  CX0326: { title: 'MCP 2025-03-26: Cancellation', path: `${V0326}/basic/utilities/cancellation.mdx` },
+  PG0326: { title: 'MCP 2025-03-26: Progress', path: `${V0326}/basic/utilities/progress.mdx` },
+  LG0326: { title: 'MCP 2025-03-26: Logging', path: `${V0326}/server/utilities/logging.mdx` },
+  SM0326: { title: 'MCP 2025-03-26: Sampling', path: `${V0326}/client/sampling.mdx` },
+  RT0326: { title: 'MCP 2025-03-26: Roots', path: `${V0326}/client/roots.mdx` },
+  RS0326: { title: 'MCP 2025-03-26: Resources', path: `${V0326}/server/resources.mdx` },
+  AU0326: { title: 'MCP 2025-03-26: Authorization', path: `${V0326}/basic/authorization.mdx` },
+  CL0326: { title: 'MCP 2025-03-26: Changelog', path: `${V0326}/changelog.mdx` },
+  S0326: { title: 'MCP 2025-03-26 schema (JSON Schema)', path: 'schema/2025-03-26/schema.json' },
+  ST0326: { title: 'MCP 2025-03-26 schema (TypeScript)', path: 'schema/2025-03-26/schema.ts' },
+  T0618: { title: 'MCP 2025-06-18: Transports (Streamable HTTP)', path: `${V0618}/basic/transports.mdx` },
+  B0618: { title: 'MCP 2025-06-18: Base protocol overview', path: `${V0618}/basic/index.mdx` },
+  L0618: { title: 'MCP 2025-06-18: Lifecycle', path: `${V0618}/basic/lifecycle.mdx` },
+  TL0618: { title: 'MCP 2025-06-18: Tools', path: `${V0618}/server/tools.mdx` },
+  CX0618: { title: 'MCP 2025-06-18: Cancellation', path: `${V0618}/basic/utilities/cancellation.mdx` },
+  PG0618: { title: 'MCP 2025-06-18: Progress', path: `${V0618}/basic/utilities/progress.mdx` },
+  LG0618: { title: 'MCP 2025-06-18: Logging', path: `${V0618}/server/utilities/logging.mdx` },
+  SM0618: { title: 'MCP 2025-06-18: Sampling', path: `${V0618}/client/sampling.mdx` },
+  RT0618: { title: 'MCP 2025-06-18: Roots', path: `${V0618}/client/roots.mdx` },
+  RS0618: { title: 'MCP 2025-06-18: Resources', path: `${V0618}/server/resources.mdx` },
+  AU0618: { title: 'MCP 2025-06-18: Authorization', path: `${V0618}/basic/authorization.mdx` },
+  CL0618: { title: 'MCP 2025-06-18: Changelog', path: `${V0618}/changelog.mdx` },
+  S0618: { title: 'MCP 2025-06-18 schema (JSON Schema)', path: 'schema/2025-06-18/schema.json' },
+  ST0618: { title: 'MCP 2025-06-18 schema (TypeScript)', path: 'schema/2025-06-18/schema.ts' },
+  EL0618: { title: 'MCP 2025-06-18: Elicitation', path: `${V0618}/client/elicitation.mdx` },
+  CL25: { title: 'MCP 2025-11-25: Changelog', path: `${V25}/changelog.mdx` },
   T25: { title: 'MCP 2025-11-25: Transports (Streamable HTTP)', path: `${V25}/basic/transports.mdx` },
   B25: { title: 'MCP 2025-11-25: Base protocol overview', path: `${V25}/basic/index.mdx` },
   L25: { title: 'MCP 2025-11-25: Lifecycle', path: `${V25}/basic/lifecycle.mdx` },
@@ -58,8 +90,8 @@ export interface SpecReference {
   url: string;
 }
 
-/** Anything that looks like an alias: letters, then 25 or 26 (the two versions' short forms). */
-const ALIAS = /\b([A-Z]{1,3}(?:25|26))\b/g;
+/** Anything that looks like an alias: letters, then a version's short form (0326, 0618, 25, 26). */
+const ALIAS = /\b([A-Z]{1,3}(?:0326|0618|25|26))\b/g;
 
 /** The page an alias stands for, or undefined for an unknown one. */
 export function getSpecReference(id: string): SpecReference | undefined {
@@ -69,7 +101,7 @@ export function getSpecReference(id: string): SpecReference | undefined {
 
 /** The alias a reference starts with ("T25 § Sending …" → T25; "ST25/ST26 Result" → ST25). */
 export function resolveSpecReference(ref: string): SpecReference | undefined {
-  const id = /^\s*([A-Z]{1,3}(?:25|26))\b/.exec(ref)?.[1];
+  const id = /^\s*([A-Z]{1,3}(?:0326|0618|25|26))\b/.exec(ref)?.[1];
   return id === undefined ? undefined : getSpecReference(id);
 }
 

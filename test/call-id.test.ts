@@ -13,7 +13,7 @@ import { loadOneRuleTargets } from './case-table-fixtures.js';
 
 const ID_SHIFT = 40;
 // Cases about an answer whose id is not the call's: the literal id is what they test.
-const SUBJECT_IS_ID = new Set(['sse-stranger-response-then-own']);
+const SUBJECT_IS_ID = new Set(['sse-stranger-response-then-own', 'batch-sse-stranger-id']);
 
 /** A JSON-RPC response (result or error) that carries its own id member. */
 function isAnswerWithId(message: unknown): boolean {
@@ -66,7 +66,8 @@ describe('scripted answers follow the call id', () => {
         const body = exchange.response.body;
         if (!body || SUBJECT_IS_ID.has(c.id)) return [];
         // Raw text and base64 bytes are exact by design: no id mode reaches them.
-        const messages = 'json' in body ? (Array.isArray(body.json) ? body.json : [body.json]) : 'sse' in body ? body.sse.events.map((event) => event.data) : [];
+        // Batch members are messages too, in a JSON body and in an event's data alike.
+        const messages = ('json' in body ? [body.json] : 'sse' in body ? body.sse.events.map((event) => event.data) : []).flatMap((data: unknown) => (Array.isArray(data) ? data : [data]));
         return messages.filter(isAnswerWithId).map((message) => `${c.id} #${index + 1}: ${JSON.stringify(message).slice(0, 80)}`);
       }),
     );

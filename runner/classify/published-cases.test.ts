@@ -89,6 +89,8 @@ describe('the published-shape fixture through the harness', () => {
     const target = createClassifierTarget({ name: 'published-shape', kind: 'classifier' }, classifyPublishedShape);
     const result = await runMatrix({ cases, targets: [target], mode, concurrency: 2, timeoutMs: 5000 });
     expect(result.cells.map((cell) => `${cell.protocolVersion} ${cell.status} ${cell.actual.map((verdict) => verdict?.outcome).join(',')}`)).toEqual([
+      '2025-03-26 pass JSONRPC_ERROR',
+      '2025-06-18 pass JSONRPC_ERROR',
       '2025-11-25 pass JSONRPC_ERROR',
       '2026-07-28 pass JSONRPC_ERROR',
     ]);

@@ -46,7 +46,9 @@ describe('renderResponse', () => {
 
   it('injects ids into JSON objects and the object members of a batch array, never into scalars', () => {
     expect(bodyText({ body: { json: [{ jsonrpc: '2.0', result: {} }, 5] } }, 7)).toBe('[{"jsonrpc":"2.0","id":7,"result":{}},5]');
-    expect(bodyText({ id: 'omit', body: { json: [{ jsonrpc: '2.0', id: 1, result: {} }] } })).toBe('[{"jsonrpc":"2.0","result":{}}]');
+    expect(bodyText({ id: 'omit', body: { json: [{ jsonrpc: '2.0', result: {} }] } })).toBe('[{"jsonrpc":"2.0","result":{}}]');
+    // A member that names its own id (another request's answer, the case's subject) keeps it.
+    expect(bodyText({ body: { json: [{ jsonrpc: '2.0', id: 99, result: {} }, { jsonrpc: '2.0', result: {} }] } }, 7)).toBe('[{"jsonrpc":"2.0","id":99,"result":{}},{"jsonrpc":"2.0","id":7,"result":{}}]');
     expect(bodyText({ body: { json: 'text' } })).toBe('"text"');
   });
 

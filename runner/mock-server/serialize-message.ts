@@ -31,12 +31,13 @@ export function getResponseIdText(mode: IdMode | undefined, requestId: unknown, 
 
 /**
  * Serialises a message compactly (or pretty with 2 spaces), placing `id` after `jsonrpc`. A batch
- * array's object members are messages too: each gets the id as a lone message would, so a batch
- * answers the id the client sent.
+ * array's object members are messages too: each member without an `id` of its own gets the id as a
+ * lone message would, so a batch answers the id the client sent; a member that names its own id
+ * (another request's answer, the subject of the case) keeps it.
  */
 export function serializeMessage(message: unknown, id: ResponseIdText, pretty = false): string {
   const space = pretty ? 2 : undefined;
-  const shaped = Array.isArray(message) ? message.map((member) => placeId(member, id)) : placeId(message, id);
+  const shaped = Array.isArray(message) ? message.map((member) => (isPlainObject(member) && 'id' in member ? member : placeId(member, id))) : placeId(message, id);
   const text = stringifyValue(shaped, space);
   return id.present ? text.replaceAll(QUOTED_ID_MARKER, id.text) : text;
 }
