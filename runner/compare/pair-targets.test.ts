@@ -108,7 +108,8 @@ describe('compare --pair and run --compare --pair', () => {
   });
 
   it('run --compare --pair compares this run\'s target with the old file\'s; without a pair it stops before running', async () => {
-    const args = ['run', '--mode', 'direct', '--no-schemas', '--case', 'baseline', '--case', 'malformed-json'];
+    // Two of the four protocol versions: one fix per version.
+    const args = ['run', '--mode', 'direct', '--no-schemas', '--case', 'baseline', '--case', 'malformed-json', '--version', '2025-11-25', '--version', '2026-07-28'];
     expect((await cli(...args, '--target', 'naive', '--out', 'naive-run', '--quiet')).code).toBe(1); // naive fails malformed-json
     const unpaired = await cli(...args, '--target', 'reference', '--compare', 'naive-run/results.json', '--out', 'never');
     expect(unpaired.code).toBe(2);
