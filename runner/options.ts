@@ -3,7 +3,7 @@
 import { availableParallelism } from 'node:os';
 import { describeFlagError, parseCommandFlags } from './command-flags.js';
 import { UsageError } from './errors.js';
-import { PROTOCOL_VERSIONS, type ProtocolVersion } from './types.js';
+import { PROTOCOL_VERSIONS, type ProtocolVersion, type Target } from './types.js';
 
 export interface RunOptions {
   /** @default DEFAULT_TARGETS (the built-in targets) */
@@ -20,8 +20,8 @@ export interface RunOptions {
   out: string | undefined;
   /** Per-exchange timeout in ms. @default 2000 */
   timeoutMs: number;
-  /** @default four per core, at least 8 (see getDefaultConcurrency) */
-  concurrency: number;
+  /** `--concurrency N`; undefined picks a default from the targets (see getDefaultConcurrency). */
+  concurrency: number | undefined;
   /** Schema directory (`--schemas`); `false` with --no-schemas. */
   schemas: string | false | undefined;
   quiet: boolean;
@@ -84,7 +84,7 @@ export function parseRunOptions(args: string[], defaultTargets: string[]): RunOp
     versions: values.version?.map(parseVersion),
     out: values.out,
     timeoutMs: parsePositiveInteger('--timeout', values.timeout, DEFAULT_TIMEOUT_MS),
-    concurrency: parsePositiveInteger('--concurrency', values.concurrency, getDefaultConcurrency()),
+    concurrency: values.concurrency === undefined ? undefined : parsePositiveInteger('--concurrency', values.concurrency, 0),
     schemas: values['no-schemas'] ? false : values.schemas,
     quiet: values.quiet ?? false,
     verbose: values.verbose ?? false,
@@ -125,10 +125,14 @@ function parsePositiveInteger(flag: string, value: string | undefined, fallback:
 }
 
 /**
- * Cells mostly wait on sockets and client processes, not on the CPU: the SDK workers answer
- * many cells at once. Measured on 2 cores, the default run took 83 s at concurrency 2 and 33 s
- * at 8, with identical cells.
+ * Cells mostly wait on sockets and workers, not on the CPU: the SDK and client-stack workers answer
+ * many cells at once. Measured on 2 cores (2026-12-01), the default run (4,086 cells, nine targets)
+ * took 112 s at concurrency 8 and 48 s at 24, with identical cells and CPU at 56 % and 108 %. A target
+ * that starts a process per cell (a `command:` client, the mcp-remote bridge) is CPU-bound at start-up:
+ * with one in the run, the default stays at four per core (at least 8), so clients are not starved
+ * into timeouts that would be judged as theirs.
  */
-export function getDefaultConcurrency(): number {
-  return Math.max(8, availableParallelism() * 4);
+export function getDefaultConcurrency(targets: readonly Pick<Target, 'startsProcessPerCell'>[] = []): number {
+  const cores = availableParallelism();
+  return targets.some((target) => target.startsProcessPerCell === true) ? Math.max(8, cores * 4) : Math.max(24, cores * 12);
 }

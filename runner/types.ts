@@ -308,5 +308,7 @@ export interface Target {
   getCellLimitMs?(context: Pick<TargetContext, 'timeoutMs' | 'case'>): number | undefined;
   /** Release long-lived resources (worker processes, caches). */
   close?(): Promise<void>;
+  /** It starts a process per cell (CPU-bound start-up): the default concurrency stays low (options.ts). */
+  readonly startsProcessPerCell?: boolean;
 }
 export { CONSEQUENCES, type Consequence } from './vocabulary.js';

@@ -11,7 +11,7 @@ import { loadCases } from '../cases/load-cases.js';
 import { selectCases } from '../cases/select-cases.js';
 import type { CliIo } from '../cli-io.js';
 import type { StoredRunResult } from '../compare/results-file.js';
-import { DEFAULT_TIMEOUT_MS, parseRunOptions } from '../options.js';
+import { DEFAULT_TIMEOUT_MS, getDefaultConcurrency, parseRunOptions } from '../options.js';
 import { getPackageRoot } from '../package-paths.js';
 import { UsageError } from '../errors.js';
 import { createFaultInjector } from '../run/fault-injection.js';
@@ -46,7 +46,8 @@ Options:
   --version V         only this protocol version: ${PROTOCOL_VERSIONS.join(' | ')} (repeatable)
   --out DIR           write the reports into DIR (replaced as a whole if absent, empty or an earlier report)
   --timeout MS        per-exchange timeout (default ${DEFAULT_TIMEOUT_MS})
-  --concurrency N     cells in parallel (default: 4 per core, at least 8)
+  --concurrency N     cells in parallel (default: 12 per core, at least 24; 4 per core, at least 8,
+                      when a target starts a process per cell, e.g. a command: client)
   --schemas DIR       the pinned official schemas (DIR/<version>/schema.json); else MCP_SCHEMAS_DIR,
                       the user cache, or a one-time download
   --no-schemas        skip schema checks (the reports say so)
@@ -121,7 +122,7 @@ export async function runRunCommand(args: string[], io: CliIo): Promise<number> 
       ...(options.versions ? { versions: options.versions } : {}),
       mode: options.mode,
       timeoutMs: options.timeoutMs,
-      concurrency: options.concurrency,
+      concurrency: options.concurrency ?? getDefaultConcurrency(targets),
       ...(io.signal ? { signal: io.signal } : {}),
       onCell: (cell, done, total) => {
         progress.onCell(prepared ? applyBaselineToCell(prepared.baseline, cell) : cell, done, total);

@@ -50,6 +50,7 @@ export function createCommandTarget(options: CommandTargetOptions): Target {
   return {
     info,
     usesServer: () => true,
+    startsProcessPerCell: pool === undefined,
     skipReason: (version: ProtocolVersion) =>
       options.versions && !options.versions.includes(version) ? `the client speaks only ${options.versions.join(', ')} (target option versions=)` : undefined,
     run: (context) => (pool ? runPersistentCell(pool, options, context) : runCommandClient(options, cwd, context, runMark)),

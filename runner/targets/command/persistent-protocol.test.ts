@@ -51,3 +51,11 @@ describe('LineSplitter', () => {
     expect(split(['0123456', '7890', 'more\nok\n'])).toEqual({ lines: [], overflow: [11] });
   });
 });
+
+describe('a command target and the default concurrency', () => {
+  it('starts a process per cell unless it is #persistent', async () => {
+    const { resolveCommandTarget } = await import('../command-target.js');
+    expect(resolveCommandTarget('command:node c.mjs', { cwd: '/' }).startsProcessPerCell).toBe(true);
+    expect(resolveCommandTarget('command:node c.mjs #persistent', { cwd: '/' }).startsProcessPerCell).toBe(false);
+  });
+});

@@ -27,6 +27,8 @@ export async function createSdkTarget(spec: string, options: ResolveSdkOptions =
     worker,
     resolved,
     usesServer: () => true,
+    // A stack that starts a process per cell (mcp-remote's bridge) says so through its start-up time.
+    startsProcessPerCell: (hello.startupMs ?? 0) > 0,
     skipReason: (version: ProtocolVersion) => (speaks.has(version) ? undefined : unspokenReason(version)),
     run: (context) => runSdkCell(worker, context, hello.startupMs ?? 0),
     // A stack that starts a process per cell tells the runner its cell needs that much longer.
