@@ -211,3 +211,21 @@ describe('toOneLine edges', () => {
     expect(toOneLine('x'.repeat(300))).toBe('x'.repeat(300));
   });
 });
+
+// RFC 9110 §11.2: auth-param = token BWS "=" BWS ( token / quoted-string ). One `=`, a name made of
+// tchar (no `/`), and a bare value only right after the `=`; anything else after a scheme word is a
+// token68 credential, whose `=` padding is part of it.
+describe('redactText: a padded credential is not an auth-param', () => {
+  it.each([
+    ['Basic dXNlcjpw== next', `Basic ${R} next`],
+    ['Basic dXNlcjpwYXM= next', `Basic ${R} next`],
+    ['Bearer ab/defg1="x"', `Bearer ${R}"x"`],
+    ['Basic realm="Access", charset="UTF-8"', 'Basic realm="Access", charset="UTF-8"'],
+    ['Bearer error=invalid_token', 'Bearer error=invalid_token'],
+    ['Bearer realm= "x1234567"', 'Bearer realm= "x1234567"'],
+    ['Bearer realm=\t"x1234567"', 'Bearer realm=\t"x1234567"'],
+    ['Bearer scope1234=read', 'Bearer scope1234=read'],
+  ])('%j → %j', (input, expected) => {
+    expect(redactText(input)).toBe(expected);
+  });
+});
