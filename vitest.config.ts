@@ -13,9 +13,6 @@ if (notice) console.warn(notice);
 export default defineConfig({
   test: {
     include: ['runner/**/*.test.ts', 'reports/**/*.test.ts', 'test/**/*.test.ts'],
-    // dist/ is built once before any test when missing or older than the sources: the process
-    // tests run the compiled CLI with node instead of compiling the sources in every child.
-    globalSetup: ['test/build-dist.ts'],
     // A crash inside the reference classifier throws instead of reading as INVALID_ENVELOPE
     // (runner/classify/reference.ts), so no test row passes on a crash.
     env: { ...(schemasDir ? { MCP_SCHEMAS_DIR: schemasDir } : {}), MCP_ERROR_MATRIX_RETHROW_CLASSIFIER_BUGS: '1' },

@@ -1,12 +1,16 @@
-// The real CLI as a child process, compiled (dist/, built by test/build-dist.ts) and run with plain node
+// The real CLI as a child process, compiled (dist/, built by test/build-dist.ts when stale) and run with plain node
 // (test/fixtures/hostile/cli-entry.mjs), for the tests that signal it, inject faults into it or count
 // what it leaves behind.
 import { spawn } from 'node:child_process';
 import { cpSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { packagePath } from '../../runner/package-paths.js';
+import { ensureDist } from '../build-dist.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
+// Built when missing or older than the sources, before any test of the importing file starts the CLI.
+ensureDist();
+
 /** The CLI's entry for process tests: bin/mcp-error-matrix.js plus a signal-readiness seam. */
 export const CLI_ENTRY = resolve(ROOT, 'test/fixtures/hostile/cli-entry.mjs');
 
