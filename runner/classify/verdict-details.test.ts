@@ -3,7 +3,7 @@
 // so a check that answers for another rule (same outcome, wrong reason) fails here.
 import { describe, expect, test } from 'vitest';
 import type { ClassifierInput, Outcome } from '../types.js';
-import { classifyReference } from './reference.js';
+import { classifyReference, createClassifier } from './reference.js';
 import { makeClassifierInput as input, makeResultMessage as response, makeToolResult as tool } from './test-inputs.js';
 
 const ok = tool();
@@ -85,5 +85,13 @@ describe('result: the detail names the CallToolResult or InputRequiredResult rul
     ['requestState alone', input({ message: asked({ requestState: '' }) }), 'INPUT_REQUIRED', 'the server needs more input before it can finish'],
   ])('%s', (_title, given, outcome, detail) => {
     expect(classifyReference(given)).toMatchObject({ outcome, detail });
+  });
+});
+
+describe('a result without resultType, under a classifier that assumes none (fixture rule)', () => {
+  test('is INVALID_TOOL_RESULT for having no resultType, not for an unknown one', () => {
+    const noFallback = createClassifier({ resultTypeWhenAbsent: undefined });
+    expect(noFallback(input({ message: response({ content: [] }) }))).toMatchObject({ outcome: 'INVALID_TOOL_RESULT', detail: 'the result has no resultType' });
+    expect(noFallback(input({ message: response(tool({ resultType: 'complete' })) }))).toMatchObject({ outcome: 'TOOL_SUCCESS' });
   });
 });
