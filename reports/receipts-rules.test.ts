@@ -5,7 +5,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createReceipts, mapWithLimit, RECEIPTS_FILE, relativeInside } from './receipts.js';
+import { createReceipts, hashFile, mapWithLimit, RECEIPTS_FILE, relativeInside } from './receipts.js';
 
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 const namesIn = (sums: string): string[] => sums.trimEnd().split('\n').map((line) => line.slice(66));
@@ -77,6 +77,10 @@ describe('createReceipts', () => {
     const absolute = await createReceipts({ inputs: inputs.slice(0, 1), outputs: [], outDir });
     expect(absolute.receipts.inputs[0]).toMatchObject({ path: join(root, 'case.json'), base: 'absolute' });
     expect('root' in absolute.receipts).toBe(false);
+  });
+
+  it('refuses to hash what is not a regular file, naming it a file', async () => {
+    await expect(hashFile(outDir)).rejects.toThrow(/out: the file is not a regular file \(it is a folder\)/);
   });
 
   it('ends receipts.json with a newline, and SHA256SUMS holds the digest of exactly those bytes', async () => {

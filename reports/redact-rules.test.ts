@@ -225,6 +225,11 @@ describe('redactText: a padded credential is not an auth-param', () => {
     ['Bearer realm= "x1234567"', 'Bearer realm= "x1234567"'],
     ['Bearer realm=\t"x1234567"', 'Bearer realm=\t"x1234567"'],
     ['Bearer scope1234=read', 'Bearer scope1234=read'],
+    ['Bearer scope1234="read"', 'Bearer scope1234="read"'],
+    ['Bearer scope1234= "read"', 'Bearer scope1234= "read"'],
+    ['Bearer scope1234= read', `Bearer ${R} read`],
+    ['Bearer abcdefg1"x"', `Bearer ${R}"x"`],
+    ['Basic dXNlcjpw=="x"', `Basic ${R}"x"`],
   ])('%j → %j', (input, expected) => {
     expect(redactText(input)).toBe(expected);
   });
