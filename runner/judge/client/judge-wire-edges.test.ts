@@ -51,7 +51,7 @@ describe('what the wire rules say they expected', () => {
   it('tool-call-posts: no max when the case sets none, and no reason when the case gives none', () => {
     const rule: WireRule = { rule: 'tool-call-posts', level: 'MUST', min: 2 };
     const check = judgeRule(rule, callsOf([succeededAt(0)]));
-    expect(check.expected).toEqual({ min: 2 });
+    expect(check.expected).toStrictEqual({ min: 2 });
     expect(check.message).toBe('wire.tool-call-posts: at least 2 tools/call POST(s) expected, 1 sent');
   });
 
@@ -81,6 +81,8 @@ describe('wire.mrtr-follow-up: what it expected, and keys in any order', () => {
   it('accepts inputResponses in another order than inputRequests', () => {
     const calls = callsOf([asked({ inputRequests: { b: elicit, a: elicit } }), { id: 2, params: { inputResponses: { a: {}, b: {} } } }]);
     expect(judgeRule(rule, calls)).toMatchObject({ passed: true });
+    const reversed = callsOf([asked({ inputRequests: { a: elicit, b: elicit } }), { id: 2, params: { inputResponses: { b: {}, a: {} } } }]);
+    expect(judgeRule(rule, reversed)).toMatchObject({ passed: true });
   });
 
   it('a server that sent only requestState expects no inputResponses, and says so', () => {
