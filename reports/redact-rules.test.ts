@@ -60,6 +60,11 @@ describe('stripControl: escape sequences end where the terminal ends them', () =
     ['a\ud800', 'a'],
     ['\udfffz', 'z'],
     ['\ufffd\ufffe', '\ufffd'],
+    // A pair at the edges of the low half stays; a high half before a non-surrogate goes alone.
+    ['\ud83d\udc00', '\ud83d\udc00'],
+    ['\ud800\ue000', '\ue000'],
+    // An OSC ends at ESC; a backslash before that ESC is OSC text, not the start of ST.
+    ['x\u001b]0;t\\\u001bay', 'xay'],
   ])('%j → %j', (input, expected) => {
     expect(stripControl(input)).toBe(expected);
   });
