@@ -23,6 +23,7 @@ export default defineConfig({
       'runner/judge/**/*.test.ts',
       'runner/baseline/**/*.test.ts',
       'reports/receipts.test.ts',
+      'reports/receipts-rules.test.ts',
       'reports/redact-rules.test.ts',
       'reports/redact.test.ts',
       'reports/verify.test.ts',

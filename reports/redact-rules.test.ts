@@ -60,6 +60,11 @@ describe('stripControl: escape sequences end where the terminal ends them', () =
     ['a\ud800', 'a'],
     ['\udfffz', 'z'],
     ['\ufffd\ufffe', '\ufffd'],
+    // A pair at the edges of the low half stays; a high half before a non-surrogate goes alone.
+    ['\ud83d\udc00', '\ud83d\udc00'],
+    ['\ud800\ue000', '\ue000'],
+    // An OSC ends at ESC; a backslash before that ESC is OSC text, not the start of ST.
+    ['x\u001b]0;t\\\u001bay', 'xay'],
   ])('%j → %j', (input, expected) => {
     expect(stripControl(input)).toBe(expected);
   });
@@ -209,5 +214,28 @@ describe('toOneLine edges', () => {
   it('caps at 300 characters by default', () => {
     expect(toOneLine('x'.repeat(301))).toBe(`${'x'.repeat(299)}…`);
     expect(toOneLine('x'.repeat(300))).toBe('x'.repeat(300));
+  });
+});
+
+// RFC 9110 §11.2: auth-param = token BWS "=" BWS ( token / quoted-string ). One `=`, a name made of
+// tchar (no `/`), and a bare value only right after the `=`; anything else after a scheme word is a
+// token68 credential, whose `=` padding is part of it.
+describe('redactText: a padded credential is not an auth-param', () => {
+  it.each([
+    ['Basic dXNlcjpw== next', `Basic ${R} next`],
+    ['Basic dXNlcjpwYXM= next', `Basic ${R} next`],
+    ['Bearer ab/defg1="x"', `Bearer ${R}"x"`],
+    ['Basic realm="Access", charset="UTF-8"', 'Basic realm="Access", charset="UTF-8"'],
+    ['Bearer error=invalid_token', 'Bearer error=invalid_token'],
+    ['Bearer realm= "x1234567"', 'Bearer realm= "x1234567"'],
+    ['Bearer realm=\t"x1234567"', 'Bearer realm=\t"x1234567"'],
+    ['Bearer scope1234=read', 'Bearer scope1234=read'],
+    ['Bearer scope1234="read"', 'Bearer scope1234="read"'],
+    ['Bearer scope1234= "read"', 'Bearer scope1234= "read"'],
+    ['Bearer scope1234= read', `Bearer ${R} read`],
+    ['Bearer abcdefg1"x"', `Bearer ${R}"x"`],
+    ['Basic dXNlcjpw=="x"', `Basic ${R}"x"`],
+  ])('%j → %j', (input, expected) => {
+    expect(redactText(input)).toBe(expected);
   });
 });

@@ -9,8 +9,8 @@ export const REDACTED = '[REDACTED]';
 // - the value after a secret-sounding key (`…token`, `…secret`, `password`, `passwd`, `api_key`,
 //   `apikey`, `session_id`, `sid`) followed by `=` or `:` — URL query parameters included;
 // - the credential after `Bearer`, `Basic` or `token` when it looks like one (a digit, inner
-//   capitals, `. _ ~ + /`, or 32+ characters) — an auth-param (`realm="…"`,
-//   `resource_metadata="…"`) is a challenge, not a credential, and stays;
+//   capitals, `. _ ~ + /`, or 32+ characters), `=` padding included — an auth-param (`realm="…"`,
+//   `error=invalid_token`: one `=`, no `/` in the name) is a challenge, not a credential, and stays;
 // - JSON Web Tokens, provider keys by their prefix (sk-, sk_, pk_live_, rk_live_, ghp_, gho_,
 //   ghu_, ghs_, ghr_, github_pat_, glpat-, xoxa-/xoxb-/xoxp-/xoxr-/xoxs-, npm_, AKIA…, AIza…),
 //   and hex runs of 32+ characters.
@@ -129,15 +129,22 @@ function redactSchemeCredential(text: string, from: number, ranges: Range[]): nu
   while (i < text.length && isToken68Code(text.charCodeAt(i))) i++;
   const tokenEnd = i;
   while (text.charCodeAt(i) === 0x3d) i++;
-  if (i > tokenEnd) {
-    // name=value or name="value": an auth-param of a challenge, not a credential.
+  if (i === tokenEnd + 1 && isAuthParamName(text, start, tokenEnd)) {
+    // name=value, name="value" or name= "value": an auth-param of a challenge, not a credential.
+    // (Two `=` are base64 padding, never an auth-param; a bare value after spaces is not one either.)
     let j = i;
     while (isSpaceCode(text.charCodeAt(j))) j++;
-    if (text.charCodeAt(j) === 0x22 || isToken68Code(text.charCodeAt(j))) return tokenEnd;
+    if (text.charCodeAt(j) === 0x22 || (j === i && isToken68Code(text.charCodeAt(j)))) return tokenEnd;
   }
   if (!looksLikeCredential(text, start, tokenEnd)) return tokenEnd;
   ranges.push([start, i]);
   return i;
+}
+
+// An auth-param's name is a token (RFC 9110 tchar): a token68 with `/` in it cannot be one.
+function isAuthParamName(text: string, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) if (text.charCodeAt(i) === 0x2f) return false;
+  return true;
 }
 
 // A credential, not a word: 8+ characters with a digit, a capital after the first character or

@@ -7,10 +7,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
 import { countMarkedProcesses, isAlive } from './process-census.js';
+import { CLI_ENTRY } from './start-cli.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const ENTRY = resolve(ROOT, 'test/fixtures/hostile/cli-entry.ts');
-const VITE_NODE = resolve(ROOT, 'node_modules/.bin/vite-node');
 const ESCAPES = resolve(ROOT, 'test/fixtures/hostile/escapes-with-setsid.mjs');
 const work = mkdtempSync(join(tmpdir(), 'mem-escaped-'));
 const mark = `mem-escaped-${process.pid}-${Date.now()}`;
@@ -35,14 +34,14 @@ test.skipIf(process.platform !== 'linux')('a client that leaves `setsid sleep 24
   rmSync(pids, { recursive: true, force: true });
   await import('node:fs/promises').then((fs) => fs.mkdir(pids));
   const args = ['run', '--case', 'baseline', '--target', `command:node ${ESCAPES}`, '--version', '2026-07-28', '--no-schemas', '--no-baseline', '--quiet', '--out', out];
-  const cli = spawn(VITE_NODE, [ENTRY, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const cli = spawn(process.execPath, [CLI_ENTRY, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   cliPid = cli.pid;
   let stderr = '';
   cli.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   cli.stdout.resume();
   // The runner's exit is the event waited on. The test's timeout bounds it below the sleep's 240 s
-  // (before the fix the runner waited for the sleep); vite-node's start alone took most of the
-  // 64 s one run needed with a load average of 30 on 2 cores (6-9 s at a lighter load).
+  // (before the fix the runner waited for the sleep); with vite-node, start-up alone took most of
+  // the 64 s one run needed with a load average of 30 on 2 cores (6-9 s at a lighter load).
   const ended = await new Promise<{ code: number | null; signal: string | null }>((done) => cli.on('exit', (code, signal) => done({ code, signal })));
   expect({ ...ended, stderr: stderr.slice(-800) }).toMatchObject({ code: 0, signal: null });
   const results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as { complete: boolean; cells: { status: string }[] };

@@ -3,8 +3,8 @@
 // (marked incomplete unless it is complete), a non-zero exit within a bounded time — and the
 // process never exits 0 unless the command finished. Faults are injected through the
 // test-only MEM_TEST_FAULT seam (runner/run/fault-injection.ts), so nothing depends on timing.
-// Each test starts the CLI from source with vite-node: on a loaded machine start-up alone can
-// take tens of seconds, so the test timeouts are generous; the bounds that matter are measured
+// Each test starts the compiled CLI (test/hostile/start-cli.ts): on a loaded machine start-up alone
+// can take seconds, so the test timeouts are generous; the bounds that matter are measured
 // from the moment the client is known to be running or the signal is sent.
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -51,7 +51,7 @@ describe.concurrent('an internal error mid-run (item 7)', () => {
       expect({ code: ended.code, stderr: cli.stderr().slice(-600) }).toMatchObject({ code: 1 });
       expect(cli.stderr()).toMatch(/internal error: injected fault \(MEM_TEST_FAULT=/);
       // The client hangs for 60 s: exiting well before proves it was killed, not waited out (under
-      // 2 s on an idle machine; the margin is for vite-node compiling the report modules under load).
+      // 2 s on an idle machine; the margin is for loading the report modules under load).
       if (clientStarted !== undefined) expect(ended.at - clientStarted).toBeLessThan(45_000);
       await new Promise((wait) => setTimeout(wait, 200));
       expect(countMarkedProcesses('HOSTILE_MARK', mark)).toBe(0);

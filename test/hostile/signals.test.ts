@@ -1,4 +1,4 @@
-// SIGINT/SIGTERM against the real CLI process (run from source with vite-node).
+// SIGINT/SIGTERM against the real CLI process (compiled, run with node: test/hostile/start-cli.ts).
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';

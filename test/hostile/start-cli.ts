@@ -1,13 +1,18 @@
-// The real CLI as a child process, run from source with vite-node (test/fixtures/hostile/cli-entry.ts),
-// for the tests that signal it, inject faults into it or count what it leaves behind.
+// The real CLI as a child process, compiled (dist/, built by test/build-dist.ts when stale) and run with plain node
+// (test/fixtures/hostile/cli-entry.mjs), for the tests that signal it, inject faults into it or count
+// what it leaves behind.
 import { spawn } from 'node:child_process';
 import { cpSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { packagePath } from '../../runner/package-paths.js';
+import { ensureDist } from '../build-dist.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const ENTRY = resolve(ROOT, 'test/fixtures/hostile/cli-entry.ts');
-const VITE_NODE = resolve(ROOT, 'node_modules/.bin/vite-node');
+// Built when missing or older than the sources, before any test of the importing file starts the CLI.
+ensureDist();
+
+/** The CLI's entry for process tests: bin/mcp-error-matrix.js plus a signal-readiness seam. */
+export const CLI_ENTRY = resolve(ROOT, 'test/fixtures/hostile/cli-entry.mjs');
 
 export interface StartedCli {
   exit: Promise<{ code: number | null; signal: string | null; at: number }>;
@@ -18,7 +23,7 @@ export interface StartedCli {
 
 /** Starts `mcp-error-matrix <args>` with CI=true and `env` added; stdin stays open (for `validate -`). */
 export function startCli(args: string[], env: Record<string, string>): StartedCli {
-  const child = spawn(VITE_NODE, [ENTRY, ...args], { cwd: ROOT, env: { ...process.env, CI: 'true', ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI_ENTRY, ...args], { cwd: ROOT, env: { ...process.env, CI: 'true', ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

@@ -1,0 +1,120 @@
+// The receipts' rules one at a time, on small folders: where a path is anchored, which names
+// SHA256SUMS can carry, which digests are trusted as given, and the bounded hashing pool.
+import { createHash } from 'node:crypto';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createReceipts, hashFile, mapWithLimit, RECEIPTS_FILE, relativeInside } from './receipts.js';
+
+const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
+const namesIn = (sums: string): string[] => sums.trimEnd().split('\n').map((line) => line.slice(66));
+
+let root: string;
+let outDir: string;
+beforeEach(async () => {
+  root = await mkdtemp(join(tmpdir(), 'mem-receipt-rules-'));
+  outDir = join(root, 'out');
+  await mkdir(outDir);
+});
+afterEach(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+describe('relativeInside: a path strictly inside the folder, as a / path', () => {
+  it.each<[string, string, string | undefined]>([
+    ['/r/out', '/r/out/a.txt', 'a.txt'],
+    ['/r/out', '/r/out/sub/a.txt', 'sub/a.txt'],
+    ['/r/out', '/r/out', undefined],
+    ['/r/out', '/r/a.txt', undefined],
+    ['/r/out', '/r/out2/a.txt', undefined],
+    ['/r/out', '/elsewhere/a.txt', undefined],
+  ])('%s holding %s → %s', (dir, path, expected) => {
+    expect(relativeInside(dir, path)).toBe(expected);
+  });
+});
+
+describe('createReceipts', () => {
+  it('lists in SHA256SUMS only names sha256sum -c reads verbatim (no newline, CR or backslash); receipts.json keeps them all', async () => {
+    const names = ['plain.txt', 'new\nline.txt', 'carriage\rreturn.txt', 'back\\slash.txt'];
+    for (const name of names) await writeFile(join(outDir, name), name);
+    const { receipts, sha256sums } = await createReceipts({ inputs: [], outputs: names, outDir });
+    expect(receipts.outputs.map((file) => file.path)).toEqual(names);
+    expect(namesIn(sha256sums)).toEqual(['plain.txt', RECEIPTS_FILE]);
+  });
+
+  it('trusts the digests of outputs hashed while written, and reads the others from disk', async () => {
+    await writeFile(join(outDir, 'known.txt'), 'on disk');
+    await writeFile(join(outDir, 'read.txt'), 'read me');
+    const known = { sha256: 'a'.repeat(64), bytes: 3 };
+    const { receipts, sha256sums } = await createReceipts({ inputs: [], outputs: ['known.txt', 'read.txt'], outputDigests: new Map([['known.txt', known]]), outDir });
+    expect(receipts.outputs).toEqual([
+      { path: 'known.txt', base: 'report', ...known },
+      { path: 'read.txt', base: 'report', sha256: sha256('read me'), bytes: 7 },
+    ]);
+    expect(sha256sums).toContain(`${'a'.repeat(64)}  known.txt\n`);
+  });
+
+  it('records a label only when one is given, and the root only when an input is anchored there', async () => {
+    await writeFile(join(root, 'case.json'), '{}');
+    await writeFile(join(outDir, 'baseline.yaml'), 'x');
+    const inputs = [
+      { kind: 'case', path: join(root, 'case.json'), label: 'the case' },
+      { kind: 'baseline', path: join(outDir, 'baseline.yaml') },
+    ];
+    const anchored = await createReceipts({ inputs, outputs: [], outDir, rootDir: root });
+    expect(anchored.receipts.root).toBe(root);
+    expect(anchored.receipts.inputs).toEqual([
+      { kind: 'case', label: 'the case', path: 'case.json', base: 'root', sha256: sha256('{}'), bytes: 2 },
+      { kind: 'baseline', path: 'baseline.yaml', base: 'report', sha256: sha256('x'), bytes: 1 },
+    ]);
+    expect('label' in anchored.receipts.inputs[1]!).toBe(false);
+    // An input inside the report folder is listed in SHA256SUMS too.
+    expect(namesIn(anchored.sha256sums)).toEqual(['baseline.yaml', RECEIPTS_FILE]);
+
+    const unanchored = await createReceipts({ inputs: inputs.slice(1), outputs: [], outDir, rootDir: root });
+    expect('root' in unanchored.receipts).toBe(false);
+    const absolute = await createReceipts({ inputs: inputs.slice(0, 1), outputs: [], outDir });
+    expect(absolute.receipts.inputs[0]).toMatchObject({ path: join(root, 'case.json'), base: 'absolute' });
+    expect('root' in absolute.receipts).toBe(false);
+  });
+
+  it('refuses to hash what is not a regular file, naming it a file', async () => {
+    await expect(hashFile(outDir)).rejects.toThrow(/out: the file is not a regular file \(it is a folder\)/);
+  });
+
+  it('ends receipts.json with a newline, and SHA256SUMS holds the digest of exactly those bytes', async () => {
+    const { receipts, receiptsJson, sha256sums } = await createReceipts({ inputs: [], outputs: [], outDir });
+    expect(receiptsJson).toBe(`${JSON.stringify(receipts, null, 2)}\n`);
+    expect(sha256sums).toBe(`${sha256(receiptsJson)}  ${RECEIPTS_FILE}\n`);
+  });
+});
+
+describe('mapWithLimit: Promise.all with at most `limit` pending, order kept', () => {
+  it.each([1, 2, 3, 10])('limit %i over five items', async (limit) => {
+    let pending = 0;
+    let most = 0;
+    const release: (() => void)[] = [];
+    const work = async (item: number): Promise<number> => {
+      pending++;
+      most = Math.max(most, pending);
+      await new Promise<void>((done) => release.push(done));
+      pending--;
+      return item * 10;
+    };
+    const all = mapWithLimit([5, 4, 3, 2, 1], limit, work);
+    // Release the waiting items one at a time, latest first, until every item has run.
+    for (let released = 0; released < 5; released++) {
+      while (release.length === 0) await new Promise((tick) => setImmediate(tick));
+      release.pop()!();
+    }
+    expect(await all).toEqual([50, 40, 30, 20, 10]);
+    expect(most).toBe(Math.min(limit, 5));
+  });
+
+  it('gives an empty list for no items without calling the work', async () => {
+    let called = false;
+    expect(await mapWithLimit([], 8, async () => (called = true))).toEqual([]);
+    expect(called).toBe(false);
+  });
+});
