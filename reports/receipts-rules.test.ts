@@ -55,28 +55,29 @@ describe('createReceipts', () => {
     expect(sha256sums).toContain(`${'a'.repeat(64)}  known.txt\n`);
   });
 
-  it('records a label only when one is given, and the root only when an input is anchored there', async () => {
+  it('records a label only when one is given, and a root only when an input is anchored there', async () => {
     await writeFile(join(root, 'case.json'), '{}');
     await writeFile(join(outDir, 'baseline.yaml'), 'x');
     const inputs = [
       { kind: 'case', path: join(root, 'case.json'), label: 'the case' },
       { kind: 'baseline', path: join(outDir, 'baseline.yaml') },
     ];
-    const anchored = await createReceipts({ inputs, outputs: [], outDir, rootDir: root });
-    expect(anchored.receipts.root).toBe(root);
+    const roots = { package: { dir: root, what: 'the package', recordLocation: false } };
+    const anchored = await createReceipts({ inputs, outputs: [], outDir, roots });
+    expect(anchored.receipts.roots).toEqual({ package: { what: 'the package' } });
     expect(anchored.receipts.inputs).toEqual([
-      { kind: 'case', label: 'the case', path: 'case.json', base: 'root', sha256: sha256('{}'), bytes: 2 },
+      { kind: 'case', label: 'the case', path: 'case.json', base: 'package', sha256: sha256('{}'), bytes: 2 },
       { kind: 'baseline', path: 'baseline.yaml', base: 'report', sha256: sha256('x'), bytes: 1 },
     ]);
     expect('label' in anchored.receipts.inputs[1]!).toBe(false);
     // An input inside the report folder is listed in SHA256SUMS too.
     expect(namesIn(anchored.sha256sums)).toEqual(['baseline.yaml', RECEIPTS_FILE]);
 
-    const unanchored = await createReceipts({ inputs: inputs.slice(1), outputs: [], outDir, rootDir: root });
-    expect('root' in unanchored.receipts).toBe(false);
+    const unanchored = await createReceipts({ inputs: inputs.slice(1), outputs: [], outDir, roots });
+    expect(unanchored.receipts.roots).toEqual({});
     const absolute = await createReceipts({ inputs: inputs.slice(0, 1), outputs: [], outDir });
     expect(absolute.receipts.inputs[0]).toMatchObject({ path: join(root, 'case.json'), base: 'absolute' });
-    expect('root' in absolute.receipts).toBe(false);
+    expect(absolute.receipts.roots ?? {}).toEqual({});
   });
 
   it('refuses to hash what is not a regular file, naming it a file', async () => {
