@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { makeCell, makeCheck } from '../../test/make-run-result.js';
+import { makeCell, makeCell as makeFixtureCell, makeCheck } from '../../test/make-run-result.js';
 import { applyBaseline, applyBaselineToCell, validateBaselineChecks, validateBaselineEntries } from './apply-baseline.js';
 import { parseBaselineText, type Baseline } from './load-baseline.js';
 import { buildBaselineEntries } from './write-baseline.js';
@@ -97,6 +97,9 @@ describe('applying a baseline', () => {
 });
 
 describe('buildBaselineEntries', () => {
+  // The failing cells expect INVALID_TOOL_RESULT, as their failed outcome check says (a false success).
+  const makeCell = (overrides: Parameters<typeof makeFixtureCell>[0]) => makeFixtureCell({ expected: [{ outcome: 'INVALID_TOOL_RESULT' }], ...overrides });
+
   it('omits the version when every judged version fails, keeps old reasons, and keeps entries for pairs not judged', () => {
     const cells = [
       makeCell({ case: 'a', target: 'naive', protocolVersion: '2025-11-25', status: 'fail' }),
@@ -109,7 +112,7 @@ describe('buildBaselineEntries', () => {
     const previous = parse('- { target: naive, case: a, reason: kept reason }\n- { target: naive, case: c, reason: stale }\n- { target: other, case: z, reason: untouched }\n');
     expect(buildBaselineEntries(cells, previous)).toEqual([
       { target: 'naive', case: 'a', reason: 'kept reason' },
-      { target: 'naive', case: 'b', version: '2026-07-28', reason: 'observed: fails expected INVALID_TOOL_RESULT, target reported TOOL_SUCCESS' },
+      { target: 'naive', case: 'b', version: '2026-07-28', reason: 'observed: reads an invalid tool result as a tool result (false success)' },
       { target: 'other', case: 'z', reason: 'untouched' },
     ]);
   });
@@ -118,8 +121,8 @@ describe('buildBaselineEntries', () => {
     const cells = [makeCell({ case: 'a', target: 'naive', status: 'fail' }), makeCell({ case: 'b', target: 'naive', status: 'fail' })];
     const previous = parse('- { target: naive, case: a, reason: "known failure recorded 2026-11-30 by --write-baseline: outcome@1: x" }\n- { target: naive, case: b, reason: "observed: reads something old" }\n');
     expect(buildBaselineEntries(cells, previous).map((entry) => entry.reason)).toEqual([
-      'observed: fails expected INVALID_TOOL_RESULT, target reported TOOL_SUCCESS',
-      'observed: fails expected INVALID_TOOL_RESULT, target reported TOOL_SUCCESS',
+      'observed: reads an invalid tool result as a tool result (false success)',
+      'observed: reads an invalid tool result as a tool result (false success)',
     ]);
   });
 });

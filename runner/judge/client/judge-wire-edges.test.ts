@@ -71,7 +71,7 @@ describe('what the wire rules say they expected', () => {
 describe('wire.mrtr-follow-up: what it expected, and keys in any order', () => {
   const rule: WireRule = { rule: 'mrtr-follow-up', level: 'MUST' };
   const asked = (result: Record<string, unknown>): PostOptions => ({ body: JSON.stringify({ jsonrpc: '2.0', id: 1, result: { resultType: 'input_required', ...result } }) });
-  const elicit = { method: 'elicitation/create', params: {} };
+  const elicit = { method: 'elicitation/create', params: { message: 'ok?', requestedSchema: { type: 'object', properties: {} } } };
 
   it('states what it expected when there was nothing to follow up, and when nothing followed', () => {
     expect(judgeRule(rule, callsOf([succeededAt(0)])).expected).toBe('a follow-up after input_required');
