@@ -1,6 +1,7 @@
 // The pipeline contract: the values that cross module boundaries.
 // Private shapes stay in the module that owns them.
 import type { Case } from './cases/case-types.js';
+import type { Recording } from './recording-types.js';
 import type { CheckLevel, Conclusion, Consequence, ExpectedVerdict, Outcome, ProtocolVersion } from './vocabulary.js';
 
 export { PROTOCOL_VERSIONS, type ProtocolVersion } from './vocabulary.js';
@@ -96,43 +97,7 @@ export type Classifier = (input: ClassifierInput) => unknown;
  */
 export type PublishedClassifierInput = Pick<ClassifierInput, 'status' | 'body' | 'expectedId'> & Partial<ClassifierInput>;
 
-/** One HTTP exchange as seen by the mock server, in arrival order. */
-export interface RecordedExchange {
-  seq: number;
-  /** Milliseconds since the server started. */
-  at: number;
-  request: RecordedRequest;
-  response: RecordedResponse | undefined;
-}
-
-export interface RecordedRequest {
-  method: string;
-  path: string;
-  headers: Record<string, string>;
-  body: string;
-  /** The parsed JSON-RPC message, when the body was a JSON object. */
-  rpc?: { method?: string; id?: unknown; params?: unknown; isNotification: boolean; isResponse: boolean };
-  /** Index of the script step this request consumed, if it consumed one. */
-  scriptStep?: number;
-}
-
-export interface RecordedResponse {
-  status: number | undefined;
-  headers: Record<string, string>;
-  /** Bytes written after the headers, as UTF-8 text. */
-  body: string;
-  /** For SSE: each event as written. */
-  events?: { at: number; text: string }[];
-  /** How the response ended on the socket. */
-  ending: 'complete' | 'reset' | 'hang' | 'client_closed';
-  /** Milliseconds since the server started, when the response was finished. */
-  endedAt?: number;
-}
-
-export interface Recording {
-  url: string;
-  exchanges: RecordedExchange[];
-}
+export type { RecordedExchange, RecordedRequest, RecordedResponse, Recording } from './recording-types.js';
 
 /** Schema check of one message against one pinned version. */
 export interface SchemaResult {

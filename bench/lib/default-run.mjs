@@ -66,11 +66,12 @@ export async function measureDefaultRun(cases, env) {
       },
       {
         id: 'default.rss',
-        title: 'default run peak RSS',
+        // The runner process's own peak (the client stacks' workers are processes of their own).
+        title: 'default run peak RSS (runner process)',
         measured: rss,
-        reference: 200,
-        referenceLabel: 'budget: 200 MB',
-        ratio: ratio(rss, 200),
+        reference: 250,
+        referenceLabel: 'budget: 250 MB (issues 15 and 16)',
+        ratio: ratio(rss, 250),
         target: 1,
         targetKind: 'max',
         unit: 'MB',
