@@ -187,6 +187,8 @@ describe('resolveSchemas with no schema anywhere (needs none)', () => {
     const error = await resolveSchemas({ env: {}, cacheDir, baseUrlOverride: server.url }).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'MEM_SCHEMA_UNAVAILABLE', exitCode: 2 });
     const message = (error as Error).message;
+    // The versions as a reader lists them: "a, b, c and d".
+    expect(message).toContain(`The pinned ${PROTOCOL_VERSIONS.slice(0, -1).join(', ')} and ${PROTOCOL_VERSIONS.at(-1)} schemas are not available`);
     for (const version of PROTOCOL_VERSIONS) {
       expect(message).toContain(version);
       expect(message).toContain(getCachedSchemaPath(cacheDir, pins[version]));

@@ -45,7 +45,7 @@ export class SchemaUnavailableError extends SchemaLoadError {
     const versions = missing.map((item) => item.version);
     super(
       'MEM_SCHEMA_UNAVAILABLE',
-      `The pinned ${versions.join(' and ')} schema${versions.length > 1 ? 's are' : ' is'} not available: ` +
+      `The pinned ${listInProse(versions)} schema${versions.length > 1 ? 's are' : ' is'} not available: ` +
         'no --schemas DIR or MCP_SCHEMAS_DIR was given, and\n' +
         missing.map((item) => `  - ${item.version}: ${item.cacheFile} does not exist, and ${item.why}\n`).join('') +
         'Any one of these fixes it:\n' +
@@ -74,4 +74,9 @@ export class SchemaMismatchError extends SchemaLoadError {
         'replace it with the pinned bytes or run `mcp-error-matrix schemas fetch`.',
     );
   }
+}
+
+/** "a", "a and b", "a, b and c". */
+function listInProse(items: readonly string[]): string {
+  return items.length <= 2 ? items.join(' and ') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
 }
