@@ -42,6 +42,7 @@ beforeAll(async () => {
     ...FAULTS.map((fault) =>
       createCommandTarget({ name: name(fault), command: `node test/fixtures/clients/persistent-faulty.mjs ${fault} tool-is-error`, persistent: 1, cwd: ROOT, env, timeoutMs: 3000 }),
     ),
+    createCommandTarget({ name: 'null-verdict', command: 'node test/fixtures/clients/persistent-faulty.mjs null-verdict tool-is-error', persistent: 1, cwd: ROOT, env }),
     createCommandTarget({ name: 'exits-at-start', command: 'node test/fixtures/clients/persistent-faulty.mjs exits-at-start -', persistent: 1, cwd: ROOT, env }),
   ];
   const [together, oneAtATime] = await Promise.all([
@@ -76,6 +77,14 @@ describe('the persistent lane', () => {
       else expect({ status: cell.status, reason: cell.reason }, where).toMatchObject({ status: 'error', reason: expect.stringMatching(reason) });
     }
     expect(cellsOf(name(fault)).filter((cell) => cell.status === 'error').length).toBe(cellsOf(name(fault)).filter((cell) => cell.case === 'tool-is-error').length);
+  });
+
+  it('fails a cell whose answer says it concluded nothing ("verdict": null): never a pass', () => {
+    for (const cell of cellsOf('null-verdict')) {
+      const where = `${cell.case} ${cell.protocolVersion}`;
+      if (cell.case !== 'tool-is-error') expect(cell.status, where).toBe('pass');
+      else expect({ status: cell.status, conclusion: cell.conclusion }, where).toMatchObject({ status: 'fail', conclusion: 'none' });
+    }
   });
 
   it(`gives up on a client that exits before answering ${MAX_DEAD_STARTS} times in a row, and says why`, () => {
