@@ -227,7 +227,7 @@ export class IsolatedClassifier {
       call.startedAt = undefined;
       if (call === blamed || ++call.resends > MAX_RESENDS) {
         this.pending.delete(call.id);
-        call.reject(new ClassifierFailure(call === blamed ? reason : `the classifier's worker kept failing while this input waited (${reason})`));
+        call.reject(new ClassifierFailure(call === blamed ? reason : describeWaitedOut(reason)));
       } else void this.dispatch(call);
     }
   }
@@ -258,4 +258,12 @@ export class IsolatedClassifier {
 
 function describeError(error: unknown): string {
   return error instanceof Error ? `${error.name === 'Error' ? '' : `${error.name}: `}${error.message}` : String(error);
+}
+
+// Why an input that only waited for the worker is failed: the worker was replaced too often while it
+// waited, each time because of another input (one that crashed it, blocked it past its deadline, or
+// was still running when its own cell was stopped).
+function describeWaitedOut(lastReason: string): string {
+  const last = lastReason === STOPPED ? 'it was still busy with another input when that input\'s cell was stopped' : lastReason;
+  return `the classifier's worker had to be replaced ${MAX_RESENDS} times while this input waited for it; the last time: ${last}`;
 }
