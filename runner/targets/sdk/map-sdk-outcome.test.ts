@@ -3,12 +3,8 @@
 // the 1.10–1.23 row is the plain Error their StreamableHTTPClientTransport.send throws for a
 // non-2xx POST (`Error POSTing to endpoint (HTTP 503): …`, read from 1.17.0's dist).
 import { describe, expect, it } from 'vitest';
+import type { MapperCellLog as CellLog } from '../../../test/sdk-mapper-types.js';
 
-interface CellLog {
-  statuses: number[];
-  peerErrorCodes: Set<number>;
-  notes: string[];
-}
 interface MapperModule {
   mapSdkError(error: unknown, context: { flavor: 'v1' | 'v2'; types: Record<string, unknown>; log: CellLog }): Record<string, unknown> | null;
   mapSdkResult(result: unknown, protocolVersion: string): Record<string, unknown>;

@@ -1,16 +1,13 @@
 // One test per row of the ai-sdk mapping table (map-ai-sdk-outcome.mjs), with the error shapes
 // @ai-sdk/mcp 2.0.99 produced against the mock server (recorded by hand-checks, see README).
 import { describe, expect, it } from 'vitest';
+import type { MappedVerdict, MapperCellLog as CellLog } from '../../../../test/sdk-mapper-types.js';
 import { packagePath } from '../../../package-paths.js';
 import { pathToFileURL } from 'node:url';
 
-interface CellLog {
-  statuses: number[];
-  notes: string[];
-}
 interface MapModule {
-  mapAiSdkResult(result: unknown): { outcome: string; status?: number; code?: number; detail: string };
-  mapAiSdkError(error: unknown, log: CellLog): { outcome: string; status?: number; code?: number; detail: string } | null;
+  mapAiSdkResult(result: unknown): NonNullable<MappedVerdict>;
+  mapAiSdkError(error: unknown, log: CellLog): MappedVerdict;
 }
 type ErrorClass = new (options: { message: string; code?: number; statusCode?: number; cause?: unknown }) => Error;
 

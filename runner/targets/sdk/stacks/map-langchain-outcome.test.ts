@@ -1,13 +1,9 @@
 // One test per row of the langchain mapping table (map-langchain-outcome.mjs). The messages are the
 // ones @langchain/mcp-adapters 1.1.4 (over @modelcontextprotocol/sdk 1.32.2) gave against the mock server.
 import { describe, expect, it } from 'vitest';
+import type { MapperCellLog as CellLog, MappedVerdict } from '../../../../test/sdk-mapper-types.js';
 
-interface CellLog {
-  statuses: number[];
-  notes: string[];
-  peerErrorCodes: Set<number>;
-}
-type Verdict = { outcome: string; status?: number; code?: number; detail: string } | null;
+type Verdict = MappedVerdict;
 interface MapModule {
   mapLangchainResult(value: unknown): NonNullable<Verdict>;
   mapLangchainError(error: unknown, log: CellLog): Verdict;

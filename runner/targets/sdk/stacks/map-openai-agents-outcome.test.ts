@@ -2,14 +2,10 @@
 // shapes @openai/agents 0.20.0 produced against the mock server (its v2 client, 2.4.0, hoisted).
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import type { MapperCellLog as CellLog, MappedVerdict } from '../../../../test/sdk-mapper-types.js';
 import { packagePath } from '../../../package-paths.js';
 
-interface CellLog {
-  statuses: number[];
-  notes: string[];
-  peerErrorCodes: Set<number>;
-}
-type Verdict = { outcome: string; status?: number; code?: number; detail: string } | null;
+type Verdict = MappedVerdict;
 interface MapModule {
   mapOpenAiAgentsResult(content: unknown): NonNullable<Verdict>;
   mapOpenAiAgentsError(error: unknown, context: { types: unknown; log: CellLog }): Verdict;
