@@ -10,14 +10,18 @@ import { buildToolCallRequest } from './build-tool-call-request.js';
 import { openHarnessSession } from './harness-session.js';
 import { renderDirectResponse } from './render-direct-response.js';
 
-// Cases that wait on purpose (hangs, delays) get a short timeout so they stay cheap; every other
-// case gets a long one, which only matters on a loaded machine, where 300 ms made the HTTP side
-// time out before the mock server answered.
-const SHORT_TIMEOUT_MS = 300;
+// Every budget here must hold on a loaded machine: a POST's budget covers the session's setup
+// POSTs too (initialize, notifications/initialized), and the status line and first event of a stream
+// that then hangs must arrive inside it, or HTTP reads 0 or 400 where direct mode reads 200. Cases
+// that wait on purpose (hangs, delays) get WAITING_TIMEOUT_MS, long beside loopback latency under
+// load yet cheap (they wait, they do not spin); the synthetic delays meant to outlast the budget are
+// twice as long, so that a late timer never lets them arrive first. Every other case gets a longer one.
+const WAITING_TIMEOUT_MS = 2000;
 const LONG_TIMEOUT_MS = 5000;
+const PAST_TIMEOUT_MS = 2 * WAITING_TIMEOUT_MS;
 
 function getTimeoutMs(testCase: Case): number {
-  return estimateWaitMs(testCase, SHORT_TIMEOUT_MS) > 0 ? SHORT_TIMEOUT_MS : LONG_TIMEOUT_MS;
+  return estimateWaitMs(testCase, WAITING_TIMEOUT_MS) > 0 ? WAITING_TIMEOUT_MS : LONG_TIMEOUT_MS;
 }
 const casesRoot = join(import.meta.dirname, '../../cases');
 
@@ -74,11 +78,11 @@ const synthetic: [string, ResponseSpec][] = [
   ['bom json', { bom: true, body: { json: SUCCESS_JSON } }],
   ['bom and gzip', { bom: true, contentEncoding: 'gzip', body: { json: SUCCESS_JSON } }],
   ['hang before status', { start: 'hang' }],
-  ['delay beyond the timeout', { delayMs: 600, body: { json: SUCCESS_JSON } }],
+  ['delay beyond the timeout', { delayMs: PAST_TIMEOUT_MS, body: { json: SUCCESS_JSON } }],
   ['reset before status', { start: 'reset' }],
   ['reset mid-stream', { body: { sse: { end: 'reset', events: [{ data: progress }] } } }],
   ['stream that hangs after an event', { body: { sse: { end: 'hang', events: [{ data: progress }] } } }],
-  ['stream event past the timeout', { body: { sse: { events: [{ data: progress }, { response: true, data: SUCCESS_JSON, delayMs: 600 }] } } }],
+  ['stream event past the timeout', { body: { sse: { events: [{ data: progress }, { response: true, data: SUCCESS_JSON, delayMs: PAST_TIMEOUT_MS }] } } }],
   ['id as-float', { id: 'as-float', body: { json: SUCCESS_JSON } }],
   ['id as-string', { id: 'as-string', body: { json: SUCCESS_JSON } }],
   ['id omitted', { id: 'omit', body: { json: SUCCESS_JSON } }],
