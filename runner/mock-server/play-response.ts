@@ -60,6 +60,10 @@ export async function playResponse(res: ServerResponse, rendered: RenderedRespon
   if (rendered.end === 'hang') return finish('hang');
   if (rendered.end === 'reset') {
     await sleep(RESET_SETTLE_MS, context.signal);
+    // A client in this process whose event loop was held up past the settle time reads in the
+    // poll phase that follows this timer; setImmediate runs after it, so the RST never overtakes
+    // bytes already delivered (under load it did: a 'closed' read where direct mode says 'reset').
+    await new Promise((resolve) => setImmediate(resolve));
     finish('reset');
     return void res.socket?.resetAndDestroy();
   }
