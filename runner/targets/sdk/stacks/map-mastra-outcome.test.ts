@@ -3,22 +3,16 @@
 // the v2 error classes here are the hoisted copy, the same constructors).
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import type { MapperCellLog as CellLog, MappedVerdict } from '../../../../test/sdk-mapper-types.js';
+import type { MapperCellLog as CellLog, MappedVerdict, V2ErrorClasses } from '../../../../test/sdk-mapper-types.js';
 import { packagePath } from '../../../package-paths.js';
 
 interface MapModule {
   mapMastraResult(value: unknown, log: CellLog): MappedVerdict;
   mapMastraError(error: unknown, context: { types: unknown; log: CellLog }): MappedVerdict;
 }
-type SdkErrorClass = new (code: string, message: string, data?: unknown) => Error;
-interface ClientModule {
-  SdkError: SdkErrorClass;
-  SdkHttpError: SdkErrorClass;
-  ProtocolError: new (code: number, message: string, data?: unknown) => Error;
-}
 
 const mapper = (await import(new URL('./map-mastra-outcome.mjs', import.meta.url).href)) as MapModule;
-const types = (await import(pathToFileURL(packagePath('node_modules', '@modelcontextprotocol', 'client', 'dist', 'index.mjs')).href)) as ClientModule;
+const types = (await import(pathToFileURL(packagePath('node_modules', '@modelcontextprotocol', 'client', 'dist', 'index.mjs')).href)) as V2ErrorClasses;
 
 /** MastraError as @mastra/core 1.x builds it: an Error with id, domain, category and details. */
 class MastraError extends Error {

@@ -4,6 +4,7 @@
 // (server/discover, then initialize), throws tool errors (onToolError 'throw'), registers no
 // input-request handler, and reconnects and retries a call once after a transport failure.
 // Loaded by ../worker.mjs.
+import { collectVerdicts, closeWithin } from './cell-calls.mjs';
 import { findPackageDir, importPackage, readPackageVersion } from './find-package.mjs';
 import { mapMastraError, mapMastraResult } from './map-mastra-outcome.mjs';
 
@@ -49,20 +50,17 @@ async function runCell(library, client, cell, { createCellLog, createRecordingFe
     } catch (error) {
       return { id: cell.id, error: `connect failed before any tools/call: ${describe(error)}`, notes: log.notes, durationMs: elapsed(started) };
     }
-    const verdicts = [];
-    for (let call = 0; call < cell.calls; call++) {
-      log.toolCallIds.clear();
-      log.statuses.length = 0;
-      try {
-        verdicts.push(mapMastraResult(await tool.execute(cell.arguments, { abortSignal: AbortSignal.timeout(cell.timeoutMs) }), log));
-      } catch (error) {
-        verdicts.push(mapMastraError(error, { types: client, log }));
-      }
-    }
+    const verdicts = await collectVerdicts(
+      cell,
+      log,
+      () => tool.execute(cell.arguments, { abortSignal: AbortSignal.timeout(cell.timeoutMs) }),
+      (value) => mapMastraResult(value, log),
+      (error) => mapMastraError(error, { types: client, log }),
+    );
     return { id: cell.id, verdicts, notes: log.notes, durationMs: elapsed(started) };
   } finally {
     await flushPendingSends(log);
-    await Promise.race([mcp.disconnect().catch(() => {}), new Promise((resolve) => setTimeout(resolve, 500).unref())]);
+    await closeWithin(() => mcp.disconnect());
   }
 }
 
