@@ -114,6 +114,7 @@ describe('mastra@2.0.0 (@mastra/mcp)', () => {
   it('probes the versions it speaks (all four), names its stack (the official v2 client underneath), and is not in the default run', async () => {
     for (const version of ['2025-03-26', '2025-06-18', '2025-11-25', '2026-07-28'] as const) expect(target.skipReason?.(version)).toBeUndefined();
     expect(target.info).toMatchObject({ name: 'mastra@2.0.0', kind: 'client', version: '2.0.0', stack: 'official TypeScript SDK' });
+    expect(target.cpuBoundCells).toBe(true);
     const { DEFAULT_TARGETS } = await import('../../resolve-target.js');
     expect(DEFAULT_TARGETS.filter((spec) => spec.startsWith('mastra@'))).toEqual([]);
   });
