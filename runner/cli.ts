@@ -73,6 +73,7 @@ Targets (run --target SPEC, repeatable; without it: reference, naive and the bun
   ai-sdk@<version>              @ai-sdk/mcp (Vercel AI SDK); bundled or installed once into the cache
   openai-agents@<version>       @openai/agents (OpenAI Agents SDK); bundled or installed once into the cache
   langchain@<version>           @langchain/mcp-adapters; bundled or installed once into the cache
+  mastra@<version>              @mastra/mcp (MCPClient); bundled or installed once into the cache
   mcp-remote@<version>          the mcp-remote stdio bridge, one process per cell (not in the default run)
   <kind>@<range>[#all]          an npm range (^1.10.0, 2.x, ">=1.17 <1.30"): each minor's latest patch (#all: every version)
 

@@ -13,6 +13,11 @@ describe('the default concurrency', () => {
     expect(getDefaultConcurrency([{}, { startsProcessPerCell: true }])).toBe(Math.max(8, cores * 4));
   });
 
+  it('stays at 4 per core (at least 8) when any target says its cells are CPU-bound (mastra)', () => {
+    expect(getDefaultConcurrency([{}, { cpuBoundCells: true }])).toBe(Math.max(8, cores * 4));
+    expect(getDefaultConcurrency([{ cpuBoundCells: false }])).toBe(Math.max(24, cores * 12));
+  });
+
   it('is left to the targets unless --concurrency is given', () => {
     expect(parseRunOptions([], ['reference']).concurrency).toBeUndefined();
     expect(parseRunOptions(['--concurrency', '3'], ['reference']).concurrency).toBe(3);

@@ -275,5 +275,7 @@ export interface Target {
   close?(): Promise<void>;
   /** It starts a process per cell (CPU-bound start-up): the default concurrency stays low (options.ts). */
   readonly startsProcessPerCell?: boolean;
+  /** Its cells cost the CPU several times what the other clients' do (mastra): the default concurrency stays low too. */
+  readonly cpuBoundCells?: boolean;
 }
 export { CONSEQUENCES, type Consequence } from './vocabulary.js';

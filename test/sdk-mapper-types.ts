@@ -11,3 +11,10 @@ export interface MapperCellLog {
 
 /** A mapper's verdict; null when it cannot tell. */
 export type MappedVerdict = { outcome: string; status?: number; code?: number; detail: string } | null;
+
+/** The v2 client's (`@modelcontextprotocol/client`) error classes the mappers test against. */
+export interface V2ErrorClasses {
+  SdkError: new (code: string, message: string, data?: unknown) => Error;
+  SdkHttpError: new (code: string, message: string, data?: unknown) => Error;
+  ProtocolError: new (code: number, message: string, data?: unknown) => Error;
+}

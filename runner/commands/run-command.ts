@@ -47,7 +47,7 @@ Options:
   --out DIR           write the reports into DIR (replaced as a whole if absent, empty or an earlier report)
   --timeout MS        per-exchange timeout (default ${DEFAULT_TIMEOUT_MS})
   --concurrency N     cells in parallel (default: 12 per core, at least 24; 4 per core, at least 8,
-                      when a target starts a process per cell, e.g. a command: client)
+                      when a target starts a process per cell, e.g. a command: client, or is mastra)
   --schemas DIR       the pinned official schemas (DIR/<version>/schema.json); else MCP_SCHEMAS_DIR,
                       the user cache, or a one-time download
   --no-schemas        skip schema checks (the reports say so)

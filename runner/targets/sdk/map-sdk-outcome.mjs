@@ -24,6 +24,8 @@
 //   SdkError REQUEST_TIMEOUT / CONNECTION_CLOSED / SEND_FAILED ............... STREAM_INCOMPLETE / NO_RESPONSE
 //   SdkError INVALID_RESULT / UNSUPPORTED_RESULT_TYPE ........................ INVALID_TOOL_RESULT
 //   SdkError INPUT_REQUIRED_ROUNDS_EXCEEDED .................................. INPUT_REQUIRED
+//   SdkError CAPABILITY_NOT_SUPPORTED "Cannot fulfil input request" (an input_required
+//     result, and the host registered no handler for it: stacks built on the v2 client) INPUT_REQUIRED
 //   ZodError / SyntaxError: as in v1
 // A returned result: `resultType: "input_required"` passed through (2026-07-28) → INPUT_REQUIRED;
 // `isError: true` → TOOL_ERROR; anything else the SDK accepted → TOOL_SUCCESS.
@@ -105,6 +107,9 @@ function mapV2Error(error, message, context) {
         return verdict('INVALID_TOOL_RESULT', message);
       case 'INPUT_REQUIRED_ROUNDS_EXCEEDED':
         return verdict('INPUT_REQUIRED', message);
+      case 'CAPABILITY_NOT_SUPPORTED':
+        if (/^Cannot fulfil input request/.test(error.message)) return verdict('INPUT_REQUIRED', message);
+        break;
     }
   }
   return undefined;

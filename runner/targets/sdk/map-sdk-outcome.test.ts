@@ -69,6 +69,9 @@ const ROWS: Row[] = [
   ['v2 SdkError REQUEST_TIMEOUT after a 2xx', 'v2', new SdkError('REQUEST_TIMEOUT', 'timed out'), log([200]), { outcome: 'STREAM_INCOMPLETE' }],
   ['v2 SdkError INVALID_RESULT', 'v2', new SdkError('INVALID_RESULT', 'bad result'), log([200]), { outcome: 'INVALID_TOOL_RESULT' }],
   ['v2 SdkError INPUT_REQUIRED_ROUNDS_EXCEEDED', 'v2', new SdkError('INPUT_REQUIRED_ROUNDS_EXCEEDED', 'too many rounds'), log([200]), { outcome: 'INPUT_REQUIRED' }],
+  // Recorded (openai-agents, mastra: no handler registered): input-required [2026-07-28].
+  ['v2 SdkError CAPABILITY_NOT_SUPPORTED "Cannot fulfil input request"', 'v2', new SdkError('CAPABILITY_NOT_SUPPORTED', "Cannot fulfil input request 'approval': no handler is registered for 'elicitation/create' on this client."), log([200]), { outcome: 'INPUT_REQUIRED' }],
+  ['v2 SdkError CAPABILITY_NOT_SUPPORTED for anything else', 'v2', new SdkError('CAPABILITY_NOT_SUPPORTED', 'Server does not support tools'), log([200]), null],
 ];
 
 describe('mapSdkError', () => {

@@ -26,7 +26,11 @@ export const SDK_KINDS = {
   // Not in the default run: a bridge process per cell costs ~1.5 s of CPU (112 cells ≈ 170 CPU-seconds).
   'mcp-remote': { packageName: 'mcp-remote', aliasPrefix: 'mcp-remote-', flavor: 'mcp-remote', stack: 'official TypeScript SDK', defaultRun: false },
   langchain: { packageName: '@langchain/mcp-adapters', aliasPrefix: 'langchain-mcp-adapters-', flavor: 'langchain', stack: 'official TypeScript SDK' },
-} as const satisfies Record<string, { packageName: string; aliasPrefix: string; flavor: SdkFlavor; stack: string; defaultRun?: false }>;
+  // Not in the default run, and a lower default concurrency: ~3x the CPU per cell of openai-agents (a
+  // fresh MCPClient compiles the tool's JSON Schema per cell); its alias is a devDependency (tests),
+  // users install it on demand (~155 MB).
+  mastra: { packageName: '@mastra/mcp', aliasPrefix: 'mastra-mcp-', flavor: 'mastra', stack: 'official TypeScript SDK', defaultRun: false, cpuBoundCells: true },
+} as const satisfies Record<string, { packageName: string; aliasPrefix: string; flavor: SdkFlavor; stack: string; defaultRun?: false; cpuBoundCells?: true }>;
 export type SdkKind = keyof typeof SDK_KINDS;
 
 export interface ResolvedSdkPackage {

@@ -29,6 +29,7 @@ export async function createSdkTarget(spec: string, options: ResolveSdkOptions =
     usesServer: () => true,
     // A stack that starts a process per cell (mcp-remote's bridge) says so through its start-up time.
     startsProcessPerCell: (hello.startupMs ?? 0) > 0,
+    cpuBoundCells: 'cpuBoundCells' in SDK_KINDS[resolved.kind],
     skipReason: (version: ProtocolVersion) => (speaks.has(version) ? undefined : unspokenReason(version)),
     run: (context) => runSdkCell(worker, context, hello.startupMs ?? 0),
     // A stack that starts a process per cell tells the runner its cell needs that much longer.

@@ -5,7 +5,7 @@ import { createInterface } from 'node:readline';
 import { packagePath } from '../../package-paths.js';
 
 /** v1/v2: the TypeScript SDK majors (worker.mjs); any other: the stack adapter ./stacks/<flavor>.mjs. */
-export type SdkFlavor = 'v1' | 'v2' | 'ai-sdk' | 'openai-agents' | 'langchain' | 'mcp-remote';
+export type SdkFlavor = 'v1' | 'v2' | 'ai-sdk' | 'openai-agents' | 'langchain' | 'mastra' | 'mcp-remote';
 
 /** One cell as the worker receives it. */
 export interface WorkerCell {

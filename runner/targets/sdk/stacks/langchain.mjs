@@ -1,6 +1,7 @@
 // Adapter for `langchain@<version>`: `@langchain/mcp-adapters`. What a host does: a
 // MultiServerMCPClient with one http server entry, getTools(), then the named tool's invoke(args)
 // with the cell's timeout. Loaded by ../worker.mjs.
+import { collectVerdicts, closeWithin } from './cell-calls.mjs';
 import { findPackageDir, importPackage, readPackageVersion } from './find-package.mjs';
 import { mapLangchainError, mapLangchainResult } from './map-langchain-outcome.mjs';
 
@@ -58,20 +59,11 @@ async function runCell(library, cell, { createCellLog, watchTransport, flushPend
     } catch (error) {
       return { id: cell.id, error: `connect failed before any tools/call: ${describe(error)}`, notes: log.notes, durationMs: elapsed(started) };
     }
-    const verdicts = [];
-    for (let call = 0; call < cell.calls; call++) {
-      log.toolCallIds.clear();
-      log.statuses.length = 0;
-      try {
-        verdicts.push(mapLangchainResult(await tool.invoke(cell.arguments, { timeout: cell.timeoutMs })));
-      } catch (error) {
-        verdicts.push(mapLangchainError(error, log));
-      }
-    }
+    const verdicts = await collectVerdicts(cell, log, () => tool.invoke(cell.arguments, { timeout: cell.timeoutMs }), mapLangchainResult, (error) => mapLangchainError(error, log));
     return { id: cell.id, verdicts, notes: log.notes, durationMs: elapsed(started) };
   } finally {
     await flushPendingSends(log);
-    await Promise.race([client.close().catch(() => {}), new Promise((resolve) => setTimeout(resolve, 500).unref())]);
+    await closeWithin(() => client.close());
     cellLogs.delete(origin);
   }
 }

@@ -8,9 +8,9 @@
 //     (so a tool error reaches the host as a success: the information a host loses)
 //   a value that is not an array (not expected from callTool) ......................... TOOL_SUCCESS,
 //     with the value in the detail
-//   SdkError CAPABILITY_NOT_SUPPORTED "Cannot fulfil input request" (an input_required
-//     result: the Agents SDK registers no elicitation/sampling/roots handler) ............ INPUT_REQUIRED
 //   ProtocolError / SdkError / SdkHttpError / ZodError / SyntaxError / fetch failures . the v2 rows
+//     (among them SdkError CAPABILITY_NOT_SUPPORTED "Cannot fulfil input request" → INPUT_REQUIRED:
+//     the Agents SDK registers no elicitation/sampling/roots handler)
 //   anything else (e.g. "Server not initialized", a sanitized MCPTransportError) ..... not reported (null)
 import { mapSdkError } from '../map-sdk-outcome.mjs';
 
@@ -26,9 +26,5 @@ export function mapOpenAiAgentsResult(content) {
 
 /** The verdict for an error callTool() rejected with (v2 client errors); null when not in the table. */
 export function mapOpenAiAgentsError(error, context) {
-  const { SdkError } = context.types;
-  if (SdkError && error instanceof SdkError && error.code === 'CAPABILITY_NOT_SUPPORTED' && /^Cannot fulfil input request/.test(error.message)) {
-    return verdict('INPUT_REQUIRED', `${error.constructor.name}: ${error.message}`);
-  }
   return mapSdkError(error, { flavor: 'v2', types: context.types, log: context.log });
 }

@@ -2,7 +2,7 @@
 // shapes @openai/agents 0.20.0 produced against the mock server (its v2 client, 2.4.0, hoisted).
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import type { MapperCellLog as CellLog, MappedVerdict } from '../../../../test/sdk-mapper-types.js';
+import type { MapperCellLog as CellLog, MappedVerdict, V2ErrorClasses } from '../../../../test/sdk-mapper-types.js';
 import { packagePath } from '../../../package-paths.js';
 
 type Verdict = MappedVerdict;
@@ -10,15 +10,9 @@ interface MapModule {
   mapOpenAiAgentsResult(content: unknown): NonNullable<Verdict>;
   mapOpenAiAgentsError(error: unknown, context: { types: unknown; log: CellLog }): Verdict;
 }
-type SdkErrorClass = new (code: string, message: string, data?: unknown) => Error;
-interface ClientModule {
-  SdkError: SdkErrorClass;
-  SdkHttpError: SdkErrorClass;
-  ProtocolError: new (code: number, message: string, data?: unknown) => Error;
-}
 
 const mapper = (await import(new URL('./map-openai-agents-outcome.mjs', import.meta.url).href)) as MapModule;
-const types = (await import(pathToFileURL(packagePath('node_modules', '@modelcontextprotocol', 'client', 'dist', 'index.mjs')).href)) as ClientModule;
+const types = (await import(pathToFileURL(packagePath('node_modules', '@modelcontextprotocol', 'client', 'dist', 'index.mjs')).href)) as V2ErrorClasses;
 
 const log = (statuses: number[] = [], peerCodes: number[] = []): CellLog => ({ statuses, notes: [], peerErrorCodes: new Set(peerCodes) });
 const outcomeOf = (error: unknown, cellLog = log()) => {

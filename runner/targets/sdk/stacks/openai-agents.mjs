@@ -1,6 +1,7 @@
 // Adapter for `openai-agents@<version>`: `@openai/agents` (OpenAI Agents SDK). What a host does:
 // new MCPServerStreamableHttp({ url }), connect(), callTool(name, args) under an abort signal with
 // the cell's timeout. Loaded by ../worker.mjs.
+import { collectVerdicts, closeWithin } from './cell-calls.mjs';
 import { findPackageDir, importPackage, readPackageVersion } from './find-package.mjs';
 import { mapOpenAiAgentsError, mapOpenAiAgentsResult } from './map-openai-agents-outcome.mjs';
 
@@ -39,21 +40,17 @@ async function runCell(library, client, cell, { createCellLog, createRecordingFe
     const transport = server.underlying?.transport;
     if (transport) watchTransport(transport, log);
     else log.notes.push('the transport was not reachable: peer error codes are not tracked');
-    const verdicts = [];
-    for (let call = 0; call < cell.calls; call++) {
-      log.toolCallIds.clear();
-      log.statuses.length = 0;
-      try {
-        const content = await server.callTool(cell.tool, cell.arguments, null, { signal: AbortSignal.timeout(cell.timeoutMs + 500) });
-        verdicts.push(mapOpenAiAgentsResult(content));
-      } catch (error) {
-        verdicts.push(mapOpenAiAgentsError(error, { types: client, log }));
-      }
-    }
+    const verdicts = await collectVerdicts(
+      cell,
+      log,
+      () => server.callTool(cell.tool, cell.arguments, null, { signal: AbortSignal.timeout(cell.timeoutMs + 500) }),
+      mapOpenAiAgentsResult,
+      (error) => mapOpenAiAgentsError(error, { types: client, log }),
+    );
     return { id: cell.id, verdicts, notes: log.notes, durationMs: elapsed(started) };
   } finally {
     await flushPendingSends(log);
-    await Promise.race([server.close().catch(() => {}), new Promise((resolve) => setTimeout(resolve, 500).unref())]);
+    await closeWithin(() => server.close());
   }
 }
 

@@ -11,9 +11,12 @@ import { createSdkTarget } from '../sdk-target.js';
 const CASE_IDS = ['baseline', 'tool-is-error', 'http-503-empty-body', 'http-500-jsonrpc-error-body', 'malformed-json'];
 
 let cases: LoadedCase[];
+let resetCase: LoadedCase[];
 
 beforeAll(async () => {
-  cases = (await loadCases()).filter((loaded) => CASE_IDS.includes(loaded.case.id));
+  const all = await loadCases();
+  cases = all.filter((loaded) => CASE_IDS.includes(loaded.case.id));
+  resetCase = all.filter((loaded) => loaded.case.id === 'no-response-reset');
 }, 60_000); // the whole table is read and validated; seconds on a loaded machine, as in sdk-target.test.ts
 
 function summarise(cells: Cell[]): Record<string, string> {
@@ -98,6 +101,39 @@ describe('langchain@1.1.4 (@langchain/mcp-adapters)', () => {
     expect(got['http-503-empty-body 2025-11-25']).toBe('HTTP_ERROR');
     expect(got['malformed-json 2025-11-25']).toBe('MALFORMED_JSON');
     expect(got['baseline 2026-07-28']).toMatch(/^skip: langchain@1\.1\.4 does not speak 2026-07-28/);
+  }, 120_000);
+});
+
+describe('mastra@2.0.0 (@mastra/mcp)', () => {
+  let target: Awaited<ReturnType<typeof createSdkTarget>>;
+  beforeAll(async () => {
+    target = await createSdkTarget('mastra@2.0.0');
+  }, 90_000);
+  afterAll(() => target?.close?.());
+
+  it('probes the versions it speaks (all four), names its stack (the official v2 client underneath), and is not in the default run', async () => {
+    for (const version of ['2025-03-26', '2025-06-18', '2025-11-25', '2026-07-28'] as const) expect(target.skipReason?.(version)).toBeUndefined();
+    expect(target.info).toMatchObject({ name: 'mastra@2.0.0', kind: 'client', version: '2.0.0', stack: 'official TypeScript SDK' });
+    expect(target.cpuBoundCells).toBe(true);
+    const { DEFAULT_TARGETS } = await import('../../resolve-target.js');
+    expect(DEFAULT_TARGETS.filter((spec) => spec.startsWith('mastra@'))).toEqual([]);
+  });
+
+  it('gives its own verdicts: a tool error thrown as MastraError is TOOL_ERROR; a reset connection is retried once', async () => {
+    const picked = cases.filter((loaded) => ['baseline', 'tool-is-error', 'http-503-empty-body', 'malformed-json'].includes(loaded.case.id));
+    const result = await runMatrix({ cases: [...picked, ...resetCase], targets: [target], mode: 'http', timeoutMs: 2000, concurrency: 4, versions: ['2025-11-25', '2026-07-28'] });
+    const got = summarise(result.cells);
+    for (const version of ['2025-11-25', '2026-07-28']) {
+      expect(got[`baseline ${version}`]).toBe('TOOL_SUCCESS');
+      expect(got[`tool-is-error ${version}`]).toBe('TOOL_ERROR');
+      expect(got[`http-503-empty-body ${version}`]).toBe('HTTP_ERROR 503');
+      expect(got[`malformed-json ${version}`]).toBe('MALFORMED_JSON');
+      expect(got[`no-response-reset ${version}`]).toBe('NO_RESPONSE');
+      // Mastra reconnects after "fetch failed" and sends the same tools/call again.
+      const cell = result.cells.find((candidate) => candidate.case === 'no-response-reset' && candidate.protocolVersion === version);
+      const toolCalls = cell?.recording?.exchanges.filter((exchange) => exchange.request.body.includes('"tools/call"')) ?? [];
+      expect(toolCalls).toHaveLength(2);
+    }
   }, 120_000);
 });
 
