@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Case, ResponseSpec, SseEvent } from '../cases/case-types.js';
 import type { ProtocolVersion, RecordedRequest } from '../types.js';
-import { allowsBatching, hasInitializeSession, hasStreamResumption } from '../version-features.js';
+import { allowsBatching, hasInitializeSession, hasProtocolVersionHeader, hasStreamResumption } from '../version-features.js';
 import * as replies from './mcp-replies.js';
 
 export const MCP_PATH = '/mcp';
@@ -58,7 +58,7 @@ export function routeRequest(
   const batch = rpc === undefined && allowsBatching(version) && Array.isArray(parsed.value) ? parsed.value : undefined;
   if (rpc === undefined && !batch) return reply(replies.createErrorReply(400, -32600, 'Invalid Request: one JSON-RPC message per POST', false));
   if (hasInitializeSession(version) && rpc?.method !== 'initialize') {
-    const refusal = checkSession(state, testCase, request);
+    const refusal = checkVersionHeader(version, request) ?? checkSession(state, testCase, request);
     if (refusal) return reply(refusal);
   }
   if (rpc === undefined) return reply(routeBatch(batch ?? []));
@@ -116,6 +116,16 @@ function routeModernMethod(rpc: NonNullable<RecordedRequest['rpc']>, reply: (spe
   return reply(replies.createErrorReply(404, -32601, 'Method not found'));
 }
 
+// T0618/T25 § Protocol Version Header: a server MUST answer 400 to an invalid or unsupported
+// MCP-Protocol-Version; this one speaks only the cell's version. An absent header is no invalid
+// one: the server tells the version from the session (LEGACY 1.14–1.16). A 2025-03-26 server has
+// no such header (1.13) and reads none.
+function checkVersionHeader(version: ProtocolVersion, request: RecordedRequest): ResponseSpec | undefined {
+  const sent = request.headers['mcp-protocol-version'];
+  if (!hasProtocolVersionHeader(version) || sent === undefined || sent === version) return undefined;
+  return replies.createErrorReply(400, -32600, `Bad Request: unsupported protocol version ${JSON.stringify(sent)} (this session speaks ${version})`, false);
+}
+
 // T0326/T0618/T25 § Session Management: no id → 400, unknown or expired id → 404.
 function checkSession(state: RouterState, testCase: Case, request: RecordedRequest): ResponseSpec | undefined {
   if (testCase.server?.sessionId === false) return undefined;
@@ -138,7 +148,7 @@ function checkSession(state: RouterState, testCase: Case, request: RecordedReque
 function routeGetOrDelete(state: RouterState, testCase: Case, version: ProtocolVersion, request: RecordedRequest): RouteDecision {
   const reply = (spec: ResponseSpec): RouteDecision => ({ spec, requestId: undefined, idPresent: false });
   if (!hasStreamResumption(version)) return reply(replies.createEmptyReply(405, { Allow: 'POST' }));
-  const refusal = checkSession(state, testCase, request);
+  const refusal = checkVersionHeader(version, request) ?? checkSession(state, testCase, request);
   if (refusal) return reply(refusal);
   if (request.method === 'DELETE') {
     // A session can be ended by the client; without sessions there is nothing to delete.

@@ -68,3 +68,29 @@ describe.each(['2025-03-26', '2025-06-18'] as const)('mock server as a %s server
     }
   });
 });
+
+describe('MCP-Protocol-Version after initialization (T0618/T25 § Protocol Version Header)', () => {
+  it.each(['2025-06-18', '2025-11-25'] as const)('a %s server refuses a wrong or unsupported value with 400 and accepts its own or none', async (version) => {
+    const server = await start(version);
+    const { sessionId } = await initialize(server);
+    const send = (id: number, headers: Record<string, string>) => sendRaw(server.url, { body: call(id), headers: { 'Mcp-Session-Id': sessionId, ...headers } });
+    for (const wrong of ['2099-01-01', '2025-03-26', version === '2025-06-18' ? '2025-11-25' : '2025-06-18']) {
+      const refused = await send(4, { 'MCP-Protocol-Version': wrong });
+      expect(refused.statusLine, wrong).toBe('HTTP/1.1 400 Bad Request');
+      expect(JSON.parse(refused.body.toString())).toMatchObject({ id: 4, error: { code: -32600, message: `Bad Request: unsupported protocol version "${wrong}" (this session speaks ${version})` } });
+    }
+    // Refused requests consume no script step: the right value then gets the scripted answer.
+    const right = await send(5, { 'MCP-Protocol-Version': version });
+    expect(JSON.parse(right.body.toString())).toMatchObject({ id: 5, result: { content: [{ type: 'text' }] } });
+    // Absent is not invalid: the server knows the version from the session (LEGACY 1.14–1.16).
+    const absent = await send(6, {});
+    expect(absent.statusLine).toBe('HTTP/1.1 200 OK');
+  });
+
+  it('a 2025-03-26 server has no such header and reads none', async () => {
+    const server = await start('2025-03-26');
+    const { sessionId } = await initialize(server);
+    const any = await sendRaw(server.url, { body: call(3), headers: { 'Mcp-Session-Id': sessionId, 'MCP-Protocol-Version': '2099-01-01' } });
+    expect(any.statusLine).toBe('HTTP/1.1 200 OK');
+  });
+});
