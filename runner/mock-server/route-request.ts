@@ -58,7 +58,7 @@ export function routeRequest(
   const batch = rpc === undefined && allowsBatching(version) && Array.isArray(parsed.value) ? parsed.value : undefined;
   if (rpc === undefined && !batch) return reply(replies.createErrorReply(400, -32600, 'Invalid Request: one JSON-RPC message per POST', false));
   if (hasInitializeSession(version) && rpc?.method !== 'initialize') {
-    const refusal = checkVersionHeader(version, request) ?? checkSession(state, testCase, request);
+    const refusal = checkSession(state, testCase, request) ?? checkVersionHeader(version, request);
     if (refusal) return reply(refusal);
   }
   if (rpc === undefined) return routeBatch(state, testCase, version, batch ?? []);
@@ -185,7 +185,7 @@ function checkSession(state: RouterState, testCase: Case, request: RecordedReque
 function routeGetOrDelete(state: RouterState, testCase: Case, version: ProtocolVersion, request: RecordedRequest): RouteDecision {
   const reply = (spec: ResponseSpec): RouteDecision => ({ spec, requestId: undefined, idPresent: false });
   if (!hasStreamResumption(version)) return reply(replies.createEmptyReply(405, { Allow: 'POST' }));
-  const refusal = checkVersionHeader(version, request) ?? checkSession(state, testCase, request);
+  const refusal = checkSession(state, testCase, request) ?? checkVersionHeader(version, request);
   if (refusal) return reply(refusal);
   if (request.method === 'DELETE') {
     // A session can be ended by the client; without sessions there is nothing to delete.
