@@ -112,7 +112,7 @@ export interface MatrixViewModel {
   columns: MatrixColumn[];
   groups: { layer: string; count: number; rows: MatrixRow[] }[];
   layers: string[];
-  comparison?: { label: string; regressions: number; fixes: number; added: number; removed: number; removedCells: string[] };
+  comparison?: { label: string; regressions: number; fixes: number; added: number; removed: number; removedCells: string[]; pairs: string[] };
   /** Cells in the order their details are embedded, so `MatrixCell.index` points into it. */
   cellOrder: Cell[];
   /** Every specification page the cases and failed checks cite, linked at the pinned commit. */
@@ -278,6 +278,8 @@ export function buildMatrixViewModel(result: RunResult, comparison?: Comparison)
             added: comparison.added.length,
             removed: comparison.removed.length,
             removedCells: comparison.removed.slice(0, 200).map((c) => sanitizeText(`${c.case} · ${c.target} · ${c.protocolVersion} (was ${c.before ?? '?'})`)),
+            // Targets of different names compared with each other (--pair, or one target per family).
+            pairs: (comparison.pairs ?? []).map((pair) => sanitizeText(`${pair.before} → ${pair.after}`)),
           },
         }
       : {}),

@@ -212,6 +212,19 @@ describe('HTML matrix', () => {
     expect(marked).toMatch(/data-mark="regression"[^>]*><i>▼<\/i><b aria-label="false success">⚠<\/b>FAIL<span class="sep"> · </);
     expect(marked).toMatch(/data-mark="fix"[^>]*><i>▲<\/i>PASS</);
     expect(marked).toContain('gone · naive · 2025-11-25 (was pass)');
+    expect(marked).not.toContain('Paired targets');
+  });
+
+  it('lists the target pairs of a comparison in its banner, escaped', () => {
+    const pairs = [
+      { before: 'ts-client@2.0.0', after: 'ts-client@2.4.0' },
+      { before: 'cmd:<b>old</b>', after: 'ts-sdk@1.32.2' },
+    ];
+    const comparison: Comparison = { regressions: [], fixes: [], added: [], removed: [], pairs };
+    const banner = /<section class="compare"[\s\S]*?<\/section>/.exec(render(result, { comparison }))?.[0] ?? '';
+    expect(banner).toContain(
+      '<p class="pairs">Paired targets (old → new): <span class="tname">ts-client@2.0.0 → ts-client@2.4.0</span>, <span class="tname">cmd:&lt;b&gt;old&lt;/b&gt; → ts-sdk@1.32.2</span></p>',
+    );
   });
 
   it('renders 500 cases × 6 targets × 2 versions in reasonable time', () => {

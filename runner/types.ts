@@ -84,6 +84,8 @@ export interface ClassifierInput {
   expectedId: string | number;
   protocolVersion: ProtocolVersion;
   request: ToolCallRequest;
+  /** The `outputSchema` the server advertised for the called tool (2025-06-18 on), when it declared one. */
+  outputSchema?: Record<string, unknown>;
   /** Set when the transport failed (no status, or the body was cut short). */
   transportError?: { kind: TransportErrorKind; message: string };
 }

@@ -49,3 +49,19 @@ export function allowsServerRequestsOnStream(version: ProtocolVersion): boolean 
 export function hasUrlElicitationError(version: ProtocolVersion): boolean {
   return version === '2025-11-25';
 }
+
+/**
+ * The JSON Schema dialect a tool's `outputSchema` is read in when it names none (LEGACY 3.16):
+ * 2020-12 from 2025-11-25 (B25 § JSON Schema Usage); 2025-06-18 names none, so the table reads it
+ * as draft-07, the dialect of that version's own schema.json (a policy, LEGACY §8.7); 2025-03-26
+ * has no `outputSchema` (LEGACY 3.11).
+ */
+export function getOutputSchemaDialect(version: ProtocolVersion): 'draft-07' | '2020-12' | undefined {
+  if (!hasStructuredContent(version)) return undefined;
+  return isAtLeast(version, '2025-11-25') ? '2020-12' : 'draft-07';
+}
+
+/** The `outputSchema` a server of `version` advertises for a tool: none before 2025-06-18 (LEGACY 3.11). */
+export function getAdvertisedOutputSchema(tool: { outputSchema?: Record<string, unknown> } | undefined, version: ProtocolVersion): Record<string, unknown> | undefined {
+  return hasStructuredContent(version) ? tool?.outputSchema : undefined;
+}

@@ -35,6 +35,9 @@ export const classifyTextBlocksOnly = createClassifier({
       : 'not a text block',
 });
 
+/** A client that never reads the tool's outputSchema: structuredContent is not validated, nor required. */
+export const classifyIgnoresOutputSchema = createClassifier({ checkStructuredContent: () => undefined });
+
 /** Closed 2025 schemas: a result member the 2025 versions do not define (resultType) makes the result invalid. */
 export function classifyStrict2025Result(input: ClassifierInput): Verdict {
   const verdict = classifyReference(input);
@@ -76,6 +79,7 @@ export const CASE_TABLE_FIXTURES: Record<string, (input: ClassifierInput) => Ver
   'body-first': classifyBodyFirst,
   'is-error-not-false': classifyIsErrorNotFalse,
   'text-blocks-only': classifyTextBlocksOnly,
+  'ignores-output-schema': classifyIgnoresOutputSchema,
   'strict-2025-result': classifyStrict2025Result,
   'timeout-as-32001': classifyTimeoutAsPeerError,
   'last-response-wins': classifyLastResponseWins,

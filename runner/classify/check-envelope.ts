@@ -1,7 +1,7 @@
 // The JSON-RPC 2.0 envelope of the message that should answer this request
 // (B25/B26 § Messages, § Responses; WIRE-FACTS §3, S4).
-import type { Verdict } from '../types.js';
-import { allowsBatching } from '../version-features.js';
+import type { ProtocolVersion, Verdict } from '../types.js';
+import { allowsBatching, hasUrlElicitationError } from '../version-features.js';
 import { classifyToolResult } from './check-tool-result.js';
 import { isPlainObject } from './json-value.js';
 import type { ClassifyContext } from './rules.js';
@@ -35,7 +35,7 @@ export function classifyResponseMessage(message: unknown, context: ClassifyConte
   if (!context.rules.matchesId(id, context.input.expectedId)) {
     return invalid(`response id ${JSON.stringify(id)} does not match request id ${JSON.stringify(context.input.expectedId)}`);
   }
-  if (hasError) return classifyErrorObject(message['error']);
+  if (hasError) return classifyErrorObject(message['error'], context.input.protocolVersion);
   return classifyToolResult(message['result'], context);
 }
 
@@ -56,12 +56,32 @@ export function classifyResponseBatch(batch: unknown[], context: ClassifyContext
 }
 
 // ST25/ST26 Error: `code` an integer (MUST), `message` a string; `data` optional, any type (S4).
-function classifyErrorObject(error: unknown): Verdict {
+function classifyErrorObject(error: unknown, version: ProtocolVersion): Verdict {
   if (!isPlainObject(error)) return invalid('error is not an object');
   const { code, message } = error;
   if (!Number.isInteger(code)) return invalid('error.code is not an integer');
   if (typeof message !== 'string') return invalid('error.message is not a string');
+  // SJ25 URLElicitationRequiredError (LEGACY 2.12, D17): in 2025-11-25 -32042 requires
+  // data.elicitations, the URLs to send the user to; before, it is just a server-range code
+  // (JR § 5.1), and 2026-07-28 retired it. Without them the error cannot be acted on (strict).
+  if (code === -32042 && hasUrlElicitationError(version)) {
+    const problem = checkUrlElicitations(error['data']);
+    if (problem !== undefined) return invalid(`error -32042 (URL elicitation required): ${problem}`);
+  }
   return createVerdict('JSONRPC_ERROR', `JSON-RPC error ${String(code)}: ${message}`, { code: code as number });
+}
+
+// SJ25 URLElicitationRequiredError.data: { elicitations: ElicitRequestURLParams[] }, each with
+// mode "url" and string elicitationId, message and url.
+function checkUrlElicitations(data: unknown): string | undefined {
+  if (!isPlainObject(data)) return 'data is missing or not an object';
+  const elicitations = data['elicitations'];
+  if (!Array.isArray(elicitations)) return 'data.elicitations is missing or not an array';
+  for (const [index, item] of elicitations.entries()) {
+    const valid = isPlainObject(item) && item['mode'] === 'url' && ['elicitationId', 'message', 'url'].every((key) => typeof item[key] === 'string');
+    if (!valid) return `data.elicitations[${index}] is not URL elicitation params (mode "url", elicitationId, message, url)`;
+  }
+  return undefined;
 }
 
 function invalid(detail: string): Verdict {

@@ -44,6 +44,8 @@ function classifyCompleteResult(result: Record<string, unknown>, context: Classi
     return invalid(`structuredContent is not an object (required in ${version})`);
   }
   if ('_meta' in result && !isPlainObject(result['_meta'])) return invalid('_meta is not an object');
+  const schemaProblem = context.rules.checkStructuredContent(result, context.input.outputSchema, version);
+  if (schemaProblem !== undefined) return invalid(schemaProblem);
   // ST25/ST26 CallToolResult.isError: "If not set, this is assumed to be false".
   if (isError === true) return createVerdict('TOOL_ERROR', 'a complete result with isError true');
   return createVerdict('TOOL_SUCCESS', 'a complete result');

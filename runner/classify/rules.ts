@@ -3,6 +3,7 @@
 import type { ClassifierInput, ProtocolVersion } from '../types.js';
 import { checkContentBlock } from './check-content-block.js';
 import { checkInputRequest } from './check-input-request.js';
+import { checkStructuredContent } from './check-structured-content.js';
 
 export interface ClassifierRules {
   /** Whether a response `id` answers the request's `id`. */
@@ -13,6 +14,8 @@ export interface ClassifierRules {
   checkContentBlock(block: unknown, version: ProtocolVersion): string | undefined;
   /** A problem with one input request of an input_required result (after "inputRequests.<key> "), or undefined. */
   checkInputRequest(request: unknown): string | undefined;
+  /** A problem with a complete result under the tool's declared outputSchema (none before 2025-06-18), or undefined. */
+  checkStructuredContent(result: Record<string, unknown>, outputSchema: unknown, version: ProtocolVersion): string | undefined;
 }
 
 /** The fields of an exchange the reference reads: not the raw bytes, not the request beyond its id. */
@@ -40,4 +43,5 @@ export const REFERENCE_RULES: ClassifierRules = {
   resultTypeWhenAbsent: 'complete',
   checkContentBlock,
   checkInputRequest,
+  checkStructuredContent,
 };

@@ -120,6 +120,7 @@ describe('compare --pair and run --compare --pair', () => {
     expect(paired.stderr).toContain('Compared with naive-run/results.json: 0 regressions, 2 fixes, 0 added, 0 removed');
     const stored = JSON.parse(await readFile(join(dir, 'paired', 'results.json'), 'utf8'));
     expect(stored.comparison).toMatchObject({ pairs: [{ before: 'naive', after: 'reference' }], fixes: [{ case: 'malformed-json', target: 'reference', beforeTarget: 'naive' }, { case: 'malformed-json', target: 'reference', beforeTarget: 'naive' }] });
+    expect(await readFile(join(dir, 'paired', 'matrix.html'), 'utf8')).toContain('<p class="pairs">Paired targets (old → new): <span class="tname">naive → reference</span></p>');
     expect(await readFile(join(dir, 'paired', 'summary.md'), 'utf8')).toContain('Paired targets (old → new): naive → reference\n\n### Fixes (2)\n\n- **malformed-json** · naive → reference · 2025-11-25: fail → pass');
     const wrongSide = await cli(...args, '--target', 'reference', '--compare', 'naive-run/results.json', '--pair', 'naive=ts-sdk@1.32.2');
     expect(wrongSide.code).toBe(2);

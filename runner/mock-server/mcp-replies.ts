@@ -3,7 +3,7 @@ import type { Case, ResponseSpec } from '../cases/case-types.js';
 import { DEFAULT_TOOL } from '../cases/case-types.js';
 import { deepFreeze } from '../deep-freeze.js';
 import type { ProtocolVersion } from '../types.js';
-import { hasInitializeSession, hasStructuredContent } from '../version-features.js';
+import { getAdvertisedOutputSchema, hasInitializeSession } from '../version-features.js';
 
 export const SERVER_INFO = deepFreeze({ name: 'mcp-error-matrix-mock', version: '0.1.0' });
 
@@ -38,7 +38,8 @@ export function createToolsListResult(testCase: Case, version: ProtocolVersion):
   if ('description' in tool && tool.description !== undefined) advertised.description = tool.description;
   advertised.inputSchema = tool.inputSchema ?? DEFAULT_TOOL.inputSchema;
   // 2025-03-26 has no outputSchema (LEGACY 3.11): a server of that version does not advertise one.
-  if ('outputSchema' in tool && tool.outputSchema !== undefined && hasStructuredContent(version)) advertised.outputSchema = tool.outputSchema;
+  const outputSchema = getAdvertisedOutputSchema(testCase.tool, version);
+  if (outputSchema !== undefined) advertised.outputSchema = outputSchema;
   if ('annotations' in tool && tool.annotations !== undefined) advertised.annotations = tool.annotations;
   if (hasInitializeSession(version)) return { tools: [advertised] };
   return { tools: [advertised], ...createCacheFields() };

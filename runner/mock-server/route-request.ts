@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Case, ResponseSpec, SseEvent } from '../cases/case-types.js';
 import type { ProtocolVersion, RecordedRequest } from '../types.js';
-import { allowsBatching, hasInitializeSession, hasStreamResumption } from '../version-features.js';
+import { allowsBatching, hasInitializeSession, hasProtocolVersionHeader, hasStreamResumption } from '../version-features.js';
 import * as replies from './mcp-replies.js';
 
 export const MCP_PATH = '/mcp';
@@ -58,10 +58,10 @@ export function routeRequest(
   const batch = rpc === undefined && allowsBatching(version) && Array.isArray(parsed.value) ? parsed.value : undefined;
   if (rpc === undefined && !batch) return reply(replies.createErrorReply(400, -32600, 'Invalid Request: one JSON-RPC message per POST', false));
   if (hasInitializeSession(version) && rpc?.method !== 'initialize') {
-    const refusal = checkSession(state, testCase, request);
+    const refusal = checkSession(state, testCase, request) ?? checkVersionHeader(version, request);
     if (refusal) return reply(refusal);
   }
-  if (rpc === undefined) return reply(routeBatch(batch ?? []));
+  if (rpc === undefined) return routeBatch(state, testCase, version, batch ?? []);
   // Notifications and client responses are accepted with 202 and no body (T25/SH26 § Sending Messages).
   if (rpc.isNotification || rpc.isResponse) return reply(replies.createEmptyReply(202));
   switch (rpc.method) {
@@ -73,14 +73,51 @@ export function routeRequest(
   return hasInitializeSession(version) ? routeLegacyMethod(state, testCase, version, rpc.method, reply) : routeModernMethod(rpc, reply);
 }
 
-// 2025-03-26 § Sending Messages to the Server, items 3–4: a POST may batch notifications and
-// responses (accepted: 202, no body). The script answers single tools/call POSTs only, so a batch
-// holding requests is refused with a 400 that says so (initialize MUST NOT be batched anyway).
-function routeBatch(batch: unknown[]): ResponseSpec {
-  const isRequest = (item: unknown) => typeof item === 'object' && item !== null && 'method' in item && 'id' in item;
-  if (batch.length === 0) return replies.createErrorReply(400, -32600, 'Invalid Request: empty batch', false);
-  if (!batch.some(isRequest)) return replies.createEmptyReply(202);
-  return replies.createErrorReply(400, -32600, 'Invalid Request: this mock server answers requests one per POST; batch only notifications and responses', false);
+// 2025-03-26 § Sending Messages to the Server, items 3–5 (LEGACY 1.3–1.5): a POST may batch
+// requests, notifications and responses. Only notifications and responses: 202, no body. With
+// requests: one JSON array answering each request by its id (JR § 6), in the order sent.
+// `initialize` MUST NOT be batched (L0326 § Initialization).
+function routeBatch(state: RouterState, testCase: Case, version: ProtocolVersion, batch: unknown[]): RouteDecision {
+  const reply = (spec: ResponseSpec, scriptStep?: number): RouteDecision => ({ spec, requestId: undefined, idPresent: false, ...(scriptStep === undefined ? {} : { scriptStep }) });
+  if (batch.length === 0) return reply(replies.createErrorReply(400, -32600, 'Invalid Request: empty batch', false));
+  const requests = batch.filter(isBatchedRequest);
+  if (requests.length === 0) return reply(replies.createEmptyReply(202));
+  if (requests.some((request) => request.method === 'initialize')) {
+    return reply(replies.createErrorReply(400, -32600, 'Invalid Request: initialize MUST NOT be part of a JSON-RPC batch', false));
+  }
+  if (requests.filter((request) => request.method === 'tools/call').length > 1 || (requests.some((request) => request.method === 'tools/call') && !canBatchNextStep(state, testCase))) {
+    return reply(replies.createErrorReply(400, -32600, "Invalid Request: this case's scripted answer to tools/call is not one plain 200 JSON message, so it cannot be a batch member; send tools/call in a POST of its own", false));
+  }
+  let scriptStep: number | undefined;
+  const members = requests.map((request) => {
+    const answer = (member: Record<string, unknown>): Record<string, unknown> => ({ jsonrpc: '2.0', id: request.id, ...member });
+    if (request.method === 'tools/call') {
+      const step = consumeStep(state, testCase, request.id, true);
+      scriptStep = step.scriptStep;
+      const { jsonrpc: _jsonrpc, id: _id, ...message } = (step.spec.body as { json: Record<string, unknown> }).json;
+      return answer(message);
+    }
+    if (request.method === 'ping') return answer({ result: {} });
+    if (request.method === 'tools/list') return answer({ result: replies.createToolsListResult(testCase, version) });
+    return answer({ error: { code: -32601, message: 'Method not found' } });
+  });
+  return reply({ status: 200, body: { json: members } }, scriptStep);
+}
+
+function isBatchedRequest(item: unknown): item is { method: string; id: unknown } {
+  return typeof item === 'object' && item !== null && typeof (item as { method?: unknown }).method === 'string' && 'id' in item;
+}
+
+// A scripted answer joins a batch reply only as what a batch member is: one JSON-RPC message,
+// answering by the request's id, with nothing shaped at the HTTP level.
+function canBatchNextStep(state: RouterState, testCase: Case): boolean {
+  const exchange = testCase.exchanges[Math.min(state.nextStep, testCase.exchanges.length - 1)];
+  if (state.nextStep >= testCase.exchanges.length && testCase.afterScript === 'baseline') return true;
+  const spec = exchange?.response;
+  if (!spec?.body || !('json' in spec.body)) return false;
+  const json = spec.body.json;
+  const plain = Object.keys(spec).every((key) => key === 'body' || key === 'status' || key === 'id');
+  return plain && (spec.status ?? 200) === 200 && (spec.id ?? 'echo') === 'echo' && typeof json === 'object' && json !== null && !Array.isArray(json);
 }
 
 function routeLegacyMethod(
@@ -116,6 +153,16 @@ function routeModernMethod(rpc: NonNullable<RecordedRequest['rpc']>, reply: (spe
   return reply(replies.createErrorReply(404, -32601, 'Method not found'));
 }
 
+// T0618/T25 § Protocol Version Header: a server MUST answer 400 to an invalid or unsupported
+// MCP-Protocol-Version; this one speaks only the cell's version. An absent header is no invalid
+// one: the server tells the version from the session (LEGACY 1.14–1.16). A 2025-03-26 server has
+// no such header (1.13) and reads none.
+function checkVersionHeader(version: ProtocolVersion, request: RecordedRequest): ResponseSpec | undefined {
+  const sent = request.headers['mcp-protocol-version'];
+  if (!hasProtocolVersionHeader(version) || sent === undefined || sent === version) return undefined;
+  return replies.createErrorReply(400, -32600, `Bad Request: unsupported protocol version ${JSON.stringify(sent)} (this session speaks ${version})`, false);
+}
+
 // T0326/T0618/T25 § Session Management: no id → 400, unknown or expired id → 404.
 function checkSession(state: RouterState, testCase: Case, request: RecordedRequest): ResponseSpec | undefined {
   if (testCase.server?.sessionId === false) return undefined;
@@ -138,7 +185,7 @@ function checkSession(state: RouterState, testCase: Case, request: RecordedReque
 function routeGetOrDelete(state: RouterState, testCase: Case, version: ProtocolVersion, request: RecordedRequest): RouteDecision {
   const reply = (spec: ResponseSpec): RouteDecision => ({ spec, requestId: undefined, idPresent: false });
   if (!hasStreamResumption(version)) return reply(replies.createEmptyReply(405, { Allow: 'POST' }));
-  const refusal = checkSession(state, testCase, request);
+  const refusal = checkSession(state, testCase, request) ?? checkVersionHeader(version, request);
   if (refusal) return reply(refusal);
   if (request.method === 'DELETE') {
     // A session can be ended by the client; without sessions there is nothing to delete.

@@ -9,6 +9,7 @@ import { renderDirectResponse } from '../harness/render-direct-response.js';
 import { DecodedBodyTooLargeError, type ExchangeResponse } from '../harness/exchange-response.js';
 import { openHarnessSession } from '../harness/harness-session.js';
 import type { Classifier, ClassifierInput, Target, TargetContext, TargetInfo, TargetOutcome, Verdict } from '../types.js';
+import { getAdvertisedOutputSchema } from '../version-features.js';
 import { ClassifierFailure, type IsolatedClassifier } from './isolated-classifier.js';
 
 /** How long an isolated classifier may take per input beyond the per-exchange timeout. */
@@ -40,6 +41,8 @@ export function createIsolatedClassifierTarget(info: TargetInfo, classifier: Iso
 async function runClassifier(classify: CallClassifier, context: TargetContext): Promise<TargetOutcome> {
   const { case: item, protocolVersion } = context;
   const verdicts: (Verdict | null)[] = [];
+  // What the mock server advertises in tools/list for this version, in both modes alike.
+  const outputSchema = getAdvertisedOutputSchema(item.tool, protocolVersion);
   const invalidVerdicts: NonNullable<TargetOutcome['invalidVerdicts']> = [];
   const session =
     context.mode === 'http'
@@ -57,7 +60,7 @@ async function runClassifier(classify: CallClassifier, context: TargetContext): 
         if (error instanceof DecodedBodyTooLargeError) return { verdicts, error: `exchange ${index + 1}: ${error.message}` };
         throw error;
       }
-      const input: ClassifierInput = { ...response, expectedId: request.id, protocolVersion, request };
+      const input: ClassifierInput = { ...response, expectedId: request.id, protocolVersion, request, ...(outputSchema ? { outputSchema } : {}) };
       let raw: unknown;
       try {
         raw = await classify(input, context);

@@ -1,0 +1,38 @@
+import { describe, expect, test } from 'vitest';
+import type { ProtocolVersion } from '../types.js';
+import { checkStructuredContent } from './check-structured-content.js';
+import { classifyReference } from './reference.js';
+import { makeClassifierInput, makeResultMessage, makeToolResult } from './test-inputs.js';
+
+const weather = { type: 'object', properties: { temperature: { type: 'number' } }, required: ['temperature'] };
+const pair = { type: 'object', properties: { pair: { type: 'array', prefixItems: [{ type: 'string' }, { type: 'integer' }] } } };
+const text = [{ type: 'text', text: 'x' }];
+
+describe('checkStructuredContent (TL0618/TL25 § Output Schema)', () => {
+  test.each<[string, Record<string, unknown>, unknown, ProtocolVersion, string | undefined]>([
+    ['conforming object', { content: text, structuredContent: { temperature: 22.5 } }, weather, '2025-11-25', undefined],
+    ['missing required member', { content: text, structuredContent: {} }, weather, '2025-06-18', "structuredContent does not match the tool's outputSchema (draft-07): must have required property 'temperature'"],
+    ['wrong member type, path named', { content: text, structuredContent: { temperature: 'warm' } }, weather, '2026-07-28', "structuredContent.temperature does not match the tool's outputSchema (2020-12): must be number"],
+    ['absent on a success', { content: text }, weather, '2025-11-25', 'the tool declares an outputSchema but the result has no structuredContent'],
+    ['absent on a tool error: nothing asked', { content: text, isError: true }, weather, '2025-11-25', undefined],
+    ['not conforming on a tool error: nothing asked', { content: text, isError: true, structuredContent: {} }, weather, '2025-06-18', undefined],
+    ['2025-03-26 has no outputSchema', { content: text, structuredContent: {} }, weather, '2025-03-26', undefined],
+    ['no declared schema', { content: text, structuredContent: {} }, undefined, '2025-11-25', undefined],
+    ['prefixItems enforced under 2020-12', { content: text, structuredContent: { pair: [1, 'a'] } }, pair, '2025-11-25', "structuredContent.pair.0 does not match the tool's outputSchema (2020-12): must be string"],
+    ['prefixItems ignored under draft-07 (2025-06-18)', { content: text, structuredContent: { pair: [1, 'a'] } }, pair, '2025-06-18', undefined],
+  ])('%s', (_title, result, schema, version, problem) => {
+    expect(checkStructuredContent(result, schema, version)).toBe(problem);
+  });
+
+  test('a schema ajv cannot compile is reported, never thrown', () => {
+    const problem = checkStructuredContent({ content: text, structuredContent: {} }, { type: 'object', properties: { a: { $ref: '#/nowhere' } } }, '2025-11-25');
+    expect(problem).toMatch(/^the tool's outputSchema cannot be used \(2020-12\): /);
+  });
+
+  test('the reference reads the input outputSchema: INVALID_TOOL_RESULT, and TOOL_SUCCESS without it', () => {
+    const message = makeResultMessage(makeToolResult({ structuredContent: {} }));
+    const withSchema = makeClassifierInput({ message, protocolVersion: '2025-11-25', outputSchema: weather });
+    expect(classifyReference(withSchema).outcome).toBe('INVALID_TOOL_RESULT');
+    expect(classifyReference({ ...withSchema, outputSchema: undefined }).outcome).toBe('TOOL_SUCCESS');
+  });
+});

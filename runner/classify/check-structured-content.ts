@@ -1,0 +1,67 @@
+// A complete tool result against the tool's declared `outputSchema` (2025-06-18 on): the server
+// MUST return structured results that conform, and the client SHOULD validate them (TL0618/TL25/
+// TL26 § Output Schema; LEGACY 3.12–3.13). Whether a declared schema makes `structuredContent`
+// required is left open by the spec (LEGACY §8.8, WIRE-FACTS §8.9): the table reads the MUST
+// strictly for a success, and asks nothing of a tool error (`isError: true`), which reports a
+// failure rather than the tool's output.
+import { Ajv as AjvDraft07, type ValidateFunction } from 'ajv';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule, { type FormatsPlugin } from 'ajv-formats';
+import type { ProtocolVersion } from '../types.js';
+import { getOutputSchemaDialect } from '../version-features.js';
+
+// ajv-formats is CommonJS: under NodeNext its default import is the module object.
+const addFormats = (addFormatsModule as unknown as { default: FormatsPlugin }).default;
+
+/** Compiled output schemas kept per dialect; the table has few, so a small bound is plenty. */
+const MAX_COMPILED = 64;
+
+type Dialect = 'draft-07' | '2020-12';
+type Compiled = { ok: true; validate: ValidateFunction } | { ok: false; problem: string };
+
+const validators = new Map<Dialect, { ajv: AjvDraft07 | Ajv2020; compiled: Map<string, Compiled> }>();
+
+/** A problem with `result` under the tool's `outputSchema`, or undefined when there is none to report. */
+export function checkStructuredContent(result: Record<string, unknown>, outputSchema: unknown, version: ProtocolVersion): string | undefined {
+  const dialect = getOutputSchemaDialect(version);
+  if (dialect === undefined || typeof outputSchema !== 'object' || outputSchema === null || result['isError'] === true) return undefined;
+  if (!('structuredContent' in result)) return 'the tool declares an outputSchema but the result has no structuredContent';
+  const compiled = compileOutputSchema(outputSchema, dialect);
+  if (!compiled.ok) return compiled.problem;
+  if (compiled.validate(result['structuredContent'])) return undefined;
+  const first = compiled.validate.errors?.[0];
+  const where = first?.instancePath ? `structuredContent${first.instancePath.replace(/\//g, '.')}` : 'structuredContent';
+  return `${where} does not match the tool's outputSchema (${dialect}): ${first?.message ?? 'invalid'}`;
+}
+
+function compileOutputSchema(schema: object, dialect: Dialect): Compiled {
+  const { ajv, compiled } = getValidator(dialect);
+  const key = JSON.stringify(schema);
+  const known = compiled.get(key);
+  if (known) return known;
+  let entry: Compiled;
+  try {
+    entry = { ok: true, validate: ajv.compile(schema) };
+  } catch (error) {
+    // TL25 § Tool: implementations MUST fail gracefully on a schema they cannot use.
+    entry = { ok: false, problem: `the tool's outputSchema cannot be used (${dialect}): ${(error as Error).message}` };
+  }
+  if (compiled.size >= MAX_COMPILED) compiled.delete(compiled.keys().next().value as string);
+  compiled.set(key, entry);
+  return entry;
+}
+
+function getValidator(dialect: Dialect): { ajv: AjvDraft07 | Ajv2020; compiled: Map<string, Compiled> } {
+  let validator = validators.get(dialect);
+  if (!validator) {
+    // strict: false: tool schemas carry annotation keywords (title, examples, x-…) strict mode refuses.
+    // validateSchema: false: the draft 2020-12 meta-schema costs about 1 s to compile; a schema
+    // ajv cannot compile still fails, and is reported as unusable.
+    const options = { allErrors: false, strict: false, validateSchema: false };
+    const ajv = dialect === '2020-12' ? new Ajv2020(options) : new AjvDraft07(options);
+    addFormats(ajv);
+    validator = { ajv, compiled: new Map() };
+    validators.set(dialect, validator);
+  }
+  return validator;
+}
