@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { mkdirSync } from 'node:fs';
 import { makeTempDir, median, ratio, REPEAT, runNode } from './measure.mjs';
+import { measureHtmlLoad } from './html-load.mjs';
 
 const CHILD = fileURLToPath(new URL('./report-child.mjs', import.meta.url));
 /** Stop repeating once the report samples have used this much time (the run is slow). */
@@ -31,13 +32,19 @@ export async function measureReports(cells) {
     const rss = median(runs.map((run) => run.rssMb));
     const floorMs = median(floors.map((run) => run.ms));
     const floorRss = median(floors.map((run) => run.rssMb));
+    const cpuMs = median(runs.map((run) => run.cpuMs));
+    const floorCpuMs = median(floors.map((run) => run.cpuMs));
+    if (runs[0].cells !== cells) throw new Error(`reports: asked for ${cells} cells, the synthetic result has ${runs[0].cells}`);
     const htmlMb = runs[0].sizes['matrix.html'] / 1e6;
+    const htmlLoad = await measureHtmlLoad(join(dir, 'report-0', 'matrix.html'), cells, Math.min(REPEAT, 3));
     const samples = `${runs.length} sample(s)${runs.length < REPEAT ? ` (stopped after ${Math.round(spent / 1000)} s)` : ''}`;
     const sizes = Object.entries(runs[0].sizes).map(([name, size]) => `${name} ${(size / 1e6).toFixed(1)} MB`).join(', ');
     return [
       { id: 'reports.ms', title: `reports, ${cells} cells: render + write all (ms)`, measured: ms, reference: 5000, referenceLabel: 'budget: 5 s', ratio: ratio(ms, 5000), target: 1, targetKind: 'max', unit: 'ms', notes: `${samples}; floor (one JSON.stringify + write of the result): ${Math.round(floorMs)} ms, ×${(ms / floorMs).toFixed(1)}`, samples: { measured: runs.map((run) => run.ms), floor: floors.map((run) => run.ms) } },
+      { id: 'reports.vs_floor', title: `reports, ${cells} cells: all formats ÷ the floor (ms)`, measured: ms, reference: floorMs, referenceLabel: 'floor: one JSON.stringify + write', ratio: ratio(ms, floorMs), target: 0.6, targetKind: 'max', unit: 'ms', notes: `CPU time (steadier under load): reports ${Math.round(cpuMs)} ms, floor ${Math.round(floorCpuMs)} ms, ×${(cpuMs / floorCpuMs).toFixed(2)}` },
       { id: 'reports.rss', title: `reports, ${cells} cells: peak RSS (MB)`, measured: rss, reference: 500, referenceLabel: 'budget: 500 MB', ratio: ratio(rss, 500), target: 1, targetKind: 'max', unit: 'MB', notes: `the result itself holds ${Math.round(runs[0].rssBeforeMb)} MB before rendering; floor peak ${Math.round(floorRss)} MB` },
       { id: 'reports.html_mb', title: `reports, ${cells} cells: matrix.html size (MB)`, measured: htmlMb, reference: 25, referenceLabel: 'budget: 25 MB', ratio: ratio(htmlMb, 25), target: 1, targetKind: 'max', unit: 'MB', notes: sizes },
+      ...htmlLoad,
     ];
   } finally {
     cleanup();
