@@ -200,6 +200,20 @@ function buildMarks(comparison: Comparison | undefined): Map<string, CompareMark
   return marks;
 }
 
+// Case → target → version → position in result.cells (the last cell wins); nested maps, as one map
+// keyed by formatCellKey built and hashed 200,000 JSON strings for a 100,000-cell run.
+function indexCellPositions(cells: readonly Cell[]): Map<string, Map<string, Map<string, number>>> {
+  const positions = new Map<string, Map<string, Map<string, number>>>();
+  cells.forEach((cell, i) => {
+    let byTarget = positions.get(cell.case);
+    if (!byTarget) positions.set(cell.case, (byTarget = new Map()));
+    let byVersion = byTarget.get(cell.target);
+    if (!byVersion) byTarget.set(cell.target, (byVersion = new Map()));
+    byVersion.set(cell.protocolVersion, i);
+  });
+  return positions;
+}
+
 /** Build the matrix view model from a run (pure; all untrusted text sanitized). */
 export function buildMatrixViewModel(result: RunResult, comparison?: Comparison): MatrixViewModel {
   const targets = buildTargets(result);
@@ -207,8 +221,7 @@ export function buildMatrixViewModel(result: RunResult, comparison?: Comparison)
   const versions = PROTOCOL_VERSIONS.filter((v) => result.cells.some((c) => c.protocolVersion === v));
   const columns: MatrixColumn[] = sortedRaw.flatMap((target, targetIndex) => versions.map((version) => ({ target: sanitizeText(target), targetIndex, version })));
 
-  const byKey = new Map<string, number>();
-  result.cells.forEach((cell, i) => byKey.set(formatCellKey(cell), i));
+  const positions = indexCellPositions(result.cells);
   const marks = buildMarks(comparison);
   const cases = indexCases(result);
   const caseIds = [...new Set([...result.cases.map((c) => c.id), ...result.cells.map((c) => c.case)])];
@@ -218,11 +231,10 @@ export function buildMatrixViewModel(result: RunResult, comparison?: Comparison)
     const title = sanitizeText(info?.title ?? caseId);
     const cells = sortedRaw.flatMap((target, targetIndex) =>
       versions.map((version): MatrixCell => {
-        const key = formatCellKey({ case: caseId, target, protocolVersion: version });
-        const index = byKey.get(key);
+        const index = positions.get(caseId)?.get(target)?.get(version);
         const cell = index === undefined ? undefined : result.cells[index];
         if (!cell || index === undefined) return { index: -1, hasDetails: false, targetIndex, status: 'none', word: '—' };
-        const mark = marks.get(key);
+        const mark = marks.size ? marks.get(formatCellKey(cell)) : undefined;
         const style = STATUS_STYLE[cell.status];
         const conclusion = cell.conclusion === undefined || cell.conclusion === 'verdict' ? undefined : cell.conclusion;
         const mismatch = cell.status === 'pass' || cell.status === 'skip' || cell.status === 'xpass' ? undefined : findMismatch(cell);

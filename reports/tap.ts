@@ -8,6 +8,7 @@ import { stripControl } from './redact.js';
 import { resolveSpecReference } from './spec-references.js';
 import { areSchemasOff, SCHEMAS_OFF_NOTICE } from './schema-notice.js';
 import { redactCheck, redactText, redactVerdict } from './redact-result.js';
+import { stringifyPlainEntry } from './yaml-plain.js';
 
 export interface TapOptions {
   /** Include YAML diagnostics on passing points too. @default false */
@@ -122,6 +123,9 @@ const entryMemo = new Map<string, string>();
 const ENTRY_MEMO_LIMIT = 20_000;
 
 function stringifyEntry(key: string, value: unknown): string {
+  // A plain string (every repro line, most reasons) needs neither the memo nor the yaml package.
+  const plain = stringifyPlainEntry(key, value);
+  if (plain !== undefined) return plain;
   const memoKey = JSON.stringify([key, value]);
   let text = entryMemo.get(memoKey);
   if (text === undefined) {

@@ -37,32 +37,47 @@ export async function writeContent(path: string, content: ReportFile['content'])
   const hash = createHash('sha256');
   let total = 0;
   const handle = await open(path, 'w');
-  const writeBytes = async (bytes: Buffer) => {
-    hash.update(bytes);
-    total += bytes.length;
+  // At most one write is in flight while the next batch is rendered and encoded: the file
+  // system's copy overlaps the rendering instead of following it.
+  let pending: Promise<void> = Promise.resolve();
+  const writeAll = async (bytes: Buffer) => {
     let offset = 0;
     while (offset < bytes.length) offset += (await handle.write(bytes, offset)).bytesWritten;
+  };
+  const writeBytes = async (bytes: Buffer) => {
+    await pending;
+    hash.update(bytes);
+    total += bytes.length;
+    pending = writeAll(bytes);
+    // A failed write is reported by the next await of `pending`, never left unhandled.
+    pending.catch(() => undefined);
   };
   try {
     if (typeof content === 'string' || Buffer.isBuffer(content)) await writeBytes(typeof content === 'string' ? Buffer.from(content) : content);
     else {
-      // Chunks are encoded straight into one reused buffer: joining them first cost a copy per chunk.
-      const buffer = Buffer.allocUnsafe(WRITE_BATCH_BYTES);
+      // Chunks are encoded straight into two alternating buffers (one may be in flight):
+      // joining them first cost a copy per chunk.
+      const buffers = [Buffer.allocUnsafe(WRITE_BATCH_BYTES), Buffer.allocUnsafe(WRITE_BATCH_BYTES)];
+      let buffer = buffers[0]!;
       let used = 0;
+      const flush = async () => {
+        await writeBytes(buffer.subarray(0, used));
+        buffer = buffer === buffers[0] ? buffers[1]! : buffers[0]!;
+        used = 0;
+      };
       for (const chunk of content) {
         // A UTF-16 code unit is at most 3 UTF-8 bytes, so this bound never truncates.
-        if (used + chunk.length * 3 > buffer.length) {
-          await writeBytes(buffer.subarray(0, used));
-          used = 0;
-        }
+        if (used + chunk.length * 3 > buffer.length) await flush();
         if (chunk.length * 3 > buffer.length) await writeBytes(Buffer.from(chunk));
         else used += buffer.write(chunk, used);
       }
-      if (used) await writeBytes(buffer.subarray(0, used));
+      if (used) await flush();
     }
+    await pending;
     // On disk before the folder is swapped in: a power cut must not leave a complete-looking, empty report.
     await handle.sync();
   } finally {
+    await pending.catch(() => undefined);
     await handle.close();
   }
   return { sha256: hash.digest('hex'), bytes: total };
