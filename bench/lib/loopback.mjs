@@ -81,7 +81,7 @@ export async function measureLoopback(cases, concurrency) {
         target: 0.5,
         targetKind: 'min',
         unit: '/s',
-        notes: `${selected.length} cases that answer at once (${cases.length - selected.length} waiting cases left out); each cell starts its own server, opens a connection and makes ${exchangesPerCell.toFixed(2)} HTTP requests on average`,
+        notes: `${selected.length} cases that answer at once (${cases.length - selected.length} waiting cases left out); cells share one listener (a path per cell) and, where the script leaves connections reusable, keep-alive connections; ${exchangesPerCell.toFixed(2)} HTTP requests per cell on average`,
         samples,
       },
       {

@@ -117,8 +117,11 @@ export async function createMockServerHost(port = 0): Promise<MockServerHost> {
   };
 }
 
+// The reason every wait of a closed case ends with (a constant: no error built per cell).
+const CASE_CLOSED = Object.freeze({ reason: 'the case was closed' });
+
 /** The per-case state and request handler: script position, sessions, recording, clock. */
-function armCase(options: Omit<MockServerOptions, 'port'>, url: string) {
+export function armCase(options: Omit<MockServerOptions, 'port'>, url: string) {
   const startedAt = performance.now();
   const now = (): number => Math.round((performance.now() - startedAt) * 1000) / 1000;
   const abort = new AbortController();
@@ -126,7 +129,12 @@ function armCase(options: Omit<MockServerOptions, 'port'>, url: string) {
   const state = createRouterState();
   const exchanges: RecordedExchange[] = [];
   const context: PlayContext = { signal: abort.signal, waiter, now };
+  // Responses of this case in flight: a shared listener cuts at close only those the server has
+  // not ended (a socket whose response was ended may already carry another cell's request).
+  const inFlight = new Set<ServerResponse>();
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    inFlight.add(res);
+    res.once('close', () => inFlight.delete(res));
     const at = now();
     const read = await readRequest(req);
     const exchange: RecordedExchange = { seq: exchanges.length, at, request: read.recorded, response: undefined };
@@ -170,9 +178,11 @@ function armCase(options: Omit<MockServerOptions, 'port'>, url: string) {
     handle,
     recording: (): Recording => structuredClone({ url, exchanges }),
     stop(): void {
-      abort.abort();
+      abort.abort(CASE_CLOSED);
       waiter.close();
     },
+    /** The sockets still carrying a response of this case (a hang, a stream cut short by stop()). */
+    unfinishedSockets: (): Socket[] => [...inFlight].flatMap((res) => (res.socket && !res.writableEnded ? [res.socket] : [])),
   };
 }
 
