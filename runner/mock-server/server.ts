@@ -1,10 +1,11 @@
 // The mock MCP server: a real HTTP server on 127.0.0.1 that plays a case and records everything.
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Case } from '../cases/case-types.js';
 import type { ProtocolVersion, RecordedExchange, RecordedResponse, Recording } from '../types.js';
 import { playResponse, type PlayContext } from './play-response.js';
-import { answerClientError, isLoopbackOrigin, MAX_HEADER_BYTES } from './lockdown.js';
+import { listenOnLoopback } from './listen-loopback.js';
+import { isLoopbackOrigin } from './lockdown.js';
 import { createErrorReply } from './mcp-replies.js';
 import { readRequest } from './record-request.js';
 import { renderResponseSpec } from './render-response.js';
@@ -60,30 +61,18 @@ export interface MockServerHost {
 
 /** Starts listening on 127.0.0.1 (port 0 unless given) with no case armed. */
 export async function createMockServerHost(port = 0): Promise<MockServerHost> {
-  const sockets = new Set<Socket>();
   let armed: ((req: IncomingMessage, res: ServerResponse) => Promise<void>) | undefined;
   let closeArmed: (() => Promise<void>) | undefined;
-  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => {
+  const handle = (req: IncomingMessage, res: ServerResponse): void => {
     // No case armed (a straggler between cells): drop the connection, record nothing.
     if (!armed) return void res.socket?.destroy();
     armed(req, res).catch(() => {
       // A request aborted mid-body, or a header the script made invalid: drop the connection.
       res.socket?.destroy();
     });
-  });
-  server.on('connection', (socket) => {
-    if (!armed) return void socket.destroy();
-    sockets.add(socket);
-    // Resets and client disconnects are part of the script; they must not crash the process.
-    socket.on('error', () => undefined);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  server.on('clientError', answerClientError);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => resolve());
-  });
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}${MCP_PATH}`;
+  };
+  const { server, sockets, origin } = await listenOnLoopback(handle, port, () => armed !== undefined);
+  const url = `${origin}${MCP_PATH}`;
   let hostClosing: Promise<void> | undefined;
 
   return {

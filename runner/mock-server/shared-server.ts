@@ -2,9 +2,9 @@
 // (/cell/<token>/mcp), so many cells share the listener and keep-alive connections while each
 // case keeps its own script, sessions, clock and recording.
 import { randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
-import { answerClientError, MAX_HEADER_BYTES } from './lockdown.js';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { listenOnLoopback } from './listen-loopback.js';
 import { MCP_PATH } from './route-request.js';
 import { armCase, type MockServer, type MockServerOptions } from './server.js';
 
@@ -28,9 +28,8 @@ const CELL_PATH = /^\/cell\/([A-Za-z0-9_-]+)(.*)$/s;
  * responses; the others stay open for the next cell.
  */
 export async function startSharedMockServer(): Promise<SharedMockServer> {
-  const sockets = new Set<Socket>();
   const cells = new Map<string, ReturnType<typeof armCase>>();
-  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => {
+  const handle = (req: IncomingMessage, res: ServerResponse): void => {
     const match = CELL_PATH.exec(req.url ?? '');
     const cell = match ? cells.get(match[1]!) : undefined;
     if (!match || !cell) return void answerNoCell(req, res);
@@ -40,19 +39,8 @@ export async function startSharedMockServer(): Promise<SharedMockServer> {
       // A request aborted mid-body, or a header the script made invalid: drop the connection.
       res.socket?.destroy();
     });
-  });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    // Resets and client disconnects are part of the scripts; they must not crash the process.
-    socket.on('error', () => undefined);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  server.on('clientError', answerClientError);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  };
+  const { server, sockets, origin } = await listenOnLoopback(handle);
   let closing: Promise<void> | undefined;
   const runToken = randomBytes(9).toString('base64url');
   let opened = 0;
