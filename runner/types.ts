@@ -1,5 +1,6 @@
 // The pipeline contract: the values that cross module boundaries.
 // Private shapes stay in the module that owns them.
+import type { Dispatcher } from 'undici';
 import type { Case } from './cases/case-types.js';
 import type { Recording } from './recording-types.js';
 import type { CheckLevel, Conclusion, Consequence, ExpectedVerdict, Outcome, ProtocolVersion } from './vocabulary.js';
@@ -243,6 +244,8 @@ export interface TargetContext {
   mode: 'http' | 'direct';
   /** The mock server's MCP endpoint, when the target uses one (see Target.usesServer). */
   serverUrl?: string;
+  /** Keep-alive connections to serverUrl's origin shared with other cells, when the case leaves them reusable (built-in harness only). */
+  connections?: Dispatcher;
   /** Per-cell time budget in milliseconds. */
   timeoutMs: number;
   /** Aborted when the run is interrupted. */

@@ -78,10 +78,9 @@ export async function measureLoopback(cases, concurrency) {
         reference,
         referenceLabel: 'bare undici keep-alive loop vs node:http (requests/s)',
         ratio: ratio(measured, reference),
-        target: 0.5,
-        targetKind: 'min',
+        target: null,
         unit: '/s',
-        notes: `${selected.length} cases that answer at once (${cases.length - selected.length} waiting cases left out); each cell starts its own server, opens a connection and makes ${exchangesPerCell.toFixed(2)} HTTP requests on average`,
+        notes: `${selected.length} cases that answer at once (${cases.length - selected.length} waiting cases left out); cells share one listener (a path per cell) and, where the script leaves connections reusable, keep-alive connections; ${exchangesPerCell.toFixed(2)} HTTP requests per cell on average`,
         samples,
       },
       {
@@ -91,9 +90,11 @@ export async function measureLoopback(cases, concurrency) {
         reference,
         referenceLabel: 'bare undici keep-alive loop (requests/s)',
         ratio: ratio(measured * exchangesPerCell, reference),
-        target: null,
+        // Issue 16 goal 2: requests/s inside cells ≥ 0.5× the bare loop's, on the cells that do not wait on purpose.
+        target: 0.5,
+        targetKind: 'min',
         unit: '/s',
-        notes: 'the same run counted in requests (initialize, initialized, calls, replies), for a like-for-like view',
+        notes: 'the same run counted in requests (initialize, initialized, calls, replies), the like-for-like view the target is set on',
       },
     ];
   } finally {

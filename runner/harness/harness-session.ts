@@ -1,5 +1,6 @@
 // The well-behaved MCP client around the call being classified: lifecycle, headers, replies.
 import { createParser } from 'eventsource-parser';
+import type { Dispatcher } from 'undici';
 import type { ToolSpec } from '../cases/case-types.js';
 import { PROTOCOL_VERSIONS, type ProtocolVersion, type ToolCallRequest } from '../types.js';
 import { allowsBatching, hasInitializeSession, hasProtocolVersionHeader } from '../version-features.js';
@@ -16,6 +17,8 @@ export interface HarnessSessionOptions {
   signal?: AbortSignal;
   /** The called tool, for 2026 `Mcp-Param-*` headers (x-mcp-header); optional. */
   tool?: ToolSpec;
+  /** Keep-alive connections to the url's origin shared with other sessions (left open by close()); without it the session opens its own and closes them. */
+  connections?: Dispatcher;
 }
 
 export interface HarnessSession {
@@ -33,8 +36,7 @@ const ACCEPT = 'application/json, text/event-stream';
 export async function openHarnessSession(options: HarnessSessionOptions): Promise<HarnessSession> {
   const url = new URL(options.url);
   // undici is imported on first use: direct mode never opens a session and saves its ~150 ms load.
-  const { Pool } = await import('undici');
-  const pool = new Pool(url.origin);
+  const pool = options.connections ?? new (await import('undici')).Pool(url.origin);
   const path = url.pathname + url.search;
   const setup: ExchangeResponse[] = [];
   let sessionId: string | undefined;
@@ -87,7 +89,7 @@ export async function openHarnessSession(options: HarnessSessionOptions): Promis
       await Promise.all(replies);
       return response;
     },
-    close: () => pool.destroy(),
+    close: () => (options.connections ? Promise.resolve() : pool.destroy()),
   };
 }
 

@@ -77,8 +77,12 @@ function writeHead(res: ServerResponse, rendered: RenderedResponse, recorded: Re
   if (contentLength !== undefined) headers.push(['Content-Length', String(contentLength)]);
   res.sendDate = false;
   res.writeHead(rendered.status, headers.flat());
-  // Streams show their status line at once, even before the first (possibly delayed) event.
-  res.flushHeaders();
+  // The status line goes out at once, even before a delayed first chunk or event. A response that
+  // ends normally and whose first write follows without a wait lets node send that write together
+  // with the head: the same bytes, one write. (Streams that hang or reset keep the head apart, as
+  // a client reading up to a reset is sensitive to how the bytes arrived.)
+  const nextWriteAtOnce = rendered.end === 'close' && (rendered.chunks.length === 0 || rendered.chunks[0]!.delayMs <= 0);
+  if (!nextWriteAtOnce) res.flushHeaders();
   recorded.status = rendered.status;
   for (const [name, value] of headers) {
     const key = name.toLowerCase();

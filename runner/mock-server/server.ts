@@ -1,10 +1,11 @@
 // The mock MCP server: a real HTTP server on 127.0.0.1 that plays a case and records everything.
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Case } from '../cases/case-types.js';
 import type { ProtocolVersion, RecordedExchange, RecordedResponse, Recording } from '../types.js';
 import { playResponse, type PlayContext } from './play-response.js';
-import { answerClientError, isLoopbackOrigin, MAX_HEADER_BYTES } from './lockdown.js';
+import { listenOnLoopback } from './listen-loopback.js';
+import { isLoopbackOrigin } from './lockdown.js';
 import { createErrorReply } from './mcp-replies.js';
 import { readRequest } from './record-request.js';
 import { renderResponseSpec } from './render-response.js';
@@ -60,30 +61,18 @@ export interface MockServerHost {
 
 /** Starts listening on 127.0.0.1 (port 0 unless given) with no case armed. */
 export async function createMockServerHost(port = 0): Promise<MockServerHost> {
-  const sockets = new Set<Socket>();
   let armed: ((req: IncomingMessage, res: ServerResponse) => Promise<void>) | undefined;
   let closeArmed: (() => Promise<void>) | undefined;
-  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => {
+  const handle = (req: IncomingMessage, res: ServerResponse): void => {
     // No case armed (a straggler between cells): drop the connection, record nothing.
     if (!armed) return void res.socket?.destroy();
     armed(req, res).catch(() => {
       // A request aborted mid-body, or a header the script made invalid: drop the connection.
       res.socket?.destroy();
     });
-  });
-  server.on('connection', (socket) => {
-    if (!armed) return void socket.destroy();
-    sockets.add(socket);
-    // Resets and client disconnects are part of the script; they must not crash the process.
-    socket.on('error', () => undefined);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  server.on('clientError', answerClientError);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => resolve());
-  });
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}${MCP_PATH}`;
+  };
+  const { server, sockets, origin } = await listenOnLoopback(handle, port, () => armed !== undefined);
+  const url = `${origin}${MCP_PATH}`;
   let hostClosing: Promise<void> | undefined;
 
   return {
@@ -117,8 +106,11 @@ export async function createMockServerHost(port = 0): Promise<MockServerHost> {
   };
 }
 
+// The reason every wait of a closed case ends with (a constant: no error built per cell).
+const CASE_CLOSED = Object.freeze({ reason: 'the case was closed' });
+
 /** The per-case state and request handler: script position, sessions, recording, clock. */
-function armCase(options: Omit<MockServerOptions, 'port'>, url: string) {
+export function armCase(options: Omit<MockServerOptions, 'port'>, url: string) {
   const startedAt = performance.now();
   const now = (): number => Math.round((performance.now() - startedAt) * 1000) / 1000;
   const abort = new AbortController();
@@ -126,7 +118,12 @@ function armCase(options: Omit<MockServerOptions, 'port'>, url: string) {
   const state = createRouterState();
   const exchanges: RecordedExchange[] = [];
   const context: PlayContext = { signal: abort.signal, waiter, now };
+  // Responses of this case in flight: a shared listener cuts at close only those the server has
+  // not ended (a socket whose response was ended may already carry another cell's request).
+  const inFlight = new Set<ServerResponse>();
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    inFlight.add(res);
+    res.once('close', () => inFlight.delete(res));
     const at = now();
     const read = await readRequest(req);
     const exchange: RecordedExchange = { seq: exchanges.length, at, request: read.recorded, response: undefined };
@@ -170,9 +167,11 @@ function armCase(options: Omit<MockServerOptions, 'port'>, url: string) {
     handle,
     recording: (): Recording => structuredClone({ url, exchanges }),
     stop(): void {
-      abort.abort();
+      abort.abort(CASE_CLOSED);
       waiter.close();
     },
+    /** The sockets still carrying a response of this case (a hang, a stream cut short by stop()). */
+    unfinishedSockets: (): Socket[] => [...inFlight].flatMap((res) => (res.socket && !res.writableEnded ? [res.socket] : [])),
   };
 }
 

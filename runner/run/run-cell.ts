@@ -22,7 +22,7 @@ export interface RunCellOptions {
   schema: SchemaResult[];
   /** Validates the messages a client target sent; none when schemas are off. */
   checkRequest?: CheckRequestMessage | undefined;
-  /** The run's reusable mock-server hosts (classifier targets only); without it each cell starts its own server. */
+  /** The run's shared mock-server listener and connections (classifier targets only); without it each cell starts its own server. */
   hosts?: ServerHosts | undefined;
   /** What the repro line carries beyond the cell (case table, baseline, schemas off). */
   repro?: ReproContext | undefined;
@@ -90,22 +90,16 @@ async function runTarget(options: RunCellOptions): Promise<{ outcome: TargetOutc
   const budgetMs = getCellBudgetMs(options.timeoutMs, loaded.case.exchanges.length, target.getCellLimitMs?.(context));
   if (!target.usesServer(mode)) return { outcome: await withBudget(target.run(context), budgetMs, budget) };
   // Only the built-in harness is known to be done with the server when run() settles (it closes
-  // its connections first); client processes may still send stragglers, so they get their own.
+  // its connections first); client processes may keep connections of their own alive across
+  // cells, or send stragglers, so they get a listener of their own.
   if (options.hosts && target.info.kind === 'classifier') {
-    const host = await options.hosts.acquire();
-    const server = host.open({ case: loaded.case, protocolVersion });
-    let settled = false;
+    const { server, connections } = await options.hosts.open(loaded.case, protocolVersion);
     try {
-      const outcome = await withBudget(
-        target.run({ ...context, serverUrl: server.url }).finally(() => (settled = true)),
-        budgetMs,
-        budget,
-      );
+      const outcome = await withBudget(target.run({ ...context, serverUrl: server.url, ...(connections ? { connections } : {}) }), budgetMs, budget);
       return { outcome, recording: server.recording() };
     } finally {
+      // A target past its budget that still sends reaches a closed path: a 404 recorded nowhere.
       await server.close();
-      // A target past its budget may still be sending: that host is closed, never reused.
-      await options.hosts.release(host, settled);
     }
   }
   const server = await startMockServer({ case: loaded.case, protocolVersion });

@@ -46,7 +46,7 @@ async function runClassifier(classify: CallClassifier, context: TargetContext): 
   const invalidVerdicts: NonNullable<TargetOutcome['invalidVerdicts']> = [];
   const session =
     context.mode === 'http'
-      ? await openHarnessSession({ url: requireUrl(context), protocolVersion, timeoutMs: context.timeoutMs, signal: context.signal, ...(item.tool ? { tool: item.tool } : {}) })
+      ? await openHarnessSession({ url: requireUrl(context), protocolVersion, timeoutMs: context.timeoutMs, signal: context.signal, ...(item.tool ? { tool: item.tool } : {}), ...(context.connections ? { connections: context.connections } : {}) })
       : undefined;
   try {
     for (const [index, exchange] of item.exchanges.entries()) {

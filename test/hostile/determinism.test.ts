@@ -14,11 +14,12 @@ import { describeCellFailure } from '../describe-cell.js';
 const RUNS = Number(process.env.MEM_DETERMINISM_RUNS ?? 3);
 const TIMING_KEYS = new Set(['at', 'endedAt', 'durationMs', 'startedAt', 'finishedAt']);
 
-/** A cell without what legitimately varies: times, durations, the ephemeral port, session ids. */
+/** A cell without what legitimately varies: times, durations, the ephemeral port, the cell's path token on the shared listener, session ids. */
 function normalizeCell(cell: Cell): string {
   const text = JSON.stringify(cell, (key, value: unknown) => (TIMING_KEYS.has(key) ? undefined : value));
   return text
     .replace(/127\.0\.0\.1:\d+/g, '127.0.0.1:PORT')
+    .replace(/\/cell\/[A-Za-z0-9_-]+\//g, '/cell/TOKEN/')
     .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, 'UUID');
 }
 
