@@ -5,30 +5,14 @@ import type { Cell, CellStatus, ProtocolVersion, RunResult } from '../runner/typ
 import { CELL_STATUSES, PROTOCOL_VERSIONS } from '../runner/types.js';
 import { describePassSources, describeWireOnlyTargets } from '../runner/run/describe-conclusions.js';
 import { computeCaseTableDigest, indexCases } from './case-info.js';
-import { countFailures, formatFailureLine } from './count-failures.js';
+import { buildTargets, type TargetBar } from './html-target-bars.js';
+import { STATUS_STYLE } from './status-style.js';
 import { findMismatch } from './describe-mismatch.js';
 import { listSpecReferences, SPEC_COMMIT, type SpecReference } from './spec-references.js';
 import type { Comparison } from './compare-types.js';
 import { formatCellKey } from './compare-types.js';
 import { sanitizeText } from './redact.js';
 import { areSchemasOff, SCHEMAS_OFF_NOTICE } from './schema-notice.js';
-
-export interface StatusStyle {
-  /** The word shown in every cell: colour is never the only signal. */
-  word: string;
-  description: string;
-}
-
-// Exhaustive: a new CellStatus fails to compile until it has a word, a colour class and a definition.
-export const STATUS_STYLE: Record<CellStatus, StatusStyle> = {
-  pass: { word: 'PASS', description: 'Every check passed.' },
-  fail: { word: 'FAIL', description: 'A MUST check failed: the target violates the specification.' },
-  non_strict: { word: 'NON-STRICT', description: 'Every MUST check passed, but a SHOULD or POLICY check failed.' },
-  skip: { word: 'SKIP', description: 'Not run: the target does not support this case or protocol version.' },
-  error: { word: 'ERROR', description: 'Not measured: the harness or the target broke (crash, timeout, unreadable verdict).' },
-  xfail: { word: 'XFAIL', description: 'Failed as the baseline of known failures expects; does not fail the run.' },
-  xpass: { word: 'XPASS', description: 'Passed although the baseline lists it as a known failure: the baseline entry is stale and fails the run.' },
-};
 
 export type CompareMark = 'regression' | 'fix' | 'added';
 const MARK_SYMBOL: Record<CompareMark, string> = { regression: '▼', fix: '▲', added: '+' };
@@ -67,26 +51,6 @@ export interface MatrixRow {
   /** Lower-cased text the search box matches against. */
   search: string;
   cells: MatrixCell[];
-}
-
-export interface TargetBar {
-  /** The target name exactly as in the result, for lookups; never shown. */
-  rawName: string;
-  name: string;
-  index: number;
-  version: string;
-  kind: string;
-  /** The wire implementation the target runs on (`target.stack`), else a word for its kind. */
-  stack: string;
-  /** Set on the first target of its stack when the run has more than one stack: the list shows a heading. */
-  stackStart: boolean;
-  /** Unexpected plus known (xfail) failures: what the targets are ordered by. */
-  failures: number;
-  /** "0 unexpected · 25 known: 9 false successes, 11 unsafe retries, …" */
-  failureLine: string;
-  unexpected: number;
-  total: number;
-  segments: { status: CellStatus; word: string; count: number; percent: string }[];
 }
 
 export interface MatrixViewModel {
@@ -139,56 +103,6 @@ function orderLayers(layers: Iterable<string>): string[] {
     const ib = known.indexOf(b);
     return (ia < 0 ? known.length : ia) - (ib < 0 ? known.length : ib) || a.localeCompare(b);
   });
-}
-
-function buildTargets(result: RunResult): TargetBar[] {
-  const info = new Map(result.targets.map((t) => [t.name, t]));
-  const names = [...new Set([...result.targets.map((t) => t.name), ...result.cells.map((c) => c.target)])];
-  // One pass counts every target's statuses (filtering per target was targets × cells).
-  const counts = new Map(names.map((name) => [name, new Map<CellStatus, number>()]));
-  for (const cell of result.cells) {
-    const byStatus = counts.get(cell.target)!;
-    byStatus.set(cell.status, (byStatus.get(cell.status) ?? 0) + 1);
-  }
-  const failuresOf = new Map(countFailures(result).map((f) => [f.target, f]));
-  const bars = names.map((name, position) => {
-    const byStatus = counts.get(name)!;
-    const total = [...byStatus.values()].reduce((sum, n) => sum + n, 0);
-    const segments = CELL_STATUSES.map((status) => {
-      const count = byStatus.get(status) ?? 0;
-      return { status, word: STATUS_STYLE[status].word, count, percent: total ? ((100 * count) / total).toFixed(2) : '0' };
-    }).filter((s) => s.count > 0);
-    const failures = failuresOf.get(name)!;
-    const t = info.get(name);
-    const stack = sanitizeText(t?.stack ?? describeKind(t?.kind ?? ''));
-    return {
-      rawName: name,
-      name: sanitizeText(name),
-      index: position,
-      version: sanitizeText(t?.version ?? ''),
-      kind: t?.kind ?? '',
-      stack,
-      stackStart: false,
-      failures: failures.all,
-      failureLine: formatFailureLine(failures),
-      unexpected: failures.unexpected.total,
-      total,
-      segments,
-    };
-  });
-  // Fewest failures (unexpected and known alike) first; ties keep the command-line order. Then
-  // grouped by stack (a group where its best target ranks), so targets that share a wire
-  // implementation stand side by side.
-  const ranked = bars.sort((a, b) => a.failures - b.failures || a.index - b.index);
-  const stacks = [...new Set(ranked.map((bar) => bar.stack))];
-  const grouped = stacks.flatMap((stack) => ranked.filter((bar) => bar.stack === stack));
-  return grouped.map((bar, index) => ({ ...bar, index, stackStart: stacks.length > 1 && (index === 0 || grouped[index - 1]!.stack !== bar.stack) }));
-}
-
-function describeKind(kind: string): string {
-  if (kind === 'classifier') return 'classifiers';
-  if (kind === 'command') return 'command clients';
-  return kind || 'other';
 }
 
 function buildMarks(comparison: Comparison | undefined): Map<string, CompareMark> {
