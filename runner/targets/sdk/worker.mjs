@@ -97,6 +97,13 @@ async function runCell(cell) {
     } catch (error) {
       return { id: cell.id, error: `connect failed before any tools/call: ${describe(error)}`, notes: log.notes, durationMs: elapsed(started) };
     }
+    try {
+      // A host lists the tools before it calls one (to show them to a model); the SDK keeps the
+      // listed outputSchema and validates structuredContent against it. Not under test either.
+      await client.listTools(undefined, { timeout: Math.max(timeout, 5000) });
+    } catch (error) {
+      return { id: cell.id, error: `tools/list failed before any tools/call: ${describe(error)}`, notes: log.notes, durationMs: elapsed(started) };
+    }
     watchTransport(transport, log);
     const verdicts = [];
     for (let call = 0; call < cell.calls; call++) {
