@@ -39,6 +39,7 @@ export const RUNNER_FILES = [
   'bin/**',
   'dist/runner/**/*.js',
   'dist/runner/**/*.cjs', // the case validator `npm run build` generates
+  'dist/runner/**/*.checked.json', // the bundled case files the build validated (cases/checked-cases.ts)
   'dist/reports/**/*.js',
   'runner/**/*.ts',
   'runner/**/*.mjs', // worker scripts: classifier isolation, SDK clients
