@@ -13,8 +13,9 @@ import { measureLoopback } from './lib/loopback.mjs';
 import { measurePersistentLane } from './lib/persistent.mjs';
 import { REPEAT, ROOT } from './lib/measure.mjs';
 import { measureReports } from './lib/reports.mjs';
+import { measureStartup } from './lib/startup.mjs';
 
-const SECTIONS = (process.env.BENCH_ONLY ?? 'direct,loopback,clients,persistent,reports,default').split(',');
+const SECTIONS = (process.env.BENCH_ONLY ?? 'startup,direct,loopback,clients,persistent,reports,default').split(',');
 const REPORT_CELLS = Number(process.env.BENCH_REPORT_CELLS ?? 100_000);
 
 const env = { MCP_SCHEMAS_DIR: process.env.MCP_SCHEMAS_DIR ?? '' };
@@ -25,6 +26,7 @@ const figures = [];
 const note = (text) => process.stderr.write(`bench: ${text}\n`);
 
 const sections = {
+  startup: async () => figures.push(...(await measureStartup(cases, env))),
   direct: async () => {
     figures.push(await measureDirectThroughput(cases));
     figures.push(...(await measureDirectCli(cases, env)));

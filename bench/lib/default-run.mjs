@@ -22,6 +22,7 @@ export async function measureDefaultRun(cases, env) {
     const immediate = [];
     let waitSum = 0;
     let cellCount = 0;
+    let byFamily = [];
     for (let i = 0; i < REPEAT; i++) {
       const out = join(dir, `out-${i}`);
       full.push(await runNode([CLI, 'run', '--out', out, '--quiet'], { env, cwd: ROOT }));
@@ -30,6 +31,7 @@ export async function measureDefaultRun(cases, env) {
         cellCount = result.cells.length;
         const ids = new Set(waiting.map((item) => item.case.id));
         waitSum = result.cells.filter((cell) => ids.has(cell.case)).reduce((sum, cell) => sum + cell.durationMs, 0);
+        byFamily = sumCellTimeByFamily(result);
       }
       rmSync(out, { recursive: true, force: true });
       // The bundled baseline names the left-out cases, so this run goes without it (exit 1 allowed).
@@ -40,6 +42,7 @@ export async function measureDefaultRun(cases, env) {
     const rss = median(full.map((run) => run.rssMb));
     const wallImmediate = median(immediate.map((run) => run.ms));
     return [
+      ...describeCellCost(byFamily, wall),
       {
         id: 'default.wall',
         title: `default run \`run --out\`, ${cellCount} cells (wall)`,
@@ -81,4 +84,43 @@ export async function measureDefaultRun(cases, env) {
   } finally {
     cleanup();
   }
+}
+
+/**
+ * Cell-time (summed cell durations, overlapped in the run) per target family (reference, naive,
+ * ts-sdk, ts-client, each stack), from one run's results.json: where the default run's time goes.
+ */
+export function sumCellTimeByFamily(result) {
+  const kinds = new Map(result.targets.map((target) => [target.name, target.kind]));
+  const families = new Map();
+  for (const cell of result.cells) {
+    const family = cell.target.split('@')[0];
+    const entry = families.get(family) ?? { family, kind: kinds.get(cell.target) ?? '?', targets: new Set(), cells: 0, cellMs: 0 };
+    entry.targets.add(cell.target);
+    entry.cells++;
+    entry.cellMs += cell.durationMs;
+    families.set(family, entry);
+  }
+  return [...families.values()].sort((a, b) => b.cellMs - a.cellMs);
+}
+
+/** One figure per family: its wall share per cell (the run's wall split by cell-time) beside its cell-time per cell. */
+export function describeCellCost(byFamily, wall) {
+  const total = byFamily.reduce((sum, entry) => sum + entry.cellMs, 0);
+  return byFamily.map((entry) => {
+    const wallShare = total === 0 ? 0 : (wall * entry.cellMs) / total;
+    const perCellWall = wallShare / entry.cells;
+    const perCell = entry.cellMs / entry.cells;
+    return {
+      id: `default.cell_cost.${entry.family}`,
+      title: `default run, ${entry.family} (${entry.kind}): wall share per cell`,
+      measured: perCellWall,
+      reference: perCell,
+      referenceLabel: 'cell-time per cell (cells overlap)',
+      ratio: ratio(perCellWall, perCell),
+      target: null,
+      unit: 'ms',
+      notes: `${entry.cells} cells over ${entry.targets.size} target(s); cell-time ${(entry.cellMs / 1000).toFixed(1)} s = ${((entry.cellMs / total) * 100).toFixed(0)} % of all cell-time, so ${(wallShare / 1000).toFixed(1)} s of the ${(wall / 1000).toFixed(1)} s wall`,
+    };
+  });
 }

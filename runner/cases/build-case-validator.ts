@@ -7,6 +7,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { packagePath } from '../package-paths.js';
 import { GENERATED_VALIDATOR_FILE, generateCaseValidatorCode } from './case-validator-code.js';
+import { writeCheckedBundledCases } from './checked-cases.js';
+import { loadCasesSync } from './load-cases.js';
 
 /** Generates the validator into `dir` (default: this module's folder); returns the file written. */
 export function buildCaseValidator(dir = dirname(fileURLToPath(import.meta.url))): string {
@@ -20,4 +22,6 @@ export function buildCaseValidator(dir = dirname(fileURLToPath(import.meta.url))
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   process.stdout.write(`wrote ${buildCaseValidator()}\n`);
+  // Then the list of bundled case files validated in full by that validator and the rules.
+  process.stdout.write(`wrote ${writeCheckedBundledCases(loadCasesSync({ checkAll: true }))}\n`);
 }

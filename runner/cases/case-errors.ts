@@ -1,7 +1,8 @@
 // Turning ajv errors on case files into messages that say where, what was expected,
 // what was found, and how to fix it.
 import type { ErrorObject } from 'ajv';
-import { distance as distanceOf } from 'fastest-levenshtein';
+import { createRequire } from 'node:module';
+import type { distance as DistanceFunction } from 'fastest-levenshtein';
 import { RunnerError } from '../errors.js';
 
 export interface CaseProblem {
@@ -101,8 +102,12 @@ function describeValue(value: unknown): string {
   return `${kind} ${shown}`;
 }
 
+// fastest-levenshtein is CommonJS: required when a hint is wanted, not at every start-up (cli.ts imports this module).
+let distanceOf: typeof DistanceFunction | undefined;
+
 /** The candidate within edit distance 2 of the input, if any (for did-you-mean hints). */
 export function closest(input: string, candidates: string[]): string | undefined {
+  distanceOf ??= (createRequire(import.meta.url)('fastest-levenshtein') as { distance: typeof DistanceFunction }).distance;
   let best: { name: string; distance: number } | undefined;
   for (const name of candidates) {
     const distance = distanceOf(input.toLowerCase(), name.toLowerCase());

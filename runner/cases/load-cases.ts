@@ -7,8 +7,9 @@ import { basename, dirname, relative, resolve, sep } from 'node:path';
 import type { globSync as globSyncType } from 'tinyglobby';
 import { CaseTableError, type CaseProblem } from './case-errors.js';
 import { getCaseGuard } from './case-guard.js';
+import { getCheckedBundledCases } from './checked-cases.js';
 import { checkCaseRules } from './case-rules.js';
-import type { LoadedCase } from './case-types.js';
+import type { Case, LoadedCase } from './case-types.js';
 import { findDeepNesting } from './find-deep-nesting.js';
 import { listCaseFiles } from './list-case-files.js';
 import { CASE_FILE_MAX_BYTES, CASE_MAX_NESTING } from '../io/input-caps.js';
@@ -20,6 +21,8 @@ export interface LoadCasesOptions {
   /** Directories, files or glob patterns. @default the package's cases/ folder */
   sources?: string[];
   cwd?: string;
+  /** Validate every file, even bundled ones the build already validated (the build itself). @default false */
+  checkAll?: boolean;
 }
 
 /** Loads and validates every case file; throws CaseTableError listing every problem found. */
@@ -30,10 +33,12 @@ export async function loadCases(options: LoadCasesOptions = {}): Promise<LoadedC
 /** The same, synchronously: for test collection (vitest `describe` callbacks cannot await). */
 export function loadCasesSync(options: LoadCasesOptions = {}): LoadedCase[] {
   const cwd = options.cwd ?? process.cwd();
-  const { files, problems } = findCaseFiles(options.sources ?? [packagePath('cases')], cwd);
+  const bundled = packagePath('cases');
+  const { files, problems } = findCaseFiles(options.sources ?? [bundled], cwd);
   const loaded: LoadedCase[] = [];
+  const checked = options.checkAll ? null : getCheckedBundledCases();
   for (const { file, root } of files) {
-    const result = loadCaseFile(file, root, cwd);
+    const result = loadCaseFile(file, root, cwd, root === bundled ? checked : null);
     if ('problems' in result) problems.push(...result.problems);
     else loaded.push(result.loaded);
   }
@@ -100,7 +105,7 @@ function globSync(pattern: string, options: { cwd: string; absolute: true }): st
   return (createRequire(import.meta.url)('tinyglobby') as { globSync: typeof globSyncType }).globSync(pattern, options);
 }
 
-function loadCaseFile(file: string, root: string, cwd: string): { loaded: LoadedCase } | { problems: CaseProblem[] } {
+function loadCaseFile(file: string, root: string, cwd: string, checked: Map<string, string> | null): { loaded: LoadedCase } | { problems: CaseProblem[] } {
   const shown = relative(cwd, file) || file;
   let bytes: Buffer;
   let text: string;
@@ -122,17 +127,19 @@ function loadCaseFile(file: string, root: string, cwd: string): { loaded: Loaded
   } catch (error) {
     return { problems: [{ file: shown, pointer: '', message: `is not valid JSON: ${(error as Error).message}; fix the syntax` }] };
   }
+  const relativeFile = relative(root, file).split(sep).join('/');
+  const sha256 = createHash('sha256').update(bytes).digest('hex');
+  // A bundled file with the very bytes the build validated (checked-cases.ts) is not checked again.
+  if (checked?.get(relativeFile) === sha256) return { loaded: { case: deepFreeze(document as Case), file, relativeFile, sha256 } };
   const deep = findDeepNesting(document, CASE_MAX_NESTING);
   if (deep !== undefined) {
     return { problems: [{ file: shown, pointer: deep, message: `nested more than ${CASE_MAX_NESTING} arrays/objects deep (the limit for a case file); flatten the value` }] };
   }
   const guard = getCaseGuard();
   if (!guard.isCase(document)) return { problems: guard.describe(shown, document) };
-  const relativeFile = relative(root, file).split(sep).join('/');
   const folder = relativeFile.includes('/') ? relativeFile.split('/')[0] : undefined;
   const rules = checkCaseRules(document, { fileId: basename(file, '.json'), folder }).map((p) => ({ ...p, file: shown }));
   if (rules.length > 0) return { problems: rules };
-  const sha256 = createHash('sha256').update(bytes).digest('hex');
   // Frozen: every target and report reads this one object, so nothing may change it.
   return { loaded: { case: deepFreeze(document), file, relativeFile, sha256 } };
 }

@@ -161,7 +161,7 @@ export async function runRunCommand(args: string[], io: CliIo): Promise<number> 
       const { writeRunReports } = await import('../../reports/write-run-reports.js');
       injectFault?.('write');
       const { describeWhatRan } = await import('../run/describe-what-ran.js');
-      const { inputs, roots } = await collectRunInputs({ cases, schemas: schemaCheck?.loaded ?? [], targets, ...(settled.path ? { baseline: settled.path } : {}) });
+      const { inputs, roots } = await collectRunInputs({ cases, schemas: schemaCheck?.loaded ?? [], validatorCode: schemaCheck?.listUsedCode() ?? [], targets, ...(settled.path ? { baseline: settled.path } : {}) });
       const ran = await describeWhatRan(targets.map((target) => target.info));
       const files = await writeRunReports(options.out, result, { inputs, roots, ran, rootDir: getPackageRoot(), ...(signer ? { signer } : {}), ...outFolder, ...(comparison ? { comparison } : {}) });
       if (!options.quiet) io.stderr(`Reports written to ${options.out}/: ${files.join(', ')}\n`);
@@ -197,14 +197,16 @@ async function preparePairing(previous: StoredRunResult, label: string, values: 
 /** Loads and verifies the pinned schemas (unless --no-schemas) and compiles the validator once for the run. */
 async function prepareSchemaCheck(schemas: string | false | undefined, io: CliIo) {
   if (schemas === false) return undefined;
-  const { checkScriptedResponses, createSchemaValidator, resolveSchemas, toSchemaInfo } = await import('../schema-check/index.js');
+  const { checkScriptedResponses, createSchemaValidator, getValidatorCodeCacheDir, resolveSchemas, toSchemaInfo } = await import('../schema-check/index.js');
   const loaded = await resolveSchemas({ ...(schemas === undefined ? {} : { schemasDir: resolve(io.cwd, schemas) }), env: io.env });
-  const validator = createSchemaValidator(loaded);
+  // Validators come from pinned standalone code in the user cache (checked on every load), not an ajv compile per run.
+  const validator = createSchemaValidator(loaded, { codeCacheDir: getValidatorCodeCacheDir(io.env) });
   return {
     loaded: Object.values(loaded),
     info: toSchemaInfo(loaded),
     check: (item: LoadedCase, version: ProtocolVersion) => checkScriptedResponses(validator, item.case, version),
     checkRequest: (version: ProtocolVersion, message: unknown) => validator.checkRequestMessage(version, message),
+    listUsedCode: () => validator.listUsedCode(),
   };
 }
 

@@ -8,7 +8,7 @@ import type { CliIo } from '../cli-io.js';
 import { parseCommandFlags } from '../command-flags.js';
 import { UsageError } from '../errors.js';
 import { getSchemaPins } from '../schema-check/pins.js';
-import { getSchemaCacheDir } from '../schema-check/schema-files.js';
+import { getSchemaCacheDir, getValidatorCodeCacheDir } from '../schema-check/schema-files.js';
 
 export const VERIFY_USAGE = `Usage: mcp-error-matrix verify <report dir> [--root NAME=DIR]… [--allow DIR]… [--key PUB]
   Recomputes the SHA-256 of every input and output recorded in the folder's receipts and lists mismatches.
@@ -17,7 +17,8 @@ export const VERIFY_USAGE = `Usage: mcp-error-matrix verify <report dir> [--root
   of the commit it records), and others such as "cases", "schemas", "baseline", "classifier",
   "command", "shard-1" where the user's files were. An input whose root is not found here is
   NOT CHECKED (never a pass): give its folder with --root NAME=DIR. "schemas" falls back to
-  MCP_SCHEMAS_DIR or the schema cache (the pinned schemas are the same files everywhere).
+  MCP_SCHEMAS_DIR or the schema cache (the pinned schemas are the same files everywhere), and
+  "validator-code" to your own validator code cache (pinned code; a run with schemas fills it).
   Only files inside the report folder, each --root, this tool's folder, the current folder, the schema
   cache, MCP_SCHEMAS_DIR and each --allow DIR are ever read.
 
@@ -46,7 +47,8 @@ export async function runVerifyCommand(args: string[], io: CliIo): Promise<numbe
   const result = await verifyReport(dir, {
     roots,
     // The schemas are pinned by content: your own pinned copies stand in for the run's.
-    fallbackRoots: { schemas: getOwnSchemaDirs(io) },
+    // So is the validator code (named by its pinned SHA-256): any run of this version with schemas caches the same files.
+    fallbackRoots: { schemas: getOwnSchemaDirs(io), 'validator-code': [getValidatorCodeCacheDir(io.env)] },
     ...(publicKey ? { publicKey } : {}),
     allowDirs: getDefaultAllowedDirs(io, values.allow ?? []),
   });

@@ -8,7 +8,7 @@ import { glob } from 'tinyglobby';
 import type { ReceiptRootOption } from '../../reports/receipts.js';
 import type { LoadedCase } from '../cases/case-types.js';
 import { getPackageRoot } from '../package-paths.js';
-import type { LoadedSchema } from '../schema-check/index.js';
+import type { LoadedSchema, UsedValidatorCode } from '../schema-check/index.js';
 import type { Target } from '../types.js';
 import { listLocalImports } from './list-local-imports.js';
 
@@ -39,6 +39,7 @@ export const RUNNER_FILES = [
   'bin/**',
   'dist/runner/**/*.js',
   'dist/runner/**/*.cjs', // the case validator `npm run build` generates
+  'dist/runner/**/*.checked.json', // the bundled case files the build validated (cases/checked-cases.ts)
   'dist/reports/**/*.js',
   'runner/**/*.ts',
   'runner/**/*.mjs', // worker scripts: classifier isolation, SDK clients
@@ -50,7 +51,14 @@ export const RUNNER_FILES = [
 ];
 
 /** Lists every input file of a run and the roots they are recorded under. */
-export async function collectRunInputs(options: { cases: LoadedCase[]; schemas: LoadedSchema[]; targets: Target[]; baseline?: string }): Promise<RunInputs> {
+export async function collectRunInputs(options: {
+  cases: LoadedCase[];
+  schemas: LoadedSchema[];
+  /** The pinned validator code that judged the run (schema-check/validator-code.ts). */
+  validatorCode?: (UsedValidatorCode & { version: string })[];
+  targets: Target[];
+  baseline?: string;
+}): Promise<RunInputs> {
   const packageRoot = getPackageRoot();
   const roots: Record<string, ReceiptRootOption> = { ...PACKAGE_ROOT };
   const inPackage = (path: string) => isInside(packageRoot, path);
@@ -67,6 +75,9 @@ export async function collectRunInputs(options: { cases: LoadedCase[]; schemas: 
   const schemaFiles = options.schemas.filter((schema) => !/^https?:/.test(schema.path)).map((schema) => schema.path);
   // The folder holding <version>/schema.json, as --schemas and MCP_SCHEMAS_DIR name it.
   const schemasRoot = underRoot('schemas', 'the pinned MCP schemas: a folder of <version>/schema.json (--schemas, MCP_SCHEMAS_DIR or the user cache)', schemaFiles.map(dirname));
+  // Code that could not be cached (a read-only cache) has no file to hash; the pins still name it.
+  const codes = (options.validatorCode ?? []).flatMap((code) => (code.path === undefined ? [] : [{ ...code, path: code.path }]));
+  const codeRoot = codes.length > 0 ? underRoot('validator-code', 'the pinned standalone validator code that judged the schema checks (the user cache)', codes.map((code) => code.path)) : undefined;
   const baselineRoot = options.baseline ? underRoot('baseline', 'the folder of the --baseline file', [options.baseline]) : undefined;
 
   const targetInputs: ReceiptInputEntry[] = [];
@@ -93,6 +104,7 @@ export async function collectRunInputs(options: { cases: LoadedCase[]; schemas: 
     ...options.schemas
       .filter((schema) => !/^https?:/.test(schema.path))
       .map((schema) => ({ kind: 'schema', path: schema.path, label: `${schema.version} (pin ${schema.sha256.slice(0, 12)})`, ...(schemasRoot ? { root: schemasRoot } : {}) })),
+    ...codes.map((code) => ({ kind: 'validator-code', path: code.path, label: `${code.version} ${code.definition} (pin ${code.sha256.slice(0, 12)})`, ...(codeRoot ? { root: codeRoot } : {}) })),
     ...(options.baseline ? [{ kind: 'baseline', path: options.baseline, ...(baselineRoot ? { root: baselineRoot } : {}) }] : []),
     ...targetInputs,
     ...runnerFiles.sort().map((path) => ({ kind: 'runner', path, root: 'package' })),

@@ -18,6 +18,11 @@ export function getSchemaCacheDir(env: NodeJS.ProcessEnv = process.env): string 
   return join(root, 'mcp-error-matrix', 'schemas');
 }
 
+/** Where pinned standalone validator code is cached (validator-code.ts): beside the schemas, where `verify` may read. */
+export function getValidatorCodeCacheDir(env: NodeJS.ProcessEnv = process.env): string {
+  return join(getSchemaCacheDir(env), 'validator-code');
+}
+
 /** Where a version's schema sits inside a `--schemas DIR` / `MCP_SCHEMAS_DIR` folder. */
 export function getSchemaPathInDir(dir: string, version: ProtocolVersion): string {
   return join(dir, version, 'schema.json');

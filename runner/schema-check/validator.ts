@@ -1,9 +1,8 @@
 // One Ajv (+ formats) per protocol version, holding that version's official schema: the class
 // follows the schema's `$schema` (draft-07 for 2025-03-26/2025-06-18 with `definitions`, draft
-// 2020-12 from 2025-11-25 with `$defs`); a validator per definition is compiled on first use.
-import { Ajv as AjvDraft07 } from 'ajv';
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormatsModule, { type FormatsPlugin } from 'ajv-formats';
+// 2020-12 from 2025-11-25 with `$defs`); a validator per definition is made on first use: from
+// pinned standalone code (validator-code.ts) when a code cache is given, else compiled by ajv.
+import type { ErrorObject } from 'ajv';
 import { PROTOCOL_VERSIONS, type ProtocolVersion } from '../types.js';
 import { capErrors, formatAjvErrors } from './format-errors.js';
 import type { LoadedSchemas } from './load-schemas.js';
@@ -11,15 +10,9 @@ import { checkRequestMessage, checkResponseMessage, type MessageCheck } from './
 import { detectAndValidate, type DetectOptions, type DetectResult } from './detect.js';
 import { RunnerError } from '../errors.js';
 import { SchemaDefinitionError, type DefinitionValidator } from './definition-validator.js';
+import { createAjv, loadPinnedValidator, SCHEMA_KEY, type DefsContainer, type UsedValidatorCode, type ValidateCode } from './validator-code.js';
 
 export { SchemaDefinitionError, type DefinitionResult } from './definition-validator.js';
-
-// ajv-formats is CommonJS: under NodeNext its default import is the module object.
-// At runtime module.exports is the plugin and also carries it as `.default`.
-const addFormats = (addFormatsModule as unknown as { default: FormatsPlugin }).default;
-
-/** The name the schema is registered under inside each Ajv instance. */
-const SCHEMA_KEY = 'mcp-schema.json';
 
 /** Every loaded version's schema, queried by `$defs` name; what message-checks.ts and detect.ts build on. */
 export interface SchemaValidator extends DefinitionValidator {
@@ -29,11 +22,15 @@ export interface SchemaValidator extends DefinitionValidator {
   checkRequestMessage(version: ProtocolVersion, message: unknown): MessageCheck;
   /** Detects request vs response and checks it under one or all loaded versions. */
   detectAndValidate(message: unknown, options?: DetectOptions): DetectResult;
+  /** The pinned validator code each definition used so far was judged by (empty without a code cache). */
+  listUsedCode(): (UsedValidatorCode & { version: ProtocolVersion })[];
 }
 
 export interface SchemaValidatorOptions {
   /** @default 8 */
   maxErrors?: number;
+  /** A folder for pinned standalone validator code (validator-code.ts); without it ajv compiles each run. */
+  codeCacheDir?: string;
 }
 
 /** Builds the validator over the loaded schemas (compiles nothing until a definition is used). */
@@ -47,7 +44,7 @@ export function createSchemaValidator(schemas: LoadedSchemas, options: SchemaVal
     if (!instance) {
       const loaded = schemas[version];
       if (!loaded) throw new RunnerError('MEM_SCHEMA_VERSION', `--version ${version}: the ${version} schema was not loaded`);
-      instance = createVersionInstance(loaded.schema);
+      instance = createVersionInstance(loaded.schema, options.codeCacheDir === undefined ? undefined : { dir: options.codeCacheDir, schemaSha256: loaded.sha256 });
       instances.set(version, instance);
     }
     return instance;
@@ -71,6 +68,7 @@ export function createSchemaValidator(schemas: LoadedSchemas, options: SchemaVal
     checkResponseMessage: (version, message) => checkResponseMessage(validator, version, message),
     checkRequestMessage: (version, message) => checkRequestMessage(validator, version, message),
     detectAndValidate: (message, detectOptions) => detectAndValidate(validator, message, detectOptions),
+    listUsedCode: () => [...instances].flatMap(([version, instance]) => instance.used.map((used) => ({ version, ...used }))),
   };
   return validator;
 }
@@ -79,35 +77,37 @@ interface VersionInstance {
   defs: Record<string, unknown>;
   /** Validates against a definition; the raw errors, or null when valid. */
   run(definition: string, value: unknown): ErrorObject[] | null;
+  /** The pinned code each definition used so far came from. */
+  used: UsedValidatorCode[];
 }
 
-function createVersionInstance(schema: unknown): VersionInstance {
+function createVersionInstance(schema: unknown, codeCache: { dir: string; schemaSha256: string } | undefined): VersionInstance {
   const dialect = getDialect(schema);
   const defs = getDefs(schema, dialect.container);
-  // strict: false because the upstream schema uses union types (RequestId) and annotation-only
-  // keywords that strict mode rejects; verbose: true gives errors their data for format-errors.ts.
-  // validateSchema: false because the bytes are SHA-256-pinned (load-schemas.ts): checking them
-  // against the draft 2020-12 meta-schema compiled that meta-schema and cost about 1 s per run.
-  const options = { allErrors: true, strict: false, verbose: true, validateSchema: false };
-  const ajv = dialect.container === '$defs' ? new Ajv2020(options) : new AjvDraft07(options);
-  addFormats(ajv);
-  ajv.addSchema(schema as object, SCHEMA_KEY);
-  const compiled = new Map<string, ValidateFunction>();
+  let ajv: ReturnType<typeof createAjv> | undefined;
+  const used: UsedValidatorCode[] = [];
+  const compiled = new Map<string, ValidateCode>();
+  const make = (definition: string): ValidateCode => {
+    const pinned = codeCache && loadPinnedValidator(codeCache.dir, codeCache.schemaSha256, schema, dialect.container, definition);
+    if (pinned) {
+      used.push(pinned.used);
+      return pinned.validate;
+    }
+    ajv ??= createAjv(schema, dialect.container);
+    const validate = ajv.getSchema(`${SCHEMA_KEY}#/${dialect.container}/${definition}`);
+    if (!validate) throw new Error(`ajv could not resolve #/${dialect.container}/${definition}`);
+    return validate;
+  };
   const run = (definition: string, value: unknown): ErrorObject[] | null => {
     let validate = compiled.get(definition);
-    if (!validate) {
-      validate = ajv.getSchema(`${SCHEMA_KEY}#/${dialect.container}/${definition}`);
-      if (!validate) throw new Error(`ajv could not resolve #/${dialect.container}/${definition}`);
-      compiled.set(definition, validate);
-    }
+    if (!validate) compiled.set(definition, (validate = make(definition)));
     return validate(value) ? null : [...(validate.errors ?? [])];
   };
-  return { defs, run };
+  return { defs, run, used };
 }
 
 interface Dialect {
-  /** Where the definitions live: draft-07 `definitions`, draft 2020-12 `$defs`. */
-  container: 'definitions' | '$defs';
+  container: DefsContainer;
 }
 
 const DRAFT_07 = /^https?:\/\/json-schema\.org\/draft-07\/schema#?$/;

@@ -5,10 +5,15 @@
 // no cached list is a TargetSpecError naming the package, the cache file and the remedy.
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import semver from 'semver';
+import { createRequire } from 'node:module';
+import type SemverModule from 'semver';
 import { TargetSpecError } from '../../errors.js';
 import { readUserText } from '../../io/read-user-file.js';
 import { getDefaultCacheDir, listBundledSdkTargets, runNpm, SDK_KINDS, type RunNpm, type SdkKind } from './resolve-sdk-package.js';
+
+// semver (about 50 CommonJS files) is required on first use: a run without a `kind@version` target never loads it.
+let semverModule: typeof SemverModule | undefined;
+const getSemver = (): typeof SemverModule => (semverModule ??= createRequire(import.meta.url)('semver') as typeof SemverModule);
 
 /** How long a fetched version list is used before it is fetched again. */
 export const VERSION_LIST_TTL_MS = 10 * 60 * 1000;
@@ -44,8 +49,8 @@ export function parseSdkRangeSpec(spec: string): SdkRangeSpec | undefined {
   let range = match[2]!.trim();
   const all = range.endsWith('#all');
   if (all) range = range.slice(0, -'#all'.length).trim();
-  if (!all && semver.valid(range) !== null && !/^[v=]/.test(range)) return undefined; // an exact version: resolved as it is
-  if (range === '' || semver.validRange(range) === null) {
+  if (!all && getSemver().valid(range) !== null && !/^[v=]/.test(range)) return undefined; // an exact version: resolved as it is
+  if (range === '' || getSemver().validRange(range) === null) {
     throw new TargetSpecError(
       spec,
       `"${range}" is neither an exact version nor an npm semver range; write e.g. ${kind}@1.32.2, ${kind}@^1.10.0, ${kind}@1.x or "${kind}@>=1.17 <1.30" (add #all for every published version, not only the latest patch of each minor)`,
@@ -59,10 +64,10 @@ export function parseSdkRangeSpec(spec: string): SdkRangeSpec | undefined {
  * every one with `all`. Pre-releases only when the range names one (npm's own rule).
  */
 export function selectRangeVersions(range: string, published: readonly string[], all: boolean): string[] {
-  const matching = published.filter((v) => semver.valid(v) !== null && semver.satisfies(v, range)).sort(semver.compare);
+  const matching = published.filter((v) => getSemver().valid(v) !== null && getSemver().satisfies(v, range)).sort(getSemver().compare);
   if (all) return [...new Set(matching)];
   const latestPerMinor = new Map<string, string>();
-  for (const version of matching) latestPerMinor.set(`${semver.major(version)}.${semver.minor(version)}`, version);
+  for (const version of matching) latestPerMinor.set(`${getSemver().major(version)}.${getSemver().minor(version)}`, version);
   return [...latestPerMinor.values()];
 }
 
@@ -80,7 +85,7 @@ export async function expandTargetRanges(specs: readonly string[], options: Expa
     const published = await getPublishedVersions(spec, packageName, options);
     const versions = selectRangeVersions(parsed.range, published, parsed.all);
     if (versions.length === 0) {
-      const releases = published.filter((v) => semver.valid(v) !== null && semver.prerelease(v) === null).sort(semver.compare);
+      const releases = published.filter((v) => getSemver().valid(v) !== null && getSemver().prerelease(v) === null).sort(getSemver().compare);
       throw new TargetSpecError(
         spec,
         `no published version of ${packageName} matches "${parsed.range}"; published releases run from ${releases[0] ?? '?'} to ${releases.at(-1) ?? '?'}`,
@@ -127,7 +132,7 @@ async function getPublishedVersions(spec: string, packageName: string, options: 
 
 /** `npm view … versions --json` prints an array, or a bare string when there is one version. */
 function parseVersionList(value: unknown): string[] {
-  return (Array.isArray(value) ? value : [value]).filter((v): v is string => typeof v === 'string' && semver.valid(v) !== null);
+  return (Array.isArray(value) ? value : [value]).filter((v): v is string => typeof v === 'string' && getSemver().valid(v) !== null);
 }
 
 async function readCachedList(file: string): Promise<CachedList | undefined> {
