@@ -37,6 +37,15 @@ describe('judgeClient (offline)', () => {
     expect(judged.checks[0]).toMatchObject({ id: 'client.finished', level: 'SHOULD', expected: 'finished in time', ...expected });
   });
 
+  it("holds the reported verdict to the alternatives of the call's script step", () => {
+    const alternative = { outcome: 'STREAM_INCOMPLETE', level: 'POLICY', spec: [{ ref: 'L25 § Timeouts' }], why: 'a client may end it by its own timeout' } as const;
+    const waited = makeCase([{ status: 200 }], { tool: { name: 'synthetic_tool', annotations: { readOnlyHint: true } } });
+    waited.exchanges[0] = { ...waited.exchanges[0]!, expect: { outcome: 'INVALID_ENVELOPE' }, alternatives: [alternative] };
+    const judged = judgeClient({ case: waited, protocolVersion: V26, outcome: { verdicts: [{ outcome: 'STREAM_INCOMPLETE', layer: 'transport' }] }, recording: recording() });
+    expect(judged.checks[0]).toMatchObject({ id: 'client.outcome', passed: false, level: 'POLICY', consequence: 'unsafe-retry' });
+    expect(judged.checks[0]!.message).toContain('an alternative the spec allows, at POLICY (L25 § Timeouts)');
+  });
+
   it('validates the messages sent only when given a checker', () => {
     const judged = judgeClient({
       case: item,
