@@ -5,7 +5,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createReceipts, hashFile, mapWithLimit, RECEIPTS_FILE, relativeInside } from './receipts.js';
+import { createReceipts, hashFile, mapWithLimit, RECEIPTS_FILE, relativeInside, SIGNATURE_FILE } from './receipts.js';
 
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 const namesIn = (sums: string): string[] => sums.trimEnd().split('\n').map((line) => line.slice(66));
@@ -88,6 +88,17 @@ describe('createReceipts', () => {
     const { receipts, receiptsJson, sha256sums } = await createReceipts({ inputs: [], outputs: [], outDir });
     expect(receiptsJson).toBe(`${JSON.stringify(receipts, null, 2)}\n`);
     expect(sha256sums).toBe(`${sha256(receiptsJson)}  ${RECEIPTS_FILE}\n`);
+    expect('signature' in receipts).toBe(false);
+  });
+
+  it('with a signer: names the key and the signature file, signs the exact bytes of receipts.json, and lists the signature in SHA256SUMS', async () => {
+    const signed: Buffer[] = [];
+    const signer = { publicKeySha256: 'b'.repeat(64), sign: (data: Buffer) => (signed.push(data), 'c2lnbmF0dXJl') };
+    const result = await createReceipts({ inputs: [], outputs: [], outDir, signer });
+    expect(result.receipts.signature).toEqual({ algorithm: 'ed25519', file: SIGNATURE_FILE, publicKeySha256: 'b'.repeat(64) });
+    expect(signed.map((data) => data.toString('utf8'))).toEqual([result.receiptsJson]);
+    expect(result.signature).toBe('c2lnbmF0dXJl\n');
+    expect(result.sha256sums).toBe(`${sha256(result.receiptsJson)}  ${RECEIPTS_FILE}\n${sha256('c2lnbmF0dXJl\n')}  ${SIGNATURE_FILE}\n`);
   });
 });
 
