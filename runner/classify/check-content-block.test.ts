@@ -13,6 +13,8 @@ describe('checkContentBlock', () => {
     ['resource_link with optional fields', { type: 'resource_link', uri: 'file:///a', name: 'a', title: 't', size: 3, icons: [] }],
     ['resource with text', { type: 'resource', resource: { uri: 'file:///a', text: 'x' } }],
     ['resource with blob', { type: 'resource', resource: { uri: 'file:///a', blob: 'AAAA', mimeType: 'x/y' } }],
+    ['resource whose contents carry an object _meta', { type: 'resource', resource: { uri: 'file:///a', text: 'x', _meta: { a: 1 } } }],
+    ['text with an icons key of its own (only resource_link declares icons)', { type: 'text', text: 'x', icons: ['a.png'] }],
   ])('accepts %s', (_title, block) => {
     expect(checkContentBlock(block)).toBeUndefined();
   });
@@ -23,6 +25,7 @@ describe('checkContentBlock', () => {
     ['null', null, 'content block is not an object'],
     ['an array', [{ type: 'text', text: 'x' }], 'content block is not an object'],
     ['no type', { text: 'x' }, 'unknown content block type undefined'],
+    ['a type in a list', { type: ['text'], text: 'x' }, 'unknown content block type ["text"]'],
     ['an unknown type', { type: 'video', url: 'x' }, 'unknown content block type "video"'],
     ['a sampling-only tool_use block', { type: 'tool_use', id: 'x', name: 'n', input: {} }, 'unknown content block type "tool_use"'],
     ['text without text', { type: 'text' }, 'text block lacks "text"'],
@@ -42,6 +45,7 @@ describe('checkContentBlock', () => {
     ['resource without uri', { type: 'resource', resource: { text: 'x' } }, 'resource block contents lack a string "uri"'],
     ['resource that is a string', { type: 'resource', resource: 'file:///a' }, 'resource block "resource" is not an object'],
     ['resource contents with _meta not an object', { type: 'resource', resource: { uri: 'u', blob: 'AA', _meta: 1 } }, 'resource block contents "_meta" is not an object'],
+    ['a valid resource with bad annotations', { type: 'resource', resource: { uri: 'u', text: 'x' }, annotations: { priority: 2 } }, 'annotations.priority is not a number in [0, 1]'],
     ['priority 1.5', { type: 'text', text: 'x', annotations: { priority: 1.5 } }, 'annotations.priority is not a number in [0, 1]'],
     ['priority -0.1', { type: 'text', text: 'x', annotations: { priority: -0.1 } }, 'annotations.priority is not a number in [0, 1]'],
     ['priority as a string', { type: 'text', text: 'x', annotations: { priority: '1' } }, 'annotations.priority is not a number in [0, 1]'],
@@ -60,6 +64,10 @@ describe('checkContentBlock by protocol version (WIRE-FACTS-LEGACY §3, D4–D8)
     const link = { type: 'resource_link', uri: 'u', name: 'a' };
     expect(checkContentBlock(link, '2025-03-26')).toBe('unknown content block type "resource_link" (resource_link arrived in 2025-06-18; this is 2025-03-26)');
     expect(checkContentBlock(link, '2025-06-18')).toBeUndefined();
+  });
+
+  test('the other optional fields are checked before 2025-11-25 too', () => {
+    expect(checkContentBlock({ type: 'resource_link', uri: 'u', name: 'a', size: 1.5 }, '2025-06-18')).toBe('resource_link block "size" is not an integer');
   });
 
   test('icons are declared from 2025-11-25: before, any value is an unknown key', () => {
