@@ -6,7 +6,17 @@ const SCOPES = {
   classify: ['runner/classify/**/*.ts'],
   judge: ['runner/judge/**/*.ts'],
   baseline: ['runner/baseline/**/*.ts'],
-  reports: ['reports/verify.ts', 'reports/receipts.ts', 'reports/redact.ts', 'reports/redact-text.ts', 'reports/strip-control.ts'],
+  reports: [
+    'reports/verify.ts',
+    'reports/receipts.ts',
+    'reports/locate-receipt-roots.ts',
+    // Signing decides whether a report is believed too (issue 13 §4).
+    'reports/sign-receipts.ts',
+    'reports/verify-signature.ts',
+    'reports/redact.ts',
+    'reports/redact-text.ts',
+    'reports/strip-control.ts',
+  ],
 };
 // Tests and the builders they share are not production code.
 const NOT_MUTATED = ['!**/*.test.ts', '!runner/classify/test-inputs.ts', '!runner/judge/client/test-recordings.ts'];

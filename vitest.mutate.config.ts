@@ -26,6 +26,8 @@ export default defineConfig({
       'reports/receipts-rules.test.ts',
       'reports/redact-rules.test.ts',
       'reports/redact.test.ts',
+      'reports/sign-receipts-rules.test.ts',
+      'reports/locate-receipt-roots.test.ts',
       'reports/verify.test.ts',
     ],
     // redact-huge.test.ts (texts of 6 to 50 MB, seconds each) is left to `npm test` too.

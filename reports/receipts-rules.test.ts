@@ -5,7 +5,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createReceipts, hashFile, mapWithLimit, RECEIPTS_FILE, relativeInside } from './receipts.js';
+import { createReceipts, hashFile, mapWithLimit, RECEIPTS_FILE, relativeInside, SIGNATURE_FILE } from './receipts.js';
 
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 const namesIn = (sums: string): string[] => sums.trimEnd().split('\n').map((line) => line.slice(66));
@@ -85,9 +85,53 @@ describe('createReceipts', () => {
   });
 
   it('ends receipts.json with a newline, and SHA256SUMS holds the digest of exactly those bytes', async () => {
-    const { receipts, receiptsJson, sha256sums } = await createReceipts({ inputs: [], outputs: [], outDir });
+    const result = await createReceipts({ inputs: [], outputs: [], outDir });
+    const { receipts, receiptsJson, sha256sums } = result;
     expect(receiptsJson).toBe(`${JSON.stringify(receipts, null, 2)}\n`);
     expect(sha256sums).toBe(`${sha256(receiptsJson)}  ${RECEIPTS_FILE}\n`);
+    expect('signature' in receipts).toBe(false);
+    expect('signature' in result).toBe(false);
+    expect('ran' in receipts).toBe(false);
+  });
+
+  it('records what ran as given', async () => {
+    const ran = { tool: { name: 'mcp-error-matrix', version: '1.2.3', commit: 'abc' }, node: 'v22.0.0', platform: 'linux', targets: [{ name: 'reference', kind: 'classifier' }] };
+    expect((await createReceipts({ inputs: [], outputs: [], outDir, ran })).receipts.ran).toEqual(ran);
+  });
+
+  it("anchors an input under its own root before the first root holding it, else under the first root that holds it, and records where each root was", async () => {
+    const cases = join(root, 'cases');
+    const other = await mkdtemp(join(tmpdir(), 'mem-receipt-other-'));
+    await mkdir(cases);
+    try {
+      await writeFile(join(cases, 'x.json'), '{}');
+      await writeFile(join(other, 'y.json'), '[]');
+      const roots = { package: { dir: root, what: 'the package' }, cases: { dir: cases, what: '--cases' }, other: { dir: other, what: 'elsewhere' } };
+      const inputs = [
+        { kind: 'case', path: join(cases, 'x.json'), root: 'cases' },
+        { kind: 'case', path: join(cases, 'x.json') },
+        { kind: 'case', path: join(other, 'y.json') },
+      ];
+      const { receipts } = await createReceipts({ inputs, outputs: [], outDir, roots });
+      expect(receipts.inputs.map((input) => [input.base, input.path])).toEqual([
+        ['cases', 'x.json'],
+        ['package', 'cases/x.json'],
+        ['other', 'y.json'],
+      ]);
+      expect(receipts.roots).toEqual({ package: { what: 'the package', at: root }, cases: { what: '--cases', at: cases }, other: { what: 'elsewhere', at: other } });
+    } finally {
+      await rm(other, { recursive: true, force: true });
+    }
+  });
+
+  it('with a signer: names the key and the signature file, signs the exact bytes of receipts.json, and lists the signature in SHA256SUMS', async () => {
+    const signed: Buffer[] = [];
+    const signer = { publicKeySha256: 'b'.repeat(64), sign: (data: Buffer) => (signed.push(data), 'c2lnbmF0dXJl') };
+    const result = await createReceipts({ inputs: [], outputs: [], outDir, signer });
+    expect(result.receipts.signature).toEqual({ algorithm: 'ed25519', file: SIGNATURE_FILE, publicKeySha256: 'b'.repeat(64) });
+    expect(signed.map((data) => data.toString('utf8'))).toEqual([result.receiptsJson]);
+    expect(result.signature).toBe('c2lnbmF0dXJl\n');
+    expect(result.sha256sums).toBe(`${sha256(result.receiptsJson)}  ${RECEIPTS_FILE}\n${sha256('c2lnbmF0dXJl\n')}  ${SIGNATURE_FILE}\n`);
   });
 });
 

@@ -127,7 +127,8 @@ export async function hashFile(path: string): Promise<{ sha256: string; bytes: n
 }
 
 function toPosix(path: string): string {
-  return sep === '/' ? path : path.split(sep).join('/');
+  // On POSIX `sep` is '/' and this leaves the path as it is.
+  return path.split(sep).join('/');
 }
 
 /** A path relative to `dir` when it lies inside it, else undefined. */
@@ -148,7 +149,7 @@ export const HASH_CONCURRENCY = 8;
 
 /** Like Promise.all over items.map(work), with at most `limit` pending at a time; order is kept. */
 export async function mapWithLimit<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
+  const results: R[] = [];
   let next = 0;
   const worker = async () => {
     while (next < items.length) {
@@ -208,6 +209,7 @@ export async function createReceipts(options: ReceiptsOptions): Promise<Receipts
   for (const file of [...inputs, ...outputs]) if (file.base === REPORT_ROOT && isSumsSafe(file.path)) lines.set(file.path, file.sha256);
   lines.set(RECEIPTS_FILE, createHash('sha256').update(receiptsJson).digest('hex'));
   if (signature !== undefined) lines.set(SIGNATURE_FILE, createHash('sha256').update(signature).digest('hex'));
-  const sha256sums = [...lines].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([path, sha]) => `${sha}  ${path}\n`).join('');
+  // The names are Map keys, so never equal.
+  const sha256sums = [...lines].sort(([a], [b]) => (a < b ? -1 : 1)).map(([path, sha]) => `${sha}  ${path}\n`).join('');
   return { receipts, receiptsJson, sha256sums, ...(signature === undefined ? {} : { signature }) };
 }

@@ -34,12 +34,12 @@ export function checkContentBlock(block: unknown, version: ProtocolVersion = '20
   if (fields === undefined) return `unknown content block type ${JSON.stringify(type)}${type === 'resource_link' ? ` (resource_link arrived in 2025-06-18; this is ${version})` : ''}`;
   for (const [name, kind] of Object.entries(fields.required)) {
     if (!(name in block)) return `${type} block lacks "${name}"`;
-    if (!hasKind(block[name], kind)) return `${type} block "${name}" is not ${kind === 'integer' ? 'an' : 'a'} ${kind}`;
+    if (!hasKind(block[name], kind)) return `${type} block "${name}" is not ${describeKind(kind)}`;
   }
   for (const [name, kind] of Object.entries(fields.optional)) {
     // `icons` is declared from 2025-11-25; before, it is an unknown key (LEGACY D8).
     if (name === 'icons' && !isAtLeast(version, '2025-11-25')) continue;
-    if (name in block && !hasKind(block[name], kind)) return `${type} block "${name}" is not a ${kind}`;
+    if (name in block && !hasKind(block[name], kind)) return `${type} block "${name}" is not ${describeKind(kind)}`;
   }
   if (type === 'resource_link' && isAtLeast(version, '2025-11-25') && Array.isArray(block['icons'])) {
     // SJ25 Icon: `src` is required (LEGACY D8).
@@ -47,7 +47,8 @@ export function checkContentBlock(block: unknown, version: ProtocolVersion = '20
     if (bad !== -1) return `resource_link block icons[${bad}] has no string "src"`;
   }
   if (type === 'resource') {
-    const problem = checkResourceContents(block['resource'], since0618);
+    // The required fields above made `resource` an object.
+    const problem = checkResourceContents(block['resource'] as Record<string, unknown>, since0618);
     if (problem !== undefined) return problem;
   }
   if (since0618 && '_meta' in block && !isPlainObject(block['_meta'])) return `${type} block "_meta" is not an object`;
@@ -57,8 +58,7 @@ export function checkContentBlock(block: unknown, version: ProtocolVersion = '20
 
 // EmbeddedResource.resource: TextResourceContents {uri, text} or BlobResourceContents {uri, blob}.
 // From 2025-06-18 the contents declare `_meta` as an object (LEGACY 3.7, D6).
-function checkResourceContents(resource: unknown, metaDeclared: boolean): string | undefined {
-  if (!isPlainObject(resource)) return 'resource block "resource" is not an object';
+function checkResourceContents(resource: Record<string, unknown>, metaDeclared: boolean): string | undefined {
   if (typeof resource['uri'] !== 'string') return 'resource block contents lack a string "uri"';
   if (typeof resource['text'] !== 'string' && typeof resource['blob'] !== 'string') {
     return 'resource block contents have neither a string "text" nor a string "blob"';
@@ -82,6 +82,10 @@ function checkAnnotations(annotations: unknown, lastModifiedDeclared: boolean): 
   }
   if (lastModifiedDeclared && lastModified !== undefined && typeof lastModified !== 'string') return 'annotations.lastModified is not a string';
   return undefined;
+}
+
+function describeKind(kind: FieldKind): string {
+  return kind === 'string' ? 'a string' : `an ${kind}`;
 }
 
 function hasKind(value: unknown, kind: FieldKind): boolean {

@@ -91,4 +91,17 @@ describe('parseSseBody', () => {
       { event: undefined, id: undefined, data: '' },
     ]);
   });
+
+  test('drops one leading byte order mark, decoded or not, as WHATWG UTF-8 decode does', () => {
+    expect(parseSseBody('\uFEFFdata: a\n\n')).toEqual([{ event: undefined, id: undefined, data: 'a' }]);
+    // A second one is part of the first line: a field named "\uFEFFdata", which is ignored.
+    expect(parseSseBody('\uFEFF\uFEFFdata: a\n\ndata: b\n\n')).toEqual([{ event: undefined, id: undefined, data: 'b' }]);
+  });
+
+  test('reads CR, LF and CRLF as line ends, a CR at the very end included; an event without its blank line is never dispatched', () => {
+    expect(parseSseBody('data: a\r\rdata: b\r\n\r\ndata: c\n\n')).toEqual(['a', 'b', 'c'].map((data) => ({ event: undefined, id: undefined, data })));
+    expect(parseSseBody('data: a\r\r')).toEqual([{ event: undefined, id: undefined, data: 'a' }]);
+    expect(parseSseBody('data: a\n')).toEqual([]);
+    expect(parseSseBody('data: a\n\ndata: b')).toEqual([{ event: undefined, id: undefined, data: 'a' }]);
+  });
 });

@@ -32,8 +32,9 @@ export function matchesIdStrictly(actual: unknown, expected: string | number): b
   // B25/B26 § Responses: "the same ID as the request". JSON-RPC 2.0 § 5 treats 1 and "1" as
   // different ids, so the JSON type must match (WIRE-FACTS §8.5, case 26). `1.0` is read as a
   // JSON number equal to 1, as JSON.parse and the schema (RequestId: integer, S4) both read it
-  // (WIRE-FACTS case 27): the reference accepts it.
-  return typeof actual === typeof expected && actual === expected;
+  // (WIRE-FACTS case 27): the reference accepts it. Strict equality never converts, so it already
+  // tells a string from a number.
+  return actual === expected;
 }
 
 export const REFERENCE_RULES: ClassifierRules = {

@@ -25,6 +25,8 @@ describe('countConsequences', () => {
       cell('a', 'pass'),
       cell('b', 'xfail', 'no-conclusion'),
       cell('b', 'xfail', undefined),
+      // A failing cell whose checks carry no consequence counts nowhere: its target gets no entry.
+      cell('c', 'fail', undefined),
     ]);
     expect([...counts.keys()]).toEqual(['a', 'b']);
     expect(counts.get('a')).toEqual({ 'false-success': 1, 'false-failure': 0, 'unsafe-retry': 1, 'no-conclusion': 0, 'lost-recovery': 0, imprecise: 1 });

@@ -1,6 +1,7 @@
 // judgeClient on recordings built by hand (judge-client.test.ts plays real clients against the
 // mock server; these are the fast, clock-free ones StrykerJS runs per mutant).
 import { describe, expect, it } from 'vitest';
+import type { AlternativeVerdict } from '../cases/case-types.js';
 import { makeCase } from '../mock-server/test-cases.js';
 import type { TargetOutcome } from '../types.js';
 import { makeClientRecording, makeToolCallPost } from './client/test-recordings.js';
@@ -35,6 +36,15 @@ describe('judgeClient (offline)', () => {
   ])('checks client.finished (SHOULD) for a process that %s', (_title, run, expected) => {
     const judged = judgeClient({ case: item, protocolVersion: V26, outcome: { ...success, run }, recording: recording() });
     expect(judged.checks[0]).toMatchObject({ id: 'client.finished', level: 'SHOULD', expected: 'finished in time', ...expected });
+  });
+
+  it("holds the reported verdict to the alternatives of the call's script step", () => {
+    const alternative: AlternativeVerdict = { outcome: 'STREAM_INCOMPLETE', level: 'POLICY', spec: [{ ref: 'L25 § Timeouts' }], why: 'a client may end it by its own timeout' };
+    const waited = makeCase([{ status: 200 }], { tool: { name: 'synthetic_tool', annotations: { readOnlyHint: true } } });
+    waited.exchanges[0] = { ...waited.exchanges[0]!, expect: { outcome: 'INVALID_ENVELOPE' }, alternatives: [alternative] };
+    const judged = judgeClient({ case: waited, protocolVersion: V26, outcome: { verdicts: [{ outcome: 'STREAM_INCOMPLETE', layer: 'transport' }] }, recording: recording() });
+    expect(judged.checks[0]).toMatchObject({ id: 'client.outcome', passed: false, level: 'POLICY', consequence: 'unsafe-retry' });
+    expect(judged.checks[0]!.message).toContain('an alternative the spec allows, at POLICY (L25 § Timeouts)');
   });
 
   it('validates the messages sent only when given a checker', () => {

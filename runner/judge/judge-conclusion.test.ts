@@ -40,6 +40,32 @@ describe('judgeConclusion: alternatives the spec allows', () => {
     expect(failures(capped)).toEqual([['client.outcome', 'INFO', 'unsafe-retry']]);
   });
 
+  it('matches an alternative that names no status or code whatever status and code came with the outcome', () => {
+    const checks = judgeConclusion({ ids, expected: { outcome: 'INVALID_ENVELOPE' }, got: got('STREAM_INCOMPLETE', { status: 200, code: -32000 }), alternatives: [waitsOut], checkLayer: true });
+    expect(failures(checks)).toEqual([['client.outcome', 'SHOULD', 'unsafe-retry']]);
+  });
+
+  it('matches an alternative on the code it names', () => {
+    const internal: AlternativeVerdict = { ...waitsOut, outcome: 'JSONRPC_ERROR', code: -32603, level: 'INFO' };
+    const other = judgeConclusion({ ids, expected: { outcome: 'INVALID_ENVELOPE' }, got: got('JSONRPC_ERROR', { code: -32601 }), alternatives: [internal], checkLayer: true });
+    expect(failures(other)).toEqual([['client.outcome', 'SHOULD', 'imprecise']]);
+    const named = judgeConclusion({ ids, expected: { outcome: 'INVALID_ENVELOPE' }, got: got('JSONRPC_ERROR', { code: -32603 }), alternatives: [internal], checkLayer: true });
+    expect(failures(named)).toEqual([['client.outcome', 'INFO', 'imprecise']]);
+    expect(named[0]!.message).toContain('an alternative the spec allows');
+    expect(other[0]!.message).toBe('client.outcome: expected INVALID_ENVELOPE, got JSONRPC_ERROR');
+  });
+
+  it('notes an alternative only on a failed outcome check: one that differs in status fails the status check alone, at its level', () => {
+    const gateway: AlternativeVerdict = { ...waitsOut, outcome: 'HTTP_ERROR', status: 504, level: 'POLICY' };
+    const checks = judgeConclusion({ ids, expected: { outcome: 'HTTP_ERROR', status: 503 }, got: got('HTTP_ERROR', { status: 504 }), alternatives: [gateway], checkLayer: true });
+    expect(checks.map((check) => [check.id, check.passed, check.level, check.consequence])).toEqual([
+      ['client.outcome', true, 'MUST', undefined],
+      ['client.status', false, 'POLICY', 'imprecise'],
+      ['client.layer', true, 'SHOULD', undefined],
+    ]);
+    expect(checks[0]!.message).toBe('client.outcome: HTTP_ERROR');
+  });
+
   it('passes the expected conclusion whatever the alternatives', () => {
     const checks = judgeConclusion({ ids, expected: { outcome: 'INVALID_ENVELOPE' }, got: got('INVALID_ENVELOPE', { layer: 'protocol' }), alternatives: [waitsOut], checkLayer: true });
     expect(checks.map((check) => [check.id, check.passed, check.level])).toEqual([

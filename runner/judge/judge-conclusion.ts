@@ -65,9 +65,10 @@ export function judgeConclusion(options: JudgeConclusionOptions): Check[] {
     const passed = got[key] === want[key];
     checks.push(makeCheck({ id, level: passed ? cap : failLevel, expected: want[key], actual: got[key], passed, exchange, consequence: take(passed) }));
   }
+  // A wrong layer alone is imprecise; beside a wrong status or code, that check carries the consequence.
   if (options.checkLayer && outcomePassed) {
     const passed = got.layer === OUTCOME_LAYER[want.outcome];
-    checks.push(makeCheck({ id: ids.layer, level: 'SHOULD', expected: OUTCOME_LAYER[want.outcome], actual: got.layer, passed, exchange, consequence: passed ? undefined : consequence === undefined ? 'imprecise' : take(false) }));
+    checks.push(makeCheck({ id: ids.layer, level: 'SHOULD', expected: OUTCOME_LAYER[want.outcome], actual: got.layer, passed, exchange, consequence: passed || consequence !== undefined ? undefined : 'imprecise' }));
   }
   return checks;
 }

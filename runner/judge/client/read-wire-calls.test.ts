@@ -38,6 +38,12 @@ describe('readWireCalls', () => {
     expect(call).toMatchObject({ outcome, isFinal });
   });
 
+  it('reads a complete answer that is not JSON as MALFORMED_JSON: only a body that ended early is cut short', () => {
+    const post = makeToolCallPost();
+    post.response = { ...post.response!, body: '{"jsonrpc":"2.0","id":1,"re', ending: 'complete' };
+    expect(readWireCalls(makeClientRecording(post), V26)[0]).toMatchObject({ outcome: 'MALFORMED_JSON', isFinal: false });
+  });
+
   it('reads no answer at all as NO_RESPONSE', () => {
     const post = makeToolCallPost();
     post.response = undefined;
@@ -60,6 +66,9 @@ describe('readWireCalls', () => {
     expect(read({ body: 'not json' })).toBeUndefined();
     expect(read({ body: '[1]' })).toBeUndefined();
     expect(read({ body: '' })).toBeUndefined();
+    // Only a leading byte order mark is dropped: one inside the text is the server's.
+    const marked = { ...result, content: [{ type: 'text', text: '\uFEFFok' }] };
+    expect(read({ body: JSON.stringify({ jsonrpc: '2.0', id: 1, result: marked }) })).toEqual(marked);
   });
 
   it('marks follow-ups by inputResponses or requestState, and keeps params and headers', () => {

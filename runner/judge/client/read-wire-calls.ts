@@ -3,7 +3,7 @@
 // "broken" mean the same here as everywhere else in the project).
 import { classifyReference } from '../../classify/reference.js';
 import { parseSseBody } from '../../classify/parse-sse-body.js';
-import type { ClassifierInput, Outcome, PublishedClassifierInput, ProtocolVersion, RecordedExchange, Recording, ToolCallRequest, TransportErrorKind } from '../../types.js';
+import type { ClassifierInput, Outcome, PublishedClassifierInput, ProtocolVersion, RecordedExchange, Recording, TransportErrorKind } from '../../types.js';
 
 export interface WireCall {
   /** 1-based position among the tools/call POSTs. */
@@ -33,7 +33,7 @@ export function readWireCalls(recording: Recording | undefined, version: Protoco
     const rpc = exchange.request.rpc;
     if (exchange.request.method !== 'POST' || rpc?.method !== 'tools/call' || rpc.isNotification) continue;
     const params = isRecord(rpc.params) ? rpc.params : {};
-    const outcome = classifyRecorded(exchange, version, rpc.id, params);
+    const outcome = classifyRecorded(exchange, version, rpc.id);
     calls.push({
       n: calls.length + 1,
       transcript: exchange.seq + 1,
@@ -50,23 +50,24 @@ export function readWireCalls(recording: Recording | undefined, version: Protoco
   return calls;
 }
 
-function classifyRecorded(exchange: RecordedExchange, version: ProtocolVersion, id: unknown, params: Record<string, unknown>): Outcome {
+function classifyRecorded(exchange: RecordedExchange, version: ProtocolVersion, id: unknown): Outcome {
   const response = exchange.response;
   const transportError = getTransportError(response?.ending, response?.status);
-  // The recording keeps the body as text only; the reference reads the published shape's fields and needs no bytes.
+  // The recording keeps the body as text only; the reference reads the published shape's fields and
+  // needs no bytes, no request beyond its id, and finds the content type among the headers.
   const input: PublishedClassifierInput = {
     status: response?.status ?? 0,
     headers: response?.headers ?? {},
-    contentType: response?.headers['content-type'],
     body: response?.body ?? '',
     expectedId: id as string | number,
     protocolVersion: version,
-    request: { jsonrpc: '2.0', id: id as string | number, method: 'tools/call', params: params as ToolCallRequest['params'] },
     ...(transportError ? { transportError } : {}),
   };
   return classifyReference(input).outcome;
 }
 
+// Only whether there is a transport error decides the reference's outcome (a body cut short is
+// STREAM_INCOMPLETE, not MALFORMED_JSON); its kind and message reach only the verdict's detail.
 function getTransportError(ending: string | undefined, status: number | undefined): ClassifierInput['transportError'] {
   const kinds: Record<string, TransportErrorKind> = { reset: 'reset', hang: 'timeout', client_closed: 'closed' };
   const kind = ending === undefined ? 'timeout' : kinds[ending];
