@@ -40,12 +40,12 @@ export async function createSdkTarget(spec: string, options: ResolveSdkOptions =
 
 /**
  * Each explicit call or scripted exchange (MRTR rounds) may take the client's timeout, plus one for
- * connect, plus a stack's start-up; kept just below the runner's own cell budget (capped alike,
+ * connect and one for listing the tools (worker.mjs), plus a stack's start-up; kept just below the runner's own cell budget (capped alike,
  * cell-budget.ts) so a wedged worker is reported (and replaced) by us first.
  */
 function getWorkerBudgetMs(context: Pick<TargetContext, 'timeoutMs' | 'case'>, startupMs: number): number {
   const calls = context.case.client?.calls ?? 1;
-  return context.timeoutMs * Math.min(Math.max(calls, context.case.exchanges.length) + 2, MAX_CELL_EXCHANGE_TIMEOUTS) + WORKER_SLACK_MS + startupMs;
+  return context.timeoutMs * Math.min(Math.max(calls, context.case.exchanges.length) + 3, MAX_CELL_EXCHANGE_TIMEOUTS) + WORKER_SLACK_MS + startupMs;
 }
 
 async function runSdkCell(worker: SdkWorker, context: TargetContext, startupMs: number): Promise<TargetOutcome> {
