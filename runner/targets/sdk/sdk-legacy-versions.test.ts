@@ -1,7 +1,10 @@
-// An SDK older than 1.24 is measured at the protocol versions it speaks (issue 14 §1): ts-sdk@1.17.0
+// An SDK older than 1.24 is measured at the protocol versions it speaks (issue 14 §1): ts-sdk@1.14.0
 // lists 2025-06-18 and 2025-03-26 in SUPPORTED_PROTOCOL_VERSIONS, offers 2025-06-18 at initialize
 // and accepts the mock server's answer with the cell's version. Its non-2xx POST throws a plain
 // Error whose only trace of the status is its text, which the mapper reads as HTTP_ERROR + status.
+// It takes no `fetch` option (added in 1.15) and calls the global fetch, through which the worker
+// still sees each tools/call's HTTP status: its timeout on a 2xx stream that ended without a result
+// reads STREAM_INCOMPLETE, as in 1.15 and later (it read NO_RESPONSE, a change that was the adapter's).
 // The version is not bundled: it is installed on demand into the user cache from the npm registry
 // (once; a slow registry gets a generous budget).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,8 +14,8 @@ import { runMatrix } from '../../run/run-matrix.js';
 import type { Cell } from '../../types.js';
 import { createSdkTarget } from './sdk-target.js';
 
-const SPEC = 'ts-sdk@1.17.0';
-const CASE_IDS = ['baseline', 'http-503-then-200', 'tool-is-error', 'jsonrpc-invalid-params', 'block-resource-link', 'batch-sse-result'];
+const SPEC = 'ts-sdk@1.14.0';
+const CASE_IDS = ['baseline', 'http-503-then-200', 'tool-is-error', 'jsonrpc-invalid-params', 'block-resource-link', 'batch-sse-result', 'sse-end-without-result'];
 
 let cases: LoadedCase[];
 let target: Awaited<ReturnType<typeof createSdkTarget>>;
@@ -35,11 +38,11 @@ describe(`${SPEC} (an SDK from before 1.24)`, () => {
   it('speaks 2025-03-26 and 2025-06-18, read from its SUPPORTED_PROTOCOL_VERSIONS, and skips the others with the reason', () => {
     expect(target.skipReason?.('2025-03-26')).toBeUndefined();
     expect(target.skipReason?.('2025-06-18')).toBeUndefined();
-    expect(target.skipReason?.('2025-11-25')).toMatch(/ts-sdk@1\.17\.0 does not speak 2025-11-25 \(it supports 2025-06-18, 2025-03-26, 2024-11-05, 2024-10-07\)/);
+    expect(target.skipReason?.('2025-11-25')).toMatch(/ts-sdk@1\.14\.0 does not speak 2025-11-25 \(it supports 2025-06-18, 2025-03-26, 2024-11-05, 2024-10-07\)/);
     expect(target.skipReason?.('2026-07-28')).toMatch(/does not speak 2026-07-28/);
   });
 
-  it('is measured at 2025-03-26 and 2025-06-18, its plain "(HTTP 503)" Error read as HTTP_ERROR 503', async () => {
+  it('is measured at 2025-03-26 and 2025-06-18, its plain "(HTTP 503)" Error read as HTTP_ERROR 503, the status of a POST sent through the global fetch seen', async () => {
     const result = await runMatrix({ cases, targets: [target], versions: ['2025-03-26', '2025-06-18'], mode: 'http', timeoutMs: 2000, concurrency: 4 });
     const got = Object.fromEntries(result.cells.map((cell) => [`${cell.case} ${cell.protocolVersion}`, summarise(cell)]));
     for (const version of ['2025-03-26', '2025-06-18'] as const) {
@@ -47,6 +50,7 @@ describe(`${SPEC} (an SDK from before 1.24)`, () => {
       expect(got[`http-503-then-200 ${version}`]).toBe('HTTP_ERROR 503, TOOL_SUCCESS');
       expect(got[`tool-is-error ${version}`]).toBe('TOOL_ERROR');
       expect(got[`jsonrpc-invalid-params ${version}`]).toBe('JSONRPC_ERROR -32602');
+      expect(got[`sse-end-without-result ${version}`]).toBe('STREAM_INCOMPLETE');
     }
     // What this SDK does with the version-dependent cases is recorded, not asserted to be right:
     // whatever it concludes, the cell is measured (a verdict), never skipped or an error.

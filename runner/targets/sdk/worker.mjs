@@ -23,6 +23,16 @@ for (const method of ['log', 'info', 'debug', 'warn']) console[method] = (...arg
 process.on('unhandledRejection', (reason) => console.error('worker: unhandled rejection:', describe(reason)));
 process.on('uncaughtException', (error) => console.error('worker: uncaught exception:', describe(error)));
 
+// SDK 1.10–1.14 take no `fetch` option and call the global fetch: a cell's requests are recorded
+// through it by the cell's URL (every SDK cell has a server of its own), so every version's HTTP
+// statuses are seen alike and a change between versions is the library's, not the adapter's.
+const baseFetch = globalThis.fetch;
+const cellLogsByUrl = new Map();
+globalThis.fetch = (input, init) => {
+  const log = cellLogsByUrl.get(String(input instanceof Request ? input.url : input));
+  return log ? recordFetch(log, input, init) : baseFetch(input, init);
+};
+
 const sdk = await loadSdk(flavor, packageDir);
 // Probing is a warm-up too: one call per version, so the first real cell pays no lazy start-up.
 if (sdk.versions === 'probe') sdk.versions = await probeVersions(sdk, runCell, describe);
@@ -88,7 +98,9 @@ async function runCell(cell) {
   const started = performance.now();
   const log = createCellLog();
   const timeout = cell.timeoutMs;
-  const transport = new sdk.Transport(new URL(cell.url), { fetch: createRecordingFetch(log) });
+  const url = new URL(cell.url);
+  cellLogsByUrl.set(url.href, log);
+  const transport = new sdk.Transport(url, { fetch: createRecordingFetch(log) });
   const client = createClient(cell.protocolVersion);
   try {
     try {
@@ -122,6 +134,7 @@ async function runCell(cell) {
   } finally {
     await flushPendingSends(log);
     await Promise.race([client.close().catch(() => {}), new Promise((resolve) => setTimeout(resolve, 500).unref())]);
+    cellLogsByUrl.delete(url.href);
   }
 }
 
@@ -167,18 +180,20 @@ async function flushPendingSends(log, limitMs = 2000) {
 // Records the HTTP status of each tools/call POST (0 when fetch failed before a status), so a
 // local timeout can be told apart: nothing came back, or a 2xx stream never finished.
 function createRecordingFetch(log) {
-  return async (input, init) => {
-    const body = typeof init?.body === 'string' ? init.body : '';
-    const isToolCall = body.includes('"tools/call"');
-    try {
-      const response = await fetch(input, init);
-      if (isToolCall) log.statuses.push(response.status);
-      return response;
-    } catch (error) {
-      if (isToolCall) log.statuses.push(0);
-      throw error;
-    }
-  };
+  return (input, init) => recordFetch(log, input, init);
+}
+
+async function recordFetch(log, input, init) {
+  const body = typeof init?.body === 'string' ? init.body : '';
+  const isToolCall = body.includes('"tools/call"');
+  try {
+    const response = await baseFetch(input, init);
+    if (isToolCall) log.statuses.push(response.status);
+    return response;
+  } catch (error) {
+    if (isToolCall) log.statuses.push(0);
+    throw error;
+  }
 }
 
 // After connect: note tools/call ids going out, peer error responses coming in, and what the
