@@ -92,34 +92,28 @@ export interface DetailsData {
   cells: CellRow[];
 }
 
-// Parts are looked up by the JSON of their raw input (described once per distinct value);
-// past a budget, long keys are hashed so a run of unique transcripts does not keep a second
-// copy of each (hashing every key cost a quarter of a second at 100,000 cells).
-const KEY_BUDGET_CHARS = 16_000_000;
+// Parts are looked up by the JSON of their raw input (described once per distinct value). A long
+// key is kept as its SHA-1 instead: keeping the JSON of every transcript as a key held a second
+// copy of the details until the page was written (17 MB of the default run's 76 MB peak for
+// matrix.html), and hashing costs about 2.5 µs per cell.
+const LONG_KEY_CHARS = 256;
 class PartPool {
   readonly parts: unknown[] = [];
-  // One map per kind, keyed by the JSON itself: a `kind:json` key was a second copy to hash.
+  // One map per kind, keyed by the JSON itself (or its hash, in a map of its own, so no raw text
+  // can ever equal one): a `kind:json` key was a second copy to hash.
   private readonly index = new Map<string, Map<string, number>>();
-  private keyChars = 0;
 
   add(kind: string, raw: unknown, describe: () => unknown): number {
     let json = typeof raw === 'string' ? raw : keyOf(raw);
     if (json === undefined) return this.parts.push(describe()) - 1;
+    if (json.length > LONG_KEY_CHARS) {
+      kind = `${kind}#`;
+      json = createHash('sha1').update(json).digest('base64');
+    }
     let index = this.index.get(kind);
     if (!index) this.index.set(kind, (index = new Map()));
     let position = index.get(json);
     if (position !== undefined) return position;
-    if (json.length > 256 && this.keyChars + json.length > KEY_BUDGET_CHARS) {
-      // Hashed keys live in a map of their own, so no raw text can ever equal one.
-      kind = `${kind}#`;
-      index = this.index.get(kind);
-      if (!index) this.index.set(kind, (index = new Map()));
-      json = createHash('sha1').update(json).digest('base64');
-      position = index.get(json);
-      if (position !== undefined) return position;
-    } else if (json.length > 256) {
-      this.keyChars += json.length;
-    }
     position = this.parts.push(describe()) - 1;
     index.set(json, position);
     return position;
