@@ -101,9 +101,9 @@ function readCallIndex(check: Check, cell: Cell): number {
 
 /** A status/code/layer check of the same call as `worst` (its failure is part of the same conclusion). */
 function isSameConclusion(check: Check, worst: Check): boolean {
-  const call = (id: string) => /(?:^|\.)(?:outcome|status|code|layer)(@\d+)?$/.exec(id)?.[1] ?? '';
   const conclusion = /(?:^|\.)(?:outcome|status|code|layer)(@\d+)?$/;
-  return conclusion.test(check.id) && conclusion.test(worst.id) && call(check.id) === call(worst.id) && check.id.startsWith('client.') === worst.id.startsWith('client.');
+  const [mine, its] = [conclusion.exec(check.id), conclusion.exec(worst.id)];
+  return mine !== null && its !== null && mine[1] === its[1] && check.id.startsWith('client.') === worst.id.startsWith('client.');
 }
 
 function isAlternative(check: Check): boolean {
