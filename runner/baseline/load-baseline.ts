@@ -65,9 +65,9 @@ export function parseBaselineText(text: string, file: string): Omit<Baseline, 's
   const lineCounter = new yaml.LineCounter();
   const document = yaml.parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
   if (document.errors.length > 0) {
+    // Without prettyErrors the parser leaves linePos unset: the line comes from the error's offset.
     const first = document.errors[0]!;
-    const line = first.linePos?.[0]?.line;
-    throw new BaselineError(file, `not valid YAML or JSON${line === undefined ? '' : ` at line ${line}`}: ${first.message.split('\n')[0]}`);
+    throw new BaselineError(file, `not valid YAML or JSON at line ${lineCounter.linePos(first.pos[0]).line}: ${first.message.split('\n')[0]}`);
   }
   const root = document.toJS() as unknown;
   const list = Array.isArray(root) ? root : isRecord(root) ? root['entries'] : undefined;
