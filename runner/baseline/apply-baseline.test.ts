@@ -115,3 +115,12 @@ describe('baseline edges', () => {
     expect(() => validateBaselineEntries(parse('- { target: naive, case: c, version: "2026-07-28", reason: r }\n'), scope)).toThrow(/\(it runs under 2025-11-25\)$/);
   });
 });
+
+describe('an entry naming a version its case does not run under', () => {
+  it('is refused with every version the case runs under, comma-separated', () => {
+    const scope = { cases: [{ id: 'c', versions: ['2025-11-25', '2026-07-28'] as const }], runTargets: ['naive'], otherKnownTargets: [] };
+    expect(() => validateBaselineEntries(parse('- { target: naive, case: c, version: "2025-06-18", reason: r }\n'), scope)).toThrow(
+      'baseline b.yaml:1 (entry 1): case "c" does not run under 2025-06-18 (it runs under 2025-11-25, 2026-07-28)',
+    );
+  });
+});
