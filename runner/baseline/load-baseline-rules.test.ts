@@ -139,6 +139,7 @@ describe('parseBaselineText: each entry', () => {
 
   it.each([
     ['target missing', '{ case: x, reason: r }', '"target" must be a non-empty string, found nothing'],
+    ['case missing', '{ target: naive, reason: r }', '"case" must be a non-empty string, found nothing'],
     ['case a number', '{ target: naive, case: 7, reason: r }', '"case" must be a non-empty string, found 7'],
     ['reason blank', '{ target: naive, case: x, reason: "  " }', '"reason" must be a non-empty string, found "  "'],
     ['check empty', '{ target: naive, case: x, check: "", reason: r }', '"check" must be a non-empty string, found ""'],
@@ -148,13 +149,13 @@ describe('parseBaselineText: each entry', () => {
   });
 
   it('trims every field, and leaves out check and version when not given', () => {
-    expect(entry('{ target: " naive ", case: " x ", reason: " why " }')).toEqual({ target: 'naive', case: 'x', reason: 'why', index: 1, line: 1 });
-    expect(entry('{ target: naive, case: x, check: " outcome@1 ", version: " 2026-07-28 ", reason: r }')).toEqual({ target: 'naive', case: 'x', check: 'outcome@1', version: '2026-07-28', reason: 'r', index: 1, line: 1 });
+    expect(entry('{ target: " naive ", case: " x ", reason: " why " }')).toStrictEqual({ target: 'naive', case: 'x', reason: 'why', index: 1, line: 1 });
+    expect(entry('{ target: naive, case: x, check: " outcome@1 ", version: " 2026-07-28 ", reason: r }')).toStrictEqual({ target: 'naive', case: 'x', check: 'outcome@1', version: '2026-07-28', reason: 'r', index: 1, line: 1 });
   });
 
   it('reads case:check as the case and its check, at the first colon; a leading colon is part of the case', () => {
     expect(entry('{ target: naive, case: "x:client.exit:extra", reason: r }')).toMatchObject({ case: 'x', check: 'client.exit:extra' });
-    expect(entry('{ target: naive, case: ":x", reason: r }')).toEqual({ target: 'naive', case: ':x', reason: 'r', index: 1, line: 1 });
+    expect(entry('{ target: naive, case: ":x", reason: r }')).toStrictEqual({ target: 'naive', case: ':x', reason: 'r', index: 1, line: 1 });
     expect(problem('{ target: naive, case: "x:outcome@1", check: status@1, reason: r }')).toBe('baseline b.yaml:2 (entry 1): "case" "x:outcome@1" names a check and "check" is set too; use one');
   });
 
@@ -162,6 +163,12 @@ describe('parseBaselineText: each entry', () => {
     expect(problem('{ target: naive, case: x, version: "2024-11-05", reason: r }')).toBe(
       'baseline b.yaml:2 (entry 1): "version" "2024-11-05" is not a protocol version; use 2025-03-26 or 2025-06-18 or 2025-11-25 or 2026-07-28, or leave it out for every version',
     );
+  });
+});
+
+describe('parseBaselineText: an entry whose line the parser does not know', () => {
+  it('is named by its index alone (a !!pairs list keeps no position for its items)', () => {
+    expect(() => parseBaselineText('entries: !!pairs\n  - target: naive\n', 'b.yaml')).toThrow(/^baseline b\.yaml \(entry 1\): "case" must be a non-empty string, found nothing$/);
   });
 });
 

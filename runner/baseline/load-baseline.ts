@@ -53,7 +53,8 @@ export async function loadBaselineFile(path: string, shownAs = path): Promise<Ba
     bytes = await readUserFile(path, { maxBytes: BASELINE_FILE_MAX_BYTES, what: 'baseline' });
     text = decodeUserText(path, bytes, 'baseline');
   } catch (error) {
-    if (!(error instanceof UserFileError)) throw new BaselineError(shownAs, `cannot read: ${(error as Error).message}`);
+    // Both describe every failure as a UserFileError (an fs error included); anything else is a bug.
+    if (!(error instanceof UserFileError)) throw error;
     throw new BaselineError(shownAs, error.problem === 'missing' ? 'no such file; create it with `run --write-baseline FILE`' : error.detail);
   }
   return { ...parseBaselineText(text, shownAs), sha256: createHash('sha256').update(bytes).digest('hex') };
