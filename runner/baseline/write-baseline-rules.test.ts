@@ -32,20 +32,20 @@ describe('buildBaselineEntries: which cells make an entry', () => {
   it('skip and error cells judge nothing: an old entry for a pair seen only so is kept; a pair judged passing loses its entry', () => {
     const cells = [cell('naive', 'skipped', 'skip'), cell('naive', 'broken', 'error'), cell('naive', 'fixed', 'pass')];
     const old = previous('- { target: naive, case: skipped, reason: kept 1 }\n- { target: naive, case: broken, reason: kept 2 }\n- { target: naive, case: fixed, reason: gone }\n');
-    expect(buildBaselineEntries(cells, old)).toEqual([
+    expect(buildBaselineEntries(cells, old)).toStrictEqual([
       { target: 'naive', case: 'broken', reason: 'kept 2' },
       { target: 'naive', case: 'skipped', reason: 'kept 1' },
     ]);
   });
 
   it('a skip or error cell beside a failing one does not make the failure version-specific', () => {
-    expect(buildBaselineEntries([cell('naive', 'a', 'fail', V1), cell('naive', 'a', 'skip', V2)], undefined)).toEqual([{ target: 'naive', case: 'a', reason: OBSERVED }]);
+    expect(buildBaselineEntries([cell('naive', 'a', 'fail', V1), cell('naive', 'a', 'skip', V2)], undefined)).toStrictEqual([{ target: 'naive', case: 'a', reason: OBSERVED }]);
   });
 
   it('a pair that fails under some versions gets one entry per failing version, each with its own sentence', () => {
     const other = makeFixtureCell({ target: 'naive', case: 'a', status: 'fail', protocolVersion: V2, expected: [{ outcome: 'HTTP_ERROR' }] });
     const cells = [other, cell('naive', 'a', 'pass', '2025-06-18'), cell('naive', 'a', 'fail', V1)];
-    expect(buildBaselineEntries(cells, undefined)).toEqual([
+    expect(buildBaselineEntries(cells, undefined)).toStrictEqual([
       { target: 'naive', case: 'a', version: V1, reason: OBSERVED },
       { target: 'naive', case: 'a', version: V2, reason: 'observed: reads an HTTP error status as a tool result (false success)' },
     ]);
@@ -59,18 +59,19 @@ describe('buildBaselineEntries: which cells make an entry', () => {
 
 describe('buildBaselineEntries: which reasons are kept', () => {
   it("keeps a person's reason from a version-less entry or one of the same version, never from another version's", () => {
-    const cells = [cell('naive', 'a', 'fail', V1), cell('naive', 'a', 'pass', V2), cell('naive', 'b', 'fail', V1), cell('naive', 'b', 'pass', V2)];
-    const old = previous(`- { target: naive, case: a, reason: any version }\n- { target: naive, case: b, version: "${V2}", reason: the other version }\n`);
-    expect(buildBaselineEntries(cells, old)).toEqual([
+    const cells = [cell('naive', 'a', 'fail', V1), cell('naive', 'a', 'pass', V2), cell('naive', 'b', 'fail', V1), cell('naive', 'b', 'pass', V2), cell('naive', 'c', 'fail', V1), cell('naive', 'c', 'pass', V2)];
+    const old = previous(`- { target: naive, case: a, reason: any version }\n- { target: naive, case: b, version: "${V2}", reason: the other version }\n- { target: naive, case: c, version: "${V1}", reason: this version }\n`);
+    expect(buildBaselineEntries(cells, old)).toStrictEqual([
       { target: 'naive', case: 'a', version: V1, reason: 'any version' },
       { target: 'naive', case: 'b', version: V1, reason: OBSERVED },
+      { target: 'naive', case: 'c', version: V1, reason: 'this version' },
     ]);
   });
 
   it('never takes a reason from a check entry, another target or another case', () => {
     const cells = [cell('naive', 'a', 'fail')];
     const old = previous('- { target: naive, case: "a:outcome@1", reason: about one check }\n- { target: other, case: a, reason: other target }\n- { target: naive, case: ab, reason: other case }\n');
-    expect(buildBaselineEntries(cells, old)).toEqual([
+    expect(buildBaselineEntries(cells, old)).toStrictEqual([
       { target: 'naive', case: 'a', reason: OBSERVED },
       { target: 'naive', case: 'ab', reason: 'other case' },
       { target: 'other', case: 'a', reason: 'other target' },
