@@ -25,6 +25,7 @@ export default defineConfig({
       'reports/receipts.test.ts',
       'reports/receipts-rules.test.ts',
       'reports/redact-rules.test.ts',
+      'reports/redact-text-rules.test.ts',
       'reports/redact.test.ts',
       'reports/sign-receipts-rules.test.ts',
       'reports/locate-receipt-roots.test.ts',

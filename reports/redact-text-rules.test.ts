@@ -1,0 +1,42 @@
+// Rules of the credential scanner (redact-text.ts) that the mutation run found unstated: how the
+// replaced ranges combine, where a header value ends, and where scanning resumes after a value.
+// Small texts only: these run against every mutant (vitest.mutate.config.ts).
+import { describe, expect, it } from 'vitest';
+import { REDACTED, redactText } from './redact-text.js';
+
+const R = REDACTED;
+const HEX = '0123456789abcdef0123456789abcdef';
+
+describe('redactText: every secret is replaced, whatever the order the rules find them in', () => {
+  it.each([
+    // Hex runs are found after the trigger words: one before a key=value is replaced all the same.
+    [`h ${HEX} token=abcd1234`, `h ${R} token=${R}`],
+    [`token=abcd1234 ${HEX}`, `token=${R} ${R}`],
+    // A hex run inside a header value is part of that value: the value is replaced to its end.
+    [`Authorization: x ${HEX} y`, `Authorization: ${R}`],
+    [`Cookie: ${HEX} sid=1; path=/`, `Cookie: ${R}`],
+    // Two secrets that touch are two replacements, not one.
+    ['Bearer abcdefg1==ghp_abcdefghijk1', `Bearer ${R}${R}`],
+  ])('%j → %j', (input, expected) => {
+    expect(redactText(input)).toBe(expected);
+  });
+});
+
+describe('redactText: a header value written in text runs to the end of its line or its quote', () => {
+  it.each([
+    // Control characters are not line ends (tap.ts redacts reasons that were not stripped).
+    ['Cookie: a=1\u0001b', `Cookie: ${R}`],
+    ['"cookie": "a=1\u0001b", "x": 1', `"cookie": "${R}", "x": 1`],
+  ])('%j → %j', (input, expected) => {
+    expect(redactText(input)).toBe(expected);
+  });
+});
+
+describe('redactText: scanning resumes after a replaced value', () => {
+  it.each([
+    // A secret-sounding word inside a value does not take what follows the value as its own.
+    ['password=my_token : shown', `password=${R} : shown`],
+  ])('%j → %j', (input, expected) => {
+    expect(redactText(input)).toBe(expected);
+  });
+});
