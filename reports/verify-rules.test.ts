@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RECEIPTS_FILE, SUMS_FILE } from './receipts.js';
-import { verifyReport } from './verify.js';
+import { listReportEntries, verifyReport } from './verify.js';
 
 const sha = (text: string): string => createHash('sha256').update(text).digest('hex');
 const RESULTS = '{"ok":true}\n';
@@ -73,5 +73,15 @@ describe('verify names what it cannot look at', () => {
     await writeReceipts({ inputs: [{ kind: 'case', base: 'absolute', path: join(root, 'case.json'), sha256: sha(CASE) }], outputs: [output, long] });
     const result = await verifyReport(reportDir, { allowDirs: [root] });
     expect(result.mismatches).toEqual([{ path: long.path, expected: long.sha256, actual: expect.stringMatching(/^unreadable \(ENAMETOOLONG: .+\)$/) }]);
+  });
+});
+
+describe('verify lists the report folder within a bound', () => {
+  it('opens no further folder once the bound is reached (files found so far are kept)', async () => {
+    await mkdir(join(reportDir, 'sub'));
+    await writeFile(join(reportDir, 'sub', 'deep.txt'), 'x');
+    // The report folder holds results.json and SHA256SUMS beside sub/.
+    expect((await listReportEntries(reportDir, 2)).sort()).toEqual([SUMS_FILE, 'results.json']);
+    expect((await listReportEntries(reportDir, 3)).sort()).toEqual([SUMS_FILE, 'results.json', 'sub/deep.txt']);
   });
 });
