@@ -30,6 +30,7 @@ export default defineConfig({
       'reports/sign-receipts-rules.test.ts',
       'reports/locate-receipt-roots.test.ts',
       'reports/verify.test.ts',
+      'reports/verify-rules.test.ts',
     ],
     // redact-huge.test.ts (texts of 6 to 50 MB, seconds each) is left to `npm test` too.
     // Whole-table and CLI runs, and real clients against the mock server (whose backoff test also

@@ -145,11 +145,11 @@ function parseReceipts(text: string, dir: string, options: VerifyOptions, mismat
   return parsed;
 }
 
-/** Every entry of the report folder (not following links), relative with `/`; bounded. */
-async function listReportEntries(reportDir: string): Promise<string[]> {
+/** Every entry of the report folder (not following links), relative with `/`; no folder is opened once `maxEntries` are found. */
+export async function listReportEntries(reportDir: string, maxEntries = MAX_REPORT_ENTRIES): Promise<string[]> {
   const found: string[] = [];
   const pending = [''];
-  while (pending.length > 0 && found.length < MAX_REPORT_ENTRIES) {
+  while (pending.length > 0 && found.length < maxEntries) {
     const sub = pending.pop()!;
     let entries;
     try {

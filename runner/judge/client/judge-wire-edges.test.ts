@@ -41,6 +41,9 @@ describe('Retry-After delay-seconds: digits, optionally surrounded by white spac
     ['1 ', 500, false],
     [' 1', 500, false],
     [' 1 ', 1000, true],
+    // Neither delay-seconds (digits only) nor a date: no delay asked, so any retry passes.
+    ['1.5', 0, true],
+    ['+5', 0, true],
   ])('Retry-After %j, retried %i ms after the answer: passed=%s', (value, wait, passed) => {
     const check = judgeRule({ rule: 'retry-after', level: 'POLICY' }, callsOf([failedAt(0, { 'retry-after': value }), succeededAt(10 + wait)]));
     expect(check).toMatchObject({ passed });

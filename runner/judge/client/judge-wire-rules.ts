@@ -131,12 +131,14 @@ function parseRetryAfter(value: string | undefined, date: string | undefined): n
 }
 
 function judgeNewIds(id: string, rule: WireRule, calls: WireCall[]): Check {
-  const seen: unknown[] = [];
+  // Ids compared as JSON text, so the number 1 and the string "1" are different ids.
+  const seen = new Set<string>();
   for (const call of calls) {
-    if (seen.some((earlier) => JSON.stringify(earlier) === JSON.stringify(call.id))) {
+    const key = JSON.stringify(call.id);
+    if (seen.has(key)) {
       return makeCheck({ id, level: rule.level, expected: 'a new id', actual: call.id, passed: false, exchange: call.transcript, message: `${id}: POST ${call.n} reuses the id ${JSON.stringify(call.id)} of an earlier tools/call` });
     }
-    seen.push(call.id);
+    seen.add(key);
   }
   return makeCheck({ id, level: rule.level, expected: 'a new id', actual: calls.length > 1 ? 'every id new' : 'no re-issue', passed: true });
 }
