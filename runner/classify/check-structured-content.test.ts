@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import type { ProtocolVersion } from '../types.js';
-import { checkStructuredContent } from './check-structured-content.js';
+import { checkStructuredContent, MAX_COMPILED } from './check-structured-content.js';
 import { classifyReference } from './reference.js';
 import { makeClassifierInput, makeResultMessage, makeToolResult } from './test-inputs.js';
 
@@ -34,5 +34,30 @@ describe('checkStructuredContent (TL0618/TL25 § Output Schema)', () => {
     const withSchema = makeClassifierInput({ message, protocolVersion: '2025-11-25', outputSchema: weather });
     expect(classifyReference(withSchema).outcome).toBe('INVALID_TOOL_RESULT');
     expect(classifyReference({ ...withSchema, outputSchema: undefined }).outcome).toBe('TOOL_SUCCESS');
+  });
+
+  // ajv registers every schema it compiles under its $id, for good: schemas must not share one ajv.
+  describe('each outputSchema is compiled on its own, whatever its $id', () => {
+    const withId = (id: string, type: string, extra: Record<string, unknown> = {}) => ({ $id: `https://example.com/${id}`, type: 'object', properties: { a: { type } }, ...extra });
+    const result = { content: text, structuredContent: { a: 1 } };
+
+    test('two tools whose outputSchemas share an $id are each checked against their own', () => {
+      expect(checkStructuredContent(result, withId('shared', 'number'), '2025-11-25')).toBeUndefined();
+      expect(checkStructuredContent(result, withId('shared', 'string'), '2025-11-25')).toBe("structuredContent.a does not match the tool's outputSchema (2020-12): must be string");
+    });
+
+    test('a schema that could not be compiled leaves nothing behind: the next one with its $id is used', () => {
+      const broken = withId('broken', 'number', { required: ['a'], properties: { a: { $ref: '#/nowhere' } } });
+      expect(checkStructuredContent(result, broken, '2025-06-18')).toMatch(/^the tool's outputSchema cannot be used \(draft-07\): /);
+      expect(checkStructuredContent(result, withId('broken', 'integer'), '2025-06-18')).toBeUndefined();
+    });
+
+    test('a schema compiled again after the bounded cache let it go is still used', () => {
+      const schema = withId('evicted', 'boolean');
+      const problem = "structuredContent.a does not match the tool's outputSchema (2020-12): must be boolean";
+      expect(checkStructuredContent(result, schema, '2026-07-28')).toBe(problem);
+      for (let index = 0; index < MAX_COMPILED; index++) checkStructuredContent(result, { type: 'object', title: `filler ${index}` }, '2026-07-28');
+      expect(checkStructuredContent(result, structuredClone(schema), '2026-07-28')).toBe(problem);
+    });
   });
 });

@@ -13,13 +13,13 @@ import { getOutputSchemaDialect } from '../version-features.js';
 // ajv-formats is CommonJS: under NodeNext its default import is the module object.
 const addFormats = (addFormatsModule as unknown as { default: FormatsPlugin }).default;
 
-/** Compiled output schemas kept per dialect; the table has few, so a small bound is plenty. */
-const MAX_COMPILED = 64;
+/** Compiled output schemas kept, by dialect and schema text; the table has few, so a small bound is plenty. */
+export const MAX_COMPILED = 64;
 
 type Dialect = 'draft-07' | '2020-12';
 type Compiled = { ok: true; validate: ValidateFunction } | { ok: false; problem: string };
 
-const validators = new Map<Dialect, { ajv: AjvDraft07 | Ajv2020; compiled: Map<string, Compiled> }>();
+const compiledSchemas = new Map<string, Compiled>();
 
 /** A problem with `result` under the tool's `outputSchema`, or undefined when there is none to report. */
 export function checkStructuredContent(result: Record<string, unknown>, outputSchema: unknown, version: ProtocolVersion): string | undefined {
@@ -35,33 +35,30 @@ export function checkStructuredContent(result: Record<string, unknown>, outputSc
 }
 
 function compileOutputSchema(schema: object, dialect: Dialect): Compiled {
-  const { ajv, compiled } = getValidator(dialect);
-  const key = JSON.stringify(schema);
-  const known = compiled.get(key);
+  const key = `${dialect} ${JSON.stringify(schema)}`;
+  const known = compiledSchemas.get(key);
   if (known) return known;
-  let entry: Compiled;
-  try {
-    entry = { ok: true, validate: ajv.compile(schema) };
-  } catch (error) {
-    // TL25 § Tool: implementations MUST fail gracefully on a schema they cannot use.
-    entry = { ok: false, problem: `the tool's outputSchema cannot be used (${dialect}): ${(error as Error).message}` };
-  }
-  if (compiled.size >= MAX_COMPILED) compiled.delete(compiled.keys().next().value as string);
-  compiled.set(key, entry);
+  const entry = compileAlone(schema, dialect);
+  if (compiledSchemas.size >= MAX_COMPILED) compiledSchemas.delete(compiledSchemas.keys().next().value as string);
+  compiledSchemas.set(key, entry);
   return entry;
 }
 
-function getValidator(dialect: Dialect): { ajv: AjvDraft07 | Ajv2020; compiled: Map<string, Compiled> } {
-  let validator = validators.get(dialect);
-  if (!validator) {
-    // strict: false: tool schemas carry annotation keywords (title, examples, x-…) strict mode refuses.
-    // validateSchema: false: the draft 2020-12 meta-schema costs about 1 s to compile; a schema
-    // ajv cannot compile still fails, and is reported as unusable.
-    const options = { allErrors: false, strict: false, validateSchema: false };
-    const ajv = dialect === '2020-12' ? new Ajv2020(options) : new AjvDraft07(options);
-    addFormats(ajv);
-    validator = { ajv, compiled: new Map() };
-    validators.set(dialect, validator);
+// Each schema gets an ajv of its own. ajv keeps every schema it was given under its $id for good,
+// even one it could not compile: in a shared instance a second tool whose schema has the same $id,
+// or this schema compiled again once evicted above, would be refused as "already exists" (and the
+// bound above would not bound ajv's own cache).
+function compileAlone(schema: object, dialect: Dialect): Compiled {
+  // strict: false: tool schemas carry annotation keywords (title, examples, x-…) strict mode refuses.
+  // validateSchema: false: the draft 2020-12 meta-schema costs about 1 s to compile; a schema
+  // ajv cannot compile still fails, and is reported as unusable.
+  const options = { allErrors: false, strict: false, validateSchema: false };
+  const ajv = dialect === '2020-12' ? new Ajv2020(options) : new AjvDraft07(options);
+  addFormats(ajv);
+  try {
+    return { ok: true, validate: ajv.compile(schema) };
+  } catch (error) {
+    // TL25 § Tool: implementations MUST fail gracefully on a schema they cannot use.
+    return { ok: false, problem: `the tool's outputSchema cannot be used (${dialect}): ${(error as Error).message}` };
   }
-  return validator;
 }
