@@ -3,9 +3,8 @@
 // All text is sanitized here.
 import { createHash } from 'node:crypto';
 import type { Cell, RecordedExchange, RunResult } from '../runner/types.js';
-import { indexCases } from './case-info.js';
 import { describeMismatch, findMismatch } from './describe-mismatch.js';
-import { resolveSpecReference } from './spec-references.js';
+import { describeCases, markRepro, restoreRepro } from './html-details-text.js';
 import { escapeJsonForScript } from './html-json-script.js';
 import { redactText, sanitizeHeaders, sanitizeText, sanitizeValue, stripControl } from './redact.js';
 
@@ -87,22 +86,6 @@ export const CELL_PARTS = ['reason', 'expected', 'actual', 'checks', 'schema', '
 
 export type CellRow = [number, number, number, string, number, number, number];
 
-// Sanitized text never holds U+0001 (strip-control.ts), so these markers cannot be confused
-// with it. Replaced in this order, and restored in the reverse order.
-const REPRO_MARKS = { case: '\u0001c', target: '\u0001t', version: '\u0001v' } as const;
-
-function markRepro(repro: string, caseId: string, target: string, version: string): string {
-  let marked = repro;
-  if (caseId) marked = marked.split(caseId).join(REPRO_MARKS.case);
-  if (target) marked = marked.split(target).join(REPRO_MARKS.target);
-  return marked.split(version).join(REPRO_MARKS.version);
-}
-
-/** The cell's command from its marked part, as matrix.client.js restores it. */
-export function restoreRepro(marked: string, caseId: string, target: string, version: string): string {
-  return marked.split(REPRO_MARKS.version).join(version).split(REPRO_MARKS.target).join(target).split(REPRO_MARKS.case).join(caseId);
-}
-
 export interface DetailsData {
   cases: Record<string, unknown>;
   /** Sanitized case ids, target names and protocol versions, referenced by index from rows. */
@@ -175,29 +158,6 @@ function describeCellMismatch(cell: Cell): string {
 
 // Rows are small; this many go into one chunk so the writer is not called per row.
 const ROWS_PER_CHUNK = 256;
-
-function describeCases(result: RunResult): Record<string, unknown> {
-  const cases: Record<string, unknown> = {};
-  for (const [id, c] of indexCases(result)) {
-    cases[sanitizeText(id)] = {
-      title: sanitizeText(c.title),
-      layer: sanitizeText(c.layer),
-      origin: sanitizeText(c.origin),
-      file: sanitizeText(c.file),
-      description: sanitizeText(c.description ?? ''),
-      expectation: sanitizeText(c.expectation ?? ''),
-      policy: sanitizeText(c.policy ?? ''),
-      // Only http(s) links become anchors; anything else is shown as text. A reference without its
-      // own link gets the page its alias names, at the pinned commit, and that page's title.
-      spec: (c.spec ?? []).map((s) => {
-        const known = resolveSpecReference(s.ref);
-        const url = s.url && /^https?:\/\//i.test(s.url) ? s.url : (known?.url ?? '');
-        return { ref: sanitizeText(s.ref), url, title: known?.title ?? '', version: s.version ?? '' };
-      }),
-    };
-  }
-  return cases;
-}
 
 /**
  * The details payload, built cell by cell in the order the cells come (one pass, no cell kept):

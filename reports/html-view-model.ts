@@ -1,7 +1,7 @@
 // The HTML matrix's view model: everything the template shows, already ordered, counted,
 // sanitized and redacted. Cell details travel separately as JSON (see html-details.ts).
 import { CASE_LAYERS } from '../runner/cases/case-types.js';
-import type { Cell, CellStatus, ProtocolVersion, RunResult } from '../runner/types.js';
+import type { CellStatus, ProtocolVersion, RunResult } from '../runner/types.js';
 import { CELL_STATUSES, PROTOCOL_VERSIONS } from '../runner/types.js';
 import { describePassSources, describeWireOnlyTargets } from '../runner/run/describe-conclusions.js';
 import { computeCaseTableDigest, indexCases } from './case-info.js';
