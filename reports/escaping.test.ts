@@ -88,3 +88,30 @@ describe('HTML under hostile input', () => {
     expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
   });
 });
+
+describe('HTML under hostile input, large page (rows drawn from data)', () => {
+  const html = renderHtml(result, { drawRowsAbove: 0 });
+
+  it('has no raw payload, control character or secret, and exactly three script elements', () => {
+    expect(html).not.toContain('<script>alert(1)');
+    expect(html).not.toMatch(CONTROL);
+    for (const secret of Object.values(SECRETS)) expect(html).not.toContain(secret);
+    expect(html.match(/<script\b/gi)).toHaveLength(3);
+    expect(html).not.toMatch(/<td class="s-/);
+  });
+
+  it('escapes < in both JSON blocks, and both still parse (the row headings stay escaped markup)', () => {
+    for (const id of ['cell-data', 'row-data']) {
+      const block = new RegExp(`<script type="application/json" id="${id}">([\\s\\S]*?)</script>`).exec(html)?.[1] ?? '';
+      expect(block.length).toBeGreaterThan(0);
+      expect(block).not.toContain('<');
+      expect(() => JSON.parse(block) as unknown).not.toThrow();
+    }
+    const data = JSON.parse(/<script type="application\/json" id="cell-data">([\s\S]*?)<\/script>/.exec(html)![1]!) as DetailsData;
+    // The planted command comes back whole from its marked part, as text.
+    const repro = String(expandCellRow(data, 5)!['repro']);
+    expect(repro).toMatch(/^npx mcp-error-matrix run --case x <script>alert\(1\)<\/script> \]\]> /);
+    expect(repro).not.toMatch(CONTROL);
+    expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+  });
+});

@@ -3,9 +3,9 @@
 // All text is sanitized here.
 import { createHash } from 'node:crypto';
 import type { Cell, RecordedExchange, RunResult } from '../runner/types.js';
-import { indexCases } from './case-info.js';
 import { describeMismatch, findMismatch } from './describe-mismatch.js';
-import { resolveSpecReference } from './spec-references.js';
+import { describeCases, markRepro, restoreRepro } from './html-details-text.js';
+import { escapeJsonForScript } from './html-json-script.js';
 import { redactText, sanitizeHeaders, sanitizeText, sanitizeValue, stripControl } from './redact.js';
 
 export interface DetailsOptions {
@@ -73,14 +73,18 @@ function describeRun(run: NonNullable<Cell['targetRun']>, options: DetailsOption
 }
 
 /**
- * Positions in one cell's row of the details JSON. Each `*Part` is an index into `parts`, where
- * every distinct value (transcript, checks, schema results, expected list, …) is stored once:
- * a large run repeats them across targets and versions, and per-cell copies made the
- * 100,000-cell report 160 MB. matrix.client.js rebuilds the cell from this row.
+ * Positions in one cell's row of the details JSON. `reproPart` is the cell's command with its
+ * case id, target and version written as markers (REPRO_MARKS), so the commands of a run share
+ * a few parts; `partsPart` is a part listing the cell's other parts (CELL_PARTS), each an index
+ * into `parts`, where every distinct value (transcript, checks, …) is stored once. A large run
+ * repeats them across targets and versions: per-cell copies made the 100,000-cell report
+ * 160 MB, and per-cell commands and part lists still made its details 13 MB, most of the time
+ * Chromium took to open it. matrix.client.js rebuilds the cell from this row.
  */
-export const CELL_ROW = ['case', 'target', 'version', 'status', 'ms', 'repro', 'reasonPart', 'expectedPart', 'actualPart', 'checksPart', 'schemaPart', 'urlPart', 'transcriptPart', 'runPart', 'mismatchPart'] as const;
+export const CELL_ROW = ['case', 'target', 'version', 'status', 'ms', 'reproPart', 'partsPart'] as const;
+export const CELL_PARTS = ['reason', 'expected', 'actual', 'checks', 'schema', 'url', 'transcript', 'run', 'mismatch'] as const;
 
-export type CellRow = [number, number, number, string, number, string, number, number, number, number, number, number, number, number, number];
+export type CellRow = [number, number, number, string, number, number, number];
 
 export interface DetailsData {
   cases: Record<string, unknown>;
@@ -152,41 +156,59 @@ function describeCellMismatch(cell: Cell): string {
   return failed?.message ?? (cell.status === 'error' ? (cell.reason ?? '') : '');
 }
 
-/** The details payload: case texts by id, distinct parts once, and one row per cell in `cells` order. */
-export function buildDetails(result: RunResult, cells: readonly Cell[], options: DetailsOptions): DetailsData {
-  const cases: Record<string, unknown> = {};
-  for (const [id, c] of indexCases(result)) {
-    cases[sanitizeText(id)] = {
-      title: sanitizeText(c.title),
-      layer: sanitizeText(c.layer),
-      origin: sanitizeText(c.origin),
-      file: sanitizeText(c.file),
-      description: sanitizeText(c.description ?? ''),
-      expectation: sanitizeText(c.expectation ?? ''),
-      policy: sanitizeText(c.policy ?? ''),
-      // Only http(s) links become anchors; anything else is shown as text. A reference without its
-      // own link gets the page its alias names, at the pinned commit, and that page's title.
-      spec: (c.spec ?? []).map((s) => {
-        const known = resolveSpecReference(s.ref);
-        const url = s.url && /^https?:\/\//i.test(s.url) ? s.url : (known?.url ?? '');
-        return { ref: sanitizeText(s.ref), url, title: known?.title ?? '', version: s.version ?? '' };
-      }),
-    };
+// Rows are small; this many go into one chunk so the writer is not called per row.
+const ROWS_PER_CHUNK = 256;
+
+/**
+ * The details payload, built cell by cell in the order the cells come (one pass, no cell kept):
+ * each row joins a batch that is serialized as soon as it is full, so the rows exist as text only.
+ * The case texts, the distinct parts and the name tables are complete once every cell is added.
+ */
+export class DetailsBuilder {
+  readonly cases: Record<string, unknown>;
+  private readonly pool = new PartPool();
+  private readonly caseIds = new Indexer();
+  private readonly targets = new Indexer();
+  private readonly versions = new Indexer();
+  private batch: CellRow[] = [];
+  private written = 0;
+
+  constructor(
+    result: RunResult,
+    private readonly options: DetailsOptions,
+  ) {
+    this.cases = describeCases(result);
   }
-  const pool = new PartPool();
-  const caseIds = new Indexer();
-  const targets = new Indexer();
-  const versions = new Indexer();
-  const rows = cells.map((cell): CellRow => {
+
+  /** Adds the next cell; returns a chunk of serialized rows when a batch is full. */
+  add(cell: Cell): string | undefined {
+    this.batch.push(this.describeRow(cell));
+    return this.batch.length >= ROWS_PER_CHUNK ? this.flush() : undefined;
+  }
+
+  /** The rows not yet returned, serialized (continuing the list the earlier chunks began). */
+  flush(): string | undefined {
+    if (!this.batch.length) return undefined;
+    const json = JSON.stringify(this.batch);
+    const chunk = escapeJsonForScript(`${this.written ? ',' : ''}${json.slice(1, -1)}`);
+    this.written += this.batch.length;
+    this.batch = [];
+    return chunk;
+  }
+
+  /** Everything but the rows: case texts, name tables and parts (complete after the last cell). */
+  finish(): Omit<DetailsData, 'cells'> {
+    return { cases: this.cases, caseIds: this.caseIds.values, targets: this.targets.values, versions: this.versions.values, parts: this.pool.parts };
+  }
+
+  private describeRow(cell: Cell): CellRow {
+    const { pool, options } = this;
     const run = cell.targetRun;
-    return [
-      caseIds.of(sanitizeText(cell.case)),
-      targets.of(sanitizeText(cell.target)),
-      versions.of(cell.protocolVersion),
-      cell.status,
-      cell.durationMs,
-      // One per cell and never repeated: through the shared cache it only evicted the repeated texts.
-      redactText(stripControl(cell.repro)),
+    const caseId = sanitizeText(cell.case);
+    const target = sanitizeText(cell.target);
+    // One per cell unless marked: through the shared cache it only evicted the repeated texts.
+    const repro = markRepro(redactText(stripControl(cell.repro)), caseId, target, cell.protocolVersion);
+    const parts = [
       pool.add('reason', cell.reason ?? '', () => sanitizeText(cell.reason ?? '')),
       pool.add('expected', cell.expected, () => cell.expected.map((e) => sanitizeValue(e))),
       pool.add('actual', cell.actual, () => cell.actual.map((a) => (a === null ? 'nothing reported' : sanitizeValue(a)))),
@@ -217,71 +239,36 @@ export function buildDetails(result: RunResult, cells: readonly Cell[], options:
       // The cell's tooltip: expected → actual in one sentence, with what the mismatch costs.
       pool.add('mismatch', describeCellMismatch(cell), () => sanitizeText(describeCellMismatch(cell))),
     ];
-  });
-  return { cases, caseIds: caseIds.values, targets: targets.values, versions: versions.values, parts: pool.parts, cells: rows };
-}
-
-/**
- * JSON for a `<script type="application/json">` block: `<`, `>`, `&` and the JS line
- * separators become \u escapes, so no `</script>` or `<!--` can end the block early.
- */
-export function serializeJsonForScript(value: unknown): string {
-  return escapeJsonForScript(JSON.stringify(value));
-}
-
-function escapeJsonForScript(json: string): string {
-  return json
-    .replace(/</g, '\\u003c')
-    .replace(/>/g, '\\u003e')
-    .replace(/&/g, '\\u0026')
-    .replace(/\u2028/g, '\\u2028')
-    .replace(/\u2029/g, '\\u2029');
-}
-
-// Rows are small; this many go into one chunk so the writer is not called per row.
-const ROWS_PER_CHUNK = 256;
-
-/**
- * The same text as `serializeJsonForScript(data)`, in pieces (a part or a batch of rows each):
- * the whole payload as one string, plus the copies each escape pass made, was the largest
- * allocation of a default run's report writing.
- */
-export function* serializeDetailsChunks(data: DetailsData): Generator<string> {
-  const { parts, cells, ...head } = data;
-  const headJson = JSON.stringify(head);
-  yield escapeJsonForScript(`${headJson.slice(0, -1)}${headJson.length > 2 ? ',' : ''}"parts":[`);
-  for (let i = 0; i < parts.length; i++) yield escapeJsonForScript(`${i ? ',' : ''}${JSON.stringify(parts[i]) ?? 'null'}`);
-  yield '],"cells":[';
-  for (let i = 0; i < cells.length; i += ROWS_PER_CHUNK) {
-    const json = JSON.stringify(cells.slice(i, i + ROWS_PER_CHUNK));
-    yield escapeJsonForScript(`${i ? ',' : ''}${json.slice(1, -1)}`);
+    const list = JSON.stringify(parts);
+    return [this.caseIds.of(caseId), this.targets.of(target), this.versions.of(cell.protocolVersion), cell.status, cell.durationMs, pool.add('repro', repro, () => repro), pool.add('cell', list, () => parts)];
   }
-  yield ']}';
 }
 
 /** One cell of the details payload with its parts resolved, as matrix.client.js rebuilds it. */
 export function expandCellRow(data: DetailsData, index: number): Record<string, unknown> | undefined {
   const row = data.cells[index];
   if (!row) return undefined;
-  const part = (position: number) => data.parts[position];
-  const expected = part(row[7]) as unknown[];
-  const actual = part(row[8]) as unknown[];
+  const [c, t, v] = [data.caseIds[row[0]]!, data.targets[row[1]]!, data.versions[row[2]]!];
+  const list = data.parts[row[6]] as number[];
+  const part = (name: (typeof CELL_PARTS)[number]) => data.parts[list[CELL_PARTS.indexOf(name)]!];
+  const expected = part('expected') as unknown[];
+  const actual = part('actual') as unknown[];
   return {
-    c: data.caseIds[row[0]],
-    t: data.targets[row[1]],
-    v: data.versions[row[2]],
+    c,
+    t,
+    v,
     s: row[3],
     ms: row[4],
-    repro: row[5],
-    reason: part(row[6]),
+    repro: restoreRepro(data.parts[row[5]] as string, c, t, v),
+    reason: part('reason'),
     expected,
     actual,
     exchanges: Math.max(expected.length, actual.length),
-    checks: part(row[9]),
-    schema: part(row[10]),
-    url: part(row[11]),
-    transcript: part(row[12]),
-    run: part(row[13]),
-    mismatch: part(row[14]),
+    checks: part('checks'),
+    schema: part('schema'),
+    url: part('url'),
+    transcript: part('transcript'),
+    run: part('run'),
+    mismatch: part('mismatch'),
   };
 }

@@ -1,42 +1,17 @@
 // The HTML matrix's view model: everything the template shows, already ordered, counted,
 // sanitized and redacted. Cell details travel separately as JSON (see html-details.ts).
 import { CASE_LAYERS } from '../runner/cases/case-types.js';
-import type { Cell, CellStatus, ProtocolVersion, RunResult } from '../runner/types.js';
+import type { CellStatus, ProtocolVersion, RunResult } from '../runner/types.js';
 import { CELL_STATUSES, PROTOCOL_VERSIONS } from '../runner/types.js';
 import { describePassSources, describeWireOnlyTargets } from '../runner/run/describe-conclusions.js';
 import { computeCaseTableDigest, indexCases } from './case-info.js';
 import { buildTargets, type TargetBar } from './html-target-bars.js';
 import { STATUS_STYLE } from './status-style.js';
-import { findMismatch } from './describe-mismatch.js';
 import { listSpecReferences, SPEC_COMMIT, type SpecReference } from './spec-references.js';
 import type { Comparison } from './compare-types.js';
-import { formatCellKey } from './compare-types.js';
+import type { GridLayout } from './html-grid.js';
 import { sanitizeText } from './redact.js';
 import { areSchemasOff, SCHEMAS_OFF_NOTICE } from './schema-notice.js';
-
-export type CompareMark = 'regression' | 'fix' | 'added';
-const MARK_SYMBOL: Record<CompareMark, string> = { regression: '▼', fix: '▲', added: '+' };
-
-export interface MatrixCell {
-  /** Index into the details JSON; -1 when no cell exists (case not run for this column). */
-  index: number;
-  hasDetails: boolean;
-  /** Position of the cell's target in the ordered target list (for the target filter). */
-  targetIndex: number;
-  status: CellStatus | 'none';
-  word: string;
-  mark?: CompareMark;
-  markSymbol?: string;
-  /** Judged without a verdict (exit status alone, the wire alone, or nothing): drawn apart, never the same green. */
-  conclusion?: 'exit_status' | 'wire_only' | 'none';
-  /** The outcome the target concluded where the case expects another (shown after the word). */
-  concluded?: string;
-  /** The target concluded TOOL_SUCCESS where the case expects a failure: drawn apart from other failures. */
-  falseSuccess?: boolean;
-}
-
-// The tag a verdict-less cell carries after its word (README § Command targets).
-const CONCLUSION_TAG: Record<NonNullable<MatrixCell['conclusion']>, string> = { exit_status: 'EXIT', wire_only: 'WIRE', none: 'NONE' };
 
 export interface MatrixColumn {
   target: string;
@@ -50,7 +25,8 @@ export interface MatrixRow {
   layer: string;
   /** Lower-cased text the search box matches against. */
   search: string;
-  cells: MatrixCell[];
+  /** The row's position in the grid (rows in display order, group by group). */
+  position: number;
 }
 
 export interface MatrixViewModel {
@@ -77,8 +53,8 @@ export interface MatrixViewModel {
   groups: { layer: string; count: number; rows: MatrixRow[] }[];
   layers: string[];
   comparison?: { label: string; regressions: number; fixes: number; added: number; removed: number; removedCells: string[]; pairs: string[] };
-  /** Cells in the order their details are embedded, so `MatrixCell.index` points into it. */
-  cellOrder: Cell[];
+  /** Where each cell goes in the grid (html-grid.ts), by raw case, target and version. */
+  layout: GridLayout;
   /** Every specification page the cases and failed checks cite, linked at the pinned commit. */
   references: SpecReference[];
   specCommit: string;
@@ -105,29 +81,6 @@ function orderLayers(layers: Iterable<string>): string[] {
   });
 }
 
-function buildMarks(comparison: Comparison | undefined): Map<string, CompareMark> {
-  const marks = new Map<string, CompareMark>();
-  if (!comparison) return marks;
-  for (const c of comparison.added) marks.set(formatCellKey(c), 'added');
-  for (const c of comparison.fixes) marks.set(formatCellKey(c), 'fix');
-  for (const c of comparison.regressions) marks.set(formatCellKey(c), 'regression');
-  return marks;
-}
-
-// Case → target → version → position in result.cells (the last cell wins); nested maps, as one map
-// keyed by formatCellKey built and hashed 200,000 JSON strings for a 100,000-cell run.
-function indexCellPositions(cells: readonly Cell[]): Map<string, Map<string, Map<string, number>>> {
-  const positions = new Map<string, Map<string, Map<string, number>>>();
-  cells.forEach((cell, i) => {
-    let byTarget = positions.get(cell.case);
-    if (!byTarget) positions.set(cell.case, (byTarget = new Map()));
-    let byVersion = byTarget.get(cell.target);
-    if (!byVersion) byTarget.set(cell.target, (byVersion = new Map()));
-    byVersion.set(cell.protocolVersion, i);
-  });
-  return positions;
-}
-
 /** Build the matrix view model from a run (pure; all untrusted text sanitized). */
 export function buildMatrixViewModel(result: RunResult, comparison?: Comparison): MatrixViewModel {
   const targets = buildTargets(result);
@@ -135,45 +88,23 @@ export function buildMatrixViewModel(result: RunResult, comparison?: Comparison)
   const versions = PROTOCOL_VERSIONS.filter((v) => result.cells.some((c) => c.protocolVersion === v));
   const columns: MatrixColumn[] = sortedRaw.flatMap((target, targetIndex) => versions.map((version) => ({ target: sanitizeText(target), targetIndex, version })));
 
-  const positions = indexCellPositions(result.cells);
-  const marks = buildMarks(comparison);
   const cases = indexCases(result);
   const caseIds = [...new Set([...result.cases.map((c) => c.id), ...result.cells.map((c) => c.case)])];
-
-  const rows: MatrixRow[] = caseIds.map((caseId) => {
+  const rows = caseIds.map((caseId) => {
     const info = cases.get(caseId);
     const title = sanitizeText(info?.title ?? caseId);
-    const cells = sortedRaw.flatMap((target, targetIndex) =>
-      versions.map((version): MatrixCell => {
-        const index = positions.get(caseId)?.get(target)?.get(version);
-        const cell = index === undefined ? undefined : result.cells[index];
-        if (!cell || index === undefined) return { index: -1, hasDetails: false, targetIndex, status: 'none', word: '—' };
-        const mark = marks.size ? marks.get(formatCellKey(cell)) : undefined;
-        const style = STATUS_STYLE[cell.status];
-        const conclusion = cell.conclusion === undefined || cell.conclusion === 'verdict' ? undefined : cell.conclusion;
-        const mismatch = cell.status === 'pass' || cell.status === 'skip' || cell.status === 'xpass' ? undefined : findMismatch(cell);
-        const word = conclusion ? `${style.word} (${CONCLUSION_TAG[conclusion]})` : style.word;
-        return {
-          index,
-          hasDetails: true,
-          targetIndex,
-          status: cell.status,
-          word,
-          ...(mismatch ? { concluded: sanitizeText(mismatch.actual) } : {}),
-          ...(mark ? { mark, markSymbol: MARK_SYMBOL[mark] } : {}),
-          ...(conclusion ? { conclusion } : {}),
-          ...(mismatch?.consequence === 'false-success' ? { falseSuccess: true } : {}),
-        };
-      }),
-    );
     const layer = sanitizeText(info?.layer ?? 'other');
-    return { caseId: sanitizeText(caseId), title, layer, search: `${caseId} ${title}`.toLowerCase(), cells };
+    return { rawId: caseId, row: { caseId: sanitizeText(caseId), title, layer, search: `${caseId} ${title}`.toLowerCase(), position: 0 } };
   });
-  const layers = orderLayers(rows.map((r) => r.layer));
+  const layers = orderLayers(rows.map((r) => r.row.layer));
+  // Rows are numbered in display order, so the grid and the page agree on row r.
+  const rowOf = new Map<string, number>();
   const groups = layers.map((layer) => {
-    const inLayer = rows.filter((r) => r.layer === layer);
-    return { layer, count: inLayer.length, rows: inLayer };
+    const inLayer = rows.filter((r) => r.row.layer === layer);
+    for (const r of inLayer) rowOf.set(r.rawId, (r.row.position = rowOf.size));
+    return { layer, count: inLayer.length, rows: inLayer.map((r) => r.row) };
   });
+  const columnOf = new Map(sortedRaw.map((target, targetIndex) => [target, new Map(versions.map((version, v) => [version, targetIndex * versions.length + v]))]));
 
   return {
     toolName: sanitizeText(result.tool.name),
@@ -209,7 +140,7 @@ export function buildMatrixViewModel(result: RunResult, comparison?: Comparison)
           },
         }
       : {}),
-    cellOrder: result.cells,
+    layout: { rowOf, columnOf, rows: rowOf.size, columns: columns.length },
     references: listSpecReferences(listCitingTexts(result)).map((ref) => ({ ...ref, title: sanitizeText(ref.title) })),
     specCommit: SPEC_COMMIT.slice(0, 12),
   };

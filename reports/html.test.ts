@@ -2,7 +2,9 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { CELL_STATUSES } from '../runner/types.js';
 import { expectGolden } from '../test/expect-golden.js';
-import { makeCase, makeCell, makeCheck, makeRecording, makeRunResult, makeSyntheticRunResult } from '../test/make-run-result.js';
+import { HOSTILE, SECRETS, makeCase, makeCell, makeCheck, makeRecording, makeRunResult, makeSyntheticRunResult } from '../test/make-run-result.js';
+import { redactText } from './redact.js';
+import { stripControl } from './strip-control.js';
 import { SPEC_COMMIT } from './spec-references.js';
 import type { Comparison } from './compare-types.js';
 import { expandCellRow, type DetailsData } from './html-details.js';
@@ -184,6 +186,20 @@ describe('HTML matrix', () => {
     });
     const errored = data.cells.find((c) => c['s'] === 'error') as { run: { stderr: string } };
     expect(errored.run.stderr).toContain('ECONNREFUSED');
+  });
+
+  it('restores every cell\'s command exactly from its shared, marked part, also when the names contain each other', () => {
+    const cells = [
+      makeCell({ case: 'a', target: 'a-a', repro: 'run --case a --target a-a --version 2025-11-25 a-a2025-11-25' }),
+      makeCell({ case: 'x', target: 't', repro: 'nothing to mark' }),
+      makeCell({ case: 'c', target: 'tt', repro: `npx ${HOSTILE} \u0001c \u0001t ${SECRETS.bearer}` }),
+    ];
+    const data = JSON.parse(/<script type="application\/json" id="cell-data">([\s\S]*?)<\/script>/.exec(render(makeRunResult({ cells })))![1]!) as DetailsData;
+    expect(data.cells.map((_, i) => expandCellRow(data, i)!['repro'])).toEqual(cells.map((c) => redactText(stripControl(c.repro))));
+    // Commands that differ only by their case, target and version share one part.
+    const shared = makeSyntheticRunResult({ cases: 3, targets: 2, versions: ['2025-11-25', '2026-07-28'] });
+    const sharedData = JSON.parse(/id="cell-data">([\s\S]*?)<\/script>/.exec(render(shared))![1]!) as DetailsData;
+    expect(new Set(sharedData.cells.map((row) => row[5])).size).toBe(1);
   });
 
   it('lists SSE events one by one with their timings', () => {

@@ -5,10 +5,12 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import Handlebars from 'handlebars';
-import type { RunResult } from '../runner/types.js';
+import type { Cell, RunResult } from '../runner/types.js';
 import type { Comparison } from './compare-types.js';
-import { buildDetails, serializeDetailsChunks } from './html-details.js';
-import { buildMatrixViewModel, type MatrixCell } from './html-view-model.js';
+import { DetailsBuilder } from './html-details.js';
+import { GridBuilder, serializeGridChunks, type MatrixGrid } from './html-grid.js';
+import { serializeDetailsChunks } from './html-json-script.js';
+import { buildMatrixViewModel } from './html-view-model.js';
 import { buildTrendViews } from './trend-html.js';
 
 export interface HtmlOptions {
@@ -24,6 +26,12 @@ export interface HtmlOptions {
    * @default 8192, or 1024 above LARGE_RUN_CELLS cells
    */
   maxOutputChars?: number;
+  /**
+   * Above this many cells the matrix rows are drawn by the page's script as they scroll into
+   * view, from compact per-row data, instead of being written as <td> markup.
+   * @default LARGE_RUN_CELLS
+   */
+  drawRowsAbove?: number;
 }
 
 interface Compiled {
@@ -36,8 +44,9 @@ interface Compiled {
 
 let compiled: Compiled | undefined;
 
-// Stands where the details JSON goes. Escaped text never contains `<`, so only the helper emits it.
+// Stand where the JSON blocks go. Escaped text never contains `<`, so only the helper emits them.
 const DETAILS_MARK = '<!--mcp-error-matrix:cell-data-->';
+const ROWS_MARK = '<!--mcp-error-matrix:row-data-->';
 
 // From source the templates sit beside this file; from dist/reports/ they are in the
 // package's reports/templates/ (package.json "files" ships that folder, not a copy in dist).
@@ -52,9 +61,10 @@ function readTemplateFile(name: string): string {
 function getCompiled(): Compiled {
   if (compiled) return compiled;
   const hbs = Handlebars.create();
-  // The details JSON is streamed in after rendering (see renderChunks); the template marks its place.
-  hbs.registerHelper('jsonScript', () => new hbs.SafeString(DETAILS_MARK));
-  const js = readTemplateFile('matrix.client.js');
+  // The JSON blocks are streamed in after rendering (see renderChunks); the template marks their place.
+  hbs.registerHelper('jsonScript', (name: unknown) => new hbs.SafeString(name === 'row-data' ? ROWS_MARK : DETAILS_MARK));
+  // One inline script (one hash in the CSP): the large page's row drawing, then the page's behaviour.
+  const js = `${readTemplateFile('matrix.rows.js')}${readTemplateFile('matrix.client.js')}`;
   hbs.registerPartial('trend', readTemplateFile('trend.hbs')); // a family of versions: templates/trend.hbs
   compiled = {
     template: hbs.compile(readTemplateFile('matrix.hbs'), { strict: false, preventIndent: true }),
@@ -72,21 +82,37 @@ export const LARGE_RUN_CELLS = 10_000;
 // Marks a false success in the cell text itself, so it survives greyscale printing.
 const FALSE_SUCCESS_ICON = '⚠';
 
-// The matrix cells, the bulk of the markup, are written here rather than by a template loop
-// (100,000 cells). Every interpolated value is an enum, a number, a fixed word or an outcome
-// name, and is escaped anyway. The tooltip (the full expected → actual sentence) is set by
-// matrix.client.js on hover from the details JSON, not carried per cell.
-function renderCells(cells: readonly MatrixCell[]): string {
+// The matrix cells of small runs are written here rather than by a template loop. Every
+// interpolated value is an enum, a number, a fixed word or an outcome name, and is escaped
+// anyway. The tooltip (the full expected → actual sentence) is set by matrix.client.js on hover
+// from the details JSON, not carried per cell. Large runs carry the grid as JSON instead, and
+// matrix.client.js draws the same cells from it.
+function renderCells(grid: MatrixGrid, row: number, versionCount: number): string {
   const esc = Handlebars.escapeExpression;
   let out = '';
-  for (const cell of cells) {
+  for (let column = 0; column < grid.columns; column++) {
+    const slot = row * grid.columns + column;
+    const cell = grid.looks[grid.look[slot]!]!;
+    const index = grid.index[slot]!;
     out +=
-      `<td class="s-${esc(cell.status)} t${cell.targetIndex}${cell.conclusion ? ` c-${esc(cell.conclusion)}` : ''}"${cell.mark ? ` data-mark="${esc(cell.mark)}"` : ''} data-i="${cell.index}" data-s="${esc(cell.status)}"${cell.falseSuccess ? ' data-k="false-success"' : ''}` +
-      `${cell.hasDetails ? ' tabindex="0"' : ''}>${cell.markSymbol ? `<i>${esc(cell.markSymbol)}</i>` : ''}${cell.falseSuccess ? `<b aria-label="false success">${FALSE_SUCCESS_ICON}</b>` : ''}${esc(cell.word)}` +
+      `<td class="s-${esc(cell.status)} t${Math.floor(column / versionCount)}${cell.conclusion ? ` c-${esc(cell.conclusion)}` : ''}"${cell.mark ? ` data-mark="${esc(cell.mark)}"` : ''} data-i="${index}" data-s="${esc(cell.status)}"${cell.falseSuccess ? ' data-k="false-success"' : ''}` +
+      `${index >= 0 ? ' tabindex="0"' : ''}>${cell.markSymbol ? `<i>${esc(cell.markSymbol)}</i>` : ''}${cell.falseSuccess ? `<b aria-label="false success">${FALSE_SUCCESS_ICON}</b>` : ''}${esc(cell.word)}` +
       // The label reads "XFAIL · STREAM_INCOMPLETE"; on screen the outcome goes on a line of its own.
       `${cell.concluded ? `<span class="sep"> · </span><small>${esc(cell.concluded)}</small>` : ''}</td>`;
   }
   return out;
+}
+
+// The one pass over the run's cells, in their order: each fills its grid slot and its details
+// row; the details come out in serialized batches as the pass goes.
+function* passCells(cells: Iterable<Cell>, details: DetailsBuilder, grid: GridBuilder): Generator<string> {
+  for (const cell of cells) {
+    grid.add(cell);
+    const chunk = details.add(cell);
+    if (chunk) yield chunk;
+  }
+  const last = details.flush();
+  if (last) yield last;
 }
 
 /** Render a run as one self-contained HTML file (a pure function of the result). */
@@ -95,26 +121,34 @@ export function render(result: RunResult, options: HtmlOptions = {}): string {
 }
 
 /**
- * The same text as `render`, in chunks: the page around the details, then the details JSON part
- * by part, so the payload is never one string (nor copied by each escape pass).
+ * The same text as `render`, in chunks. Small runs: the page with its cells, then the details
+ * JSON part by part. Large runs: the page with a row skeleton, then the details rows written as
+ * the one pass over the cells makes them, then the parts and the grid's JSON, so no per-cell
+ * object outlives its batch.
  */
 export function* renderChunks(result: RunResult, options: HtmlOptions = {}): Generator<string> {
   const { template, css, trendCss, js, scriptHash } = getCompiled();
   const view = buildMatrixViewModel(result, options.comparison);
   const large = result.cells.length > LARGE_RUN_CELLS;
-  const details = buildDetails(result, view.cellOrder, {
+  const lazyRows = result.cells.length > (options.drawRowsAbove ?? LARGE_RUN_CELLS);
+  const details = new DetailsBuilder(result, {
     maxBodyChars: options.maxBodyChars ?? (large ? 2048 : 16_384),
     maxOutputChars: options.maxOutputChars ?? (large ? 1024 : 8192),
   });
+  const grid = new GridBuilder(view.layout, options.comparison);
   const versionCount = view.targets.length ? view.columns.length / view.targets.length : 0;
-  const groups = view.groups.map((group) => ({ ...group, rows: group.rows.map((row) => ({ ...row, cells: undefined, cellsHtml: new Handlebars.SafeString(renderCells(row.cells)) })) }));
+  // Small runs: the pass runs here, since the cells' markup comes first in the page.
+  const rows = lazyRows ? passCells(result.cells, details, grid) : [...passCells(result.cells, details, grid)];
+  const filled = lazyRows ? undefined : grid.finish();
+  const pendingCell = new Handlebars.SafeString(`<td class="pending" colspan="${view.columns.length}"></td>`);
+  const groups = view.groups.map((group) => ({ ...group, rows: group.rows.map((row) => ({ ...row, cellsHtml: filled ? new Handlebars.SafeString(renderCells(filled, row.position, versionCount)) : pendingCell })) }));
   const page = template({
     ...view,
     groups,
-    cellOrder: undefined,
+    layout: undefined,
+    lazyRows,
     versionCount,
     columnSpan: view.columns.length + 1,
-    details: undefined,
     inlineCss: css,
     trends: buildTrendViews(result),
     trendCss,
@@ -122,8 +156,16 @@ export function* renderChunks(result: RunResult, options: HtmlOptions = {}): Gen
     scriptHash,
   });
   const mark = page.indexOf(DETAILS_MARK);
-  if (mark < 0) throw new Error('HTML report template has no {{jsonScript details}} block');
+  if (mark < 0) throw new Error('HTML report template has no {{jsonScript "cell-data"}} block');
   yield page.slice(0, mark);
-  yield* serializeDetailsChunks(details);
-  yield page.slice(mark + DETAILS_MARK.length);
+  yield* serializeDetailsChunks(details, rows, lazyRows);
+  if (!lazyRows) {
+    yield page.slice(mark + DETAILS_MARK.length);
+    return;
+  }
+  const rowsMark = page.indexOf(ROWS_MARK, mark);
+  if (rowsMark < 0) throw new Error('HTML report template has no {{jsonScript "row-data"}} block');
+  yield page.slice(mark + DETAILS_MARK.length, rowsMark);
+  yield* serializeGridChunks(grid.finish(), versionCount);
+  yield page.slice(rowsMark + ROWS_MARK.length);
 }

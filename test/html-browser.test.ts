@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { render } from '../reports/html.js';
 import { describeRequiring } from './describe-requiring.js';
 import type { Cell, Consequence, ProtocolVersion } from '../runner/types.js';
-import { makeCase, makeCell, makeCheck, makeHostileRunResult, makeRecording, makeRunResult } from './make-run-result.js';
+import { makeCase, makeCell, makeCheck, makeHostileRunResult, makeRecording, makeRunResult, makeSyntheticRunResult } from './make-run-result.js';
 import { makeTrendRunResult } from './make-trend-result.js';
 import { CHROMIUM_PATH, getBrowserRequirement } from './requirements.js';
 
@@ -76,10 +76,14 @@ function makeTallResult() {
   return makeRunResult({ cases, targets, cells });
 }
 
+// A large page, drawn from data above a lowered threshold: 150 cases × 6 targets × 2 versions.
+const LARGE = makeSyntheticRunResult({ cases: 150, targets: 6, versions: ['2025-11-25', '2026-07-28'] });
+const LARGE_PAGE = { drawRowsAbove: 1000 };
+
 describeRequiring(requirement, 'HTML matrix in headless Chromium', () => {
   let dir: string;
   let browser: Browser;
-  const files: Record<'plain' | 'hostile' | 'tall' | 'trend', string> = { plain: '', hostile: '', tall: '', trend: '' };
+  const files: Record<'plain' | 'hostile' | 'tall' | 'tallDrawn' | 'trend' | 'large', string> = { plain: '', hostile: '', tall: '', tallDrawn: '', trend: '', large: '' };
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'mem-browser-'));
@@ -89,6 +93,10 @@ describeRequiring(requirement, 'HTML matrix in headless Chromium', () => {
     await writeFile(files.hostile, render(makeAttackedResult()));
     files.tall = join(dir, 'tall.html');
     await writeFile(files.tall, render(makeTallResult()));
+    files.tallDrawn = join(dir, 'tall-drawn.html');
+    await writeFile(files.tallDrawn, render(makeTallResult(), { drawRowsAbove: 100 }));
+    files.large = join(dir, 'large.html');
+    await writeFile(files.large, render(LARGE, LARGE_PAGE));
     files.trend = join(dir, 'trend.html');
     await writeFile(files.trend, render(makeTrendRunResult()));
     browser = await playwright!.chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
@@ -211,8 +219,8 @@ describeRequiring(requirement, 'HTML matrix in headless Chromium', () => {
     await page.close();
   });
 
-  it('shows each target\'s failures by consequence; labels a cell with the concluded outcome, the sentence as its tooltip; marks a false success apart', async () => {
-    const { page, seen } = await open(files.tall);
+  it.each(['tall', 'tallDrawn'] as const)('shows each target\'s failures by consequence; labels a cell with the concluded outcome, the sentence as its tooltip; marks a false success apart (%s page)', async (name) => {
+    const { page, seen } = await open(files[name]);
     // Unexpected and known failures apart, ordered by all failures.
     const lines = await page.locator('.targets li .fails').allTextContents();
     expect(lines.map((line) => line.replace(/\s+/g, ' ').trim())).toEqual([
@@ -238,6 +246,76 @@ describeRequiring(requirement, 'HTML matrix in headless Chromium', () => {
     expect(marked.background).not.toBe(plain.background);
     expect(marked.outline).toBe('dashed');
     expect(plain.outline).not.toBe('dashed');
+    expect(seen.errors).toEqual([]);
+    await page.close();
+  });
+
+  // The large page's cells as the page shows them: [details index, status, classes] per drawn cell of the rows matching `rows`.
+  const drawnCells = async (page: Page, rows: string) =>
+    (await page.evaluate(`[...document.querySelectorAll(${JSON.stringify(`#matrix ${rows} td[data-i]`)})].map((td) => [Number(td.getAttribute('data-i')), td.getAttribute('data-s'), td.className])`)) as [number, string, string][];
+  const isDrawn = (r: number) => `!document.querySelector('#matrix tr[data-r="${r}"]').classList.contains('pending')`;
+
+  it('draws a large page\'s rows as they come into view and empties those left far behind', async () => {
+    const { page, seen } = await open(files.large);
+    const rows = LARGE.cases.length;
+    expect(await page.locator('#matrix tbody tr[data-r]').count()).toBe(rows);
+    expect(await page.locator('#f-count').textContent()).toBe(`${rows} of ${rows} cases`);
+    const drawnAtLoad = await page.locator('#matrix tbody tr[data-r]:not(.pending)').count();
+    expect(drawnAtLoad).toBeGreaterThan(0);
+    expect(drawnAtLoad).toBeLessThan(rows);
+    await page.evaluate('window.scrollTo(0, document.body.scrollHeight)');
+    await page.waitForFunction(isDrawn(rows - 1));
+    await page.waitForFunction(`!(${isDrawn(0)})`);
+    // Every cell of the last row is there, each showing its own cell's status.
+    const last = await drawnCells(page, `tr[data-r="${rows - 1}"]`);
+    expect(last).toHaveLength(12);
+    for (const [index, status] of last) expect(status).toBe(LARGE.cells[index]!.status);
+    expect(await page.locator('#matrix tbody tr[data-r]:not(.pending)').count()).toBeLessThan(rows);
+    expect(seen).toEqual({ requests: [], dialogs: [], errors: [] });
+    await page.close();
+  });
+
+  it('filters a large page by status from its data (rows not drawn count too) and by target, drawn cells dimmed or hidden', async () => {
+    const { page, seen } = await open(files.large);
+    const withError = new Set(LARGE.cells.filter((c) => c.status === 'error').map((c) => c.case)).size;
+    expect(withError).toBeGreaterThan(0);
+    expect(withError).toBeLessThan(LARGE.cases.length);
+    await page.selectOption('#f-status', 'error');
+    expect(await visibleRows(page)).toBe(withError);
+    expect(await page.locator('#f-count').textContent()).toBe(`${withError} of ${LARGE.cases.length} cases`);
+    await page.evaluate('window.scrollTo(0, document.body.scrollHeight / 2)');
+    await page.waitForFunction(`document.querySelectorAll('#matrix tbody tr[data-q]:not(.hide):not(.pending)').length > 0`);
+    const shown = await drawnCells(page, 'tbody tr[data-q]:not(.hide)');
+    expect(shown.length).toBeGreaterThan(0);
+    for (const [, status, classes] of shown) expect(classes.split(' ').includes('dim')).toBe(status !== 'error');
+    await page.selectOption('#f-status', '');
+    const target = await page.locator('#f-target option', { hasText: 'target-2' }).getAttribute('value');
+    await page.selectOption('#f-target', target!);
+    await page.evaluate('window.scrollTo(0, document.body.scrollHeight)');
+    await page.waitForFunction(isDrawn(LARGE.cases.length - 1));
+    const cells = await drawnCells(page, 'tbody');
+    for (const [index, , classes] of cells) expect(classes.split(' ').includes('hide')).toBe(LARGE.cells[index]!.target !== 'target-2');
+    expect(seen.errors).toEqual([]);
+    await page.close();
+  });
+
+  it('opens a large page\'s cell details on click and on Enter, with its tooltip', async () => {
+    const { page, seen } = await open(files.large);
+    const cell = page.locator('#matrix tbody td[data-i]').nth(5);
+    const index = Number(await cell.getAttribute('data-i'));
+    const expected = LARGE.cells[index]!;
+    await cell.hover();
+    expect(await cell.getAttribute('title')).toMatch(new RegExp(`^${expected.target} · ${expected.protocolVersion}: `));
+    await cell.click();
+    await expect(page.locator('#details').isVisible()).resolves.toBe(true);
+    expect(await page.locator('#details-body').textContent()).toContain(expected.repro);
+    await page.keyboard.press('Escape');
+    await expect(page.locator('#details').isHidden()).resolves.toBe(true);
+    const next = page.locator('#matrix tbody td[data-i]').nth(6);
+    await next.focus();
+    await page.keyboard.press('Enter');
+    await expect(page.locator('#details').isVisible()).resolves.toBe(true);
+    expect(await page.locator('#details-body').textContent()).toContain(LARGE.cells[Number(await next.getAttribute('data-i'))]!.repro);
     expect(seen.errors).toEqual([]);
     await page.close();
   });

@@ -2,7 +2,13 @@
 // and reaches the page only through textContent and attribute setters, never innerHTML.
 (function () {
   'use strict';
-  var data = JSON.parse(document.getElementById('cell-data').textContent);
+  // The details JSON is parsed when first needed (a tooltip, a click): on a large page it is most
+  // of the file, and parsing it at load delayed the page for what most visits never open.
+  var data = null;
+  function readData() {
+    if (!data) data = JSON.parse(document.getElementById('cell-data').textContent);
+    return data;
+  }
   var table = document.getElementById('matrix');
   var panel = document.getElementById('details');
   var body = document.getElementById('details-body');
@@ -13,6 +19,8 @@
   var fTarget = document.getElementById('f-target');
   var fText = document.getElementById('f-text');
   var count = document.getElementById('f-count');
+  var rowData = document.getElementById('row-data');
+  var lazy = null;
 
   function el(tag, text, cls) {
     var node = document.createElement(tag);
@@ -22,30 +30,35 @@
   }
   function add(parent, child) { parent.appendChild(child); return child; }
 
+  // The target and status filters as applied to one header or matrix cell (also to each cell a
+  // large page draws later): hidden when of another target, dimmed when of another status.
+  var shownTarget = '', shownStatus = '';
+  function styleCell(cell) {
+    var m = /(?:^| )t(\d+)(?: |$)/.exec(cell.className);
+    var hidden = !!m && shownTarget !== '' && m[1] !== shownTarget;
+    if (m) cell.classList.toggle('hide', hidden);
+    if (cell.tagName !== 'TD' && cell.tagName !== 'td') return false;
+    var match = !hidden && cell.getAttribute('data-s') === shownStatus;
+    cell.classList.toggle('dim', shownStatus !== '' && !match);
+    return match;
+  }
+
   function applyFilters() {
-    var layer = fLayer.value, status = fStatus.value, target = fTarget.value;
+    var layer = fLayer.value;
     var text = fText.value.trim().toLowerCase();
     var shown = 0;
+    shownStatus = fStatus.value;
+    shownTarget = fTarget.value;
     var targetCells = table.querySelectorAll('th[class*="t"], td');
-    for (var k = 0; k < targetCells.length; k++) {
-      var cell = targetCells[k];
-      var m = /(?:^| )t(\d+)(?: |$)/.exec(cell.className);
-      if (m) cell.classList.toggle('hide', target !== '' && m[1] !== target);
-    }
+    for (var k = 0; k < targetCells.length; k++) styleCell(targetCells[k]);
     rows.forEach(function (row) {
       var visible = (!layer || row.getAttribute('data-layer') === layer) && (!text || row.getAttribute('data-q').indexOf(text) >= 0);
-      if (visible && status) {
+      if (visible && shownStatus) {
         var any = false;
         var tds = row.querySelectorAll('td');
-        for (var i = 0; i < tds.length; i++) {
-          var td = tds[i];
-          var match = td.getAttribute('data-s') === status && !td.classList.contains('hide');
-          td.classList.toggle('dim', !match);
-          if (match) any = true;
-        }
-        visible = any;
-      } else {
-        row.querySelectorAll('td.dim').forEach(function (td) { td.classList.remove('dim'); });
+        for (var i = 0; i < tds.length; i++) if (tds[i].getAttribute('data-s') === shownStatus && !tds[i].classList.contains('hide')) any = true;
+        // A large page's rows may not be drawn: their data answers instead of their cells.
+        visible = lazy ? lazy.hasStatus(Number(row.getAttribute('data-r')), shownStatus, shownTarget) : any;
       }
       row.classList.toggle('hide', !visible);
       if (visible) shown++;
@@ -65,16 +78,22 @@
   }
 
   // A cell's row holds indexes: into caseIds/targets/versions, and into parts, where every
-  // distinct transcript, check list, schema list, … is stored once (see html-details.ts).
+  // distinct command (with its case, target and version as markers), list of a cell's parts,
+  // transcript, check list, … is stored once (see html-details.ts, CELL_ROW and CELL_PARTS).
+  function restoreRepro(marked, c, t, v) {
+    return marked.split('\u0001v').join(v).split('\u0001t').join(t).split('\u0001c').join(c);
+  }
   function expand(index) {
+    var data = readData();
     var r = data.cells[index];
     if (!r) return null;
-    var p = data.parts;
-    var expected = p[r[7]], actual = p[r[8]];
+    var p = data.parts, q = p[r[6]];
+    var c = data.caseIds[r[0]], t = data.targets[r[1]], v = data.versions[r[2]];
+    var expected = p[q[1]], actual = p[q[2]];
     return {
-      c: data.caseIds[r[0]], t: data.targets[r[1]], v: data.versions[r[2]], s: r[3], ms: r[4], repro: r[5],
-      reason: p[r[6]], expected: expected, actual: actual, exchanges: Math.max(expected.length, actual.length),
-      checks: p[r[9]], schema: p[r[10]], url: p[r[11]], transcript: p[r[12]], run: p[r[13]], mismatch: p[r[14]]
+      c: c, t: t, v: v, s: r[3], ms: r[4], repro: restoreRepro(p[r[5]], c, t, v),
+      reason: p[q[0]], expected: expected, actual: actual, exchanges: Math.max(expected.length, actual.length),
+      checks: p[q[3]], schema: p[q[4]], url: p[q[5]], transcript: p[q[6]], run: p[q[7]], mismatch: p[q[8]]
     };
   }
 
@@ -82,16 +101,17 @@
   // Tooltips are made on first hover or focus rather than carried by every cell.
   function addTooltip(td) {
     if (td.getAttribute('title')) return;
+    var data = readData();
     var r = data.cells[Number(td.getAttribute('data-i'))];
     var mark = td.getAttribute('data-mark');
-    var mismatch = r ? data.parts[r[14]] : '';
+    var mismatch = r ? data.parts[data.parts[r[6]][8]] : '';
     td.setAttribute('title', r ? data.targets[r[1]] + ' · ' + data.versions[r[2]] + ': ' + (WORDS[r[3]] || r[3]) + (mark ? ' (' + mark + ')' : '') + (mismatch ? ' — ' + mismatch : '') : 'not run for this version');
   }
 
   function showDetails(index) {
     var cell = expand(index);
     if (!cell) return;
-    var info = data.cases[cell.c] || { title: cell.c, description: '', expectation: '', spec: [] };
+    var info = readData().cases[cell.c] || { title: cell.c, description: '', expectation: '', spec: [] };
     body.textContent = '';
     add(body, el('h2', info.title));
     var meta = add(body, el('p'));
@@ -271,6 +291,7 @@
   } else {
     window.addEventListener('resize', measureStickyHeader);
   }
+  if (rowData) lazy = MatrixRows(JSON.parse(rowData.textContent), table, rows, { el: el, styleCell: styleCell, isHeld: function (tr) { return tr.contains(document.activeElement) || (selected !== null && tr.contains(selected)); } });
   [fLayer, fStatus, fTarget].forEach(function (f) { f.addEventListener('change', applyFilters); });
   fText.addEventListener('input', applyFilters);
   document.getElementById('filters').addEventListener('submit', function (event) { event.preventDefault(); });
