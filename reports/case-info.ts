@@ -18,7 +18,7 @@ export type CaseDetails = CaseSummary & {
 };
 
 /** Case details by id. */
-export function indexCases(result: RunResult): Map<string, CaseDetails> {
+export function indexCases(result: Pick<RunResult, 'cases'>): Map<string, CaseDetails> {
   return new Map(result.cases.map((c) => [c.id, c as CaseDetails]));
 }
 

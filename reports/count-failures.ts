@@ -81,18 +81,19 @@ export function getFailureKindTitle(kind: FailureKind): string {
 }
 
 /** Every target's failures, in the result's target order (targets only seen in cells last). */
-export function countFailures(result: Pick<RunResult, 'targets' | 'cells'>): TargetFailures[] {
-  const names = [...new Set([...result.targets.map((t) => t.name), ...result.cells.map((c) => c.target)])];
-  const tallies = new Map(names.map((name) => [name, { unexpected: new Map<FailureKind, number>(), known: new Map<FailureKind, number>() }]));
+export function countFailures(result: { targets: readonly { name: string }[]; cells: Iterable<Pick<Cell, 'target' | 'status' | 'checks'>> }): TargetFailures[] {
+  const newTally = () => ({ unexpected: new Map<FailureKind, number>(), known: new Map<FailureKind, number>() });
+  const tallies = new Map(result.targets.map((t) => [t.name, newTally()]));
   for (const cell of result.cells) {
+    let tallied = tallies.get(cell.target);
+    if (!tallied) tallies.set(cell.target, (tallied = newTally()));
     const failureClass = FAILURE_CLASS[cell.status];
     if (!failureClass) continue;
-    const tally = tallies.get(cell.target)![failureClass];
+    const tally = tallied[failureClass];
     const kind = getFailureKind(cell);
     tally.set(kind, (tally.get(kind) ?? 0) + 1);
   }
-  return names.map((target) => {
-    const tally = tallies.get(target)!;
+  return [...tallies].map(([target, tally]) => {
     const unexpected = toCount(tally.unexpected);
     const known = toCount(tally.known);
     return { target, unexpected, known, all: unexpected.total + known.total };

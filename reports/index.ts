@@ -1,11 +1,14 @@
 // The report formats, keyed by name, each a pure render(result) plus its file name; the large
-// formats also render in chunks, so writing a big run never holds a whole file in memory.
+// formats also render in chunks, so writing a big run never holds a whole file in memory, and
+// read the cells from a ReportSource, so a source that makes its cells on demand is never held
+// whole either (except by the HTML, which needs the whole result).
 import type { RunResult } from '../runner/types.js';
 import type { Comparison } from './compare-types.js';
 import { render as renderHtml, renderChunks as renderHtmlChunks } from './html.js';
 import { render as renderJson, renderChunks as renderJsonChunks } from './json.js';
 import { render as renderJunit, renderChunks as renderJunitChunks } from './junit.js';
 import { render as renderMarkdown } from './markdown.js';
+import { materialiseResult, toReportSource, type ReportSource } from './report-source.js';
 import { render as renderTap, renderChunks as renderTapChunks } from './tap.js';
 
 export interface RenderContext {
@@ -17,7 +20,7 @@ export interface ReportFormat {
   file: string;
   render(result: RunResult, context: RenderContext): string;
   /** The same text as `render`, produced lazily in pieces. */
-  chunks(result: RunResult, context: RenderContext): Iterable<string>;
+  chunks(source: RunResult | ReportSource, context: RenderContext): Iterable<string>;
 }
 
 export const REPORT_FORMATS = {
@@ -27,16 +30,19 @@ export const REPORT_FORMATS = {
   markdown: {
     file: 'summary.md',
     render: (result, { comparison }) => renderMarkdown(result, comparison ? { comparison } : {}),
-    chunks: (result, { comparison }) => [renderMarkdown(result, comparison ? { comparison } : {})],
+    chunks: (source, { comparison }) => [renderMarkdown(source, comparison ? { comparison } : {})],
   },
   html: {
     file: 'matrix.html',
     render: (result, { comparison }) => renderHtml(result, comparison ? { comparison } : {}),
-    chunks: (result, { comparison }) => renderHtmlChunks(result, comparison ? { comparison } : {}),
+    chunks: (source, { comparison }) => renderHtmlChunks(materialiseResult(toReportSource(source)), comparison ? { comparison } : {}),
   },
 } satisfies Record<string, ReportFormat>;
 
 export type ReportFormatName = keyof typeof REPORT_FORMATS;
+
+/** Every format, in the order they are written. */
+export const REPORT_FORMAT_NAMES = Object.keys(REPORT_FORMATS) as ReportFormatName[];
 
 /** Renders every format. */
 export function renderReports(result: RunResult, context: RenderContext = {}): { name: string; content: string }[] {
@@ -47,9 +53,14 @@ export function renderReports(result: RunResult, context: RenderContext = {}): {
  * Every format as lazily rendered chunks: nothing is rendered until the file is written, and
  * formats are rendered one after another, so only one is in memory at a time.
  */
-export function renderReportChunks(result: RunResult, context: RenderContext = {}): { name: string; content: Iterable<string> }[] {
-  return Object.values(REPORT_FORMATS).map((format) => ({
-    name: format.file,
-    content: { [Symbol.iterator]: () => format.chunks(result, context)[Symbol.iterator]() },
-  }));
+export function renderReportChunks(
+  input: RunResult | ReportSource,
+  context: RenderContext = {},
+  formats: readonly ReportFormatName[] = REPORT_FORMAT_NAMES,
+): { name: string; content: Iterable<string> }[] {
+  const source = toReportSource(input);
+  return formats.map((name) => {
+    const format: ReportFormat = REPORT_FORMATS[name];
+    return { name: format.file, content: { [Symbol.iterator]: () => format.chunks(source, context)[Symbol.iterator]() } };
+  });
 }

@@ -2,6 +2,7 @@
 // Written cell by cell: the whole document of a 100,000-cell run is hundreds of megabytes.
 import type { RunResult } from '../runner/types.js';
 import { redactCell } from './redact-result.js';
+import { listResultKeys, toReportSource, type ReportSource } from './report-source.js';
 
 /** Above this many cells results.json is written without indentation (half the size, faster). */
 export const COMPACT_JSON_CELLS = 10_000;
@@ -12,41 +13,44 @@ export interface JsonOptions {
 }
 
 /** Serialises the run result, wire and target text redacted. */
-export function render(result: RunResult, options: JsonOptions = {}): string {
+export function render(result: RunResult | ReportSource, options: JsonOptions = {}): string {
   return [...renderChunks(result, options)].join('');
 }
 
 /**
  * The same text as `render`, in chunks (one per cell): byte for byte what
- * `JSON.stringify(redacted, null, indent)` gives, without ever holding it whole.
+ * `JSON.stringify(redacted, null, indent)` gives, without ever holding it whole. Cells are
+ * redacted one by one as they are written, never as a redacted copy of the run.
  */
-export function* renderChunks(result: RunResult, options: JsonOptions = {}): Generator<string> {
-  const indent = options.indent ?? (result.cells.length > COMPACT_JSON_CELLS ? 0 : 2);
+export function* renderChunks(input: RunResult | ReportSource, options: JsonOptions = {}): Generator<string> {
+  const source = toReportSource(input);
+  const head = source.head as Partial<Record<string, unknown>>;
+  const indent = options.indent ?? (source.cellCount > COMPACT_JSON_CELLS ? 0 : 2);
   const pad = ' '.repeat(indent);
   const nl = indent ? '\n' : '';
   const colon = indent ? ': ' : ':';
   // JSON text has no raw newline inside strings, so nesting one level deeper is a replace.
   const nest = (text: string, depth: number) => (indent ? text.replace(/\n/g, `\n${pad.repeat(depth)}`) : text);
-  const entries = Object.entries(result).filter(([, value]) => value !== undefined && typeof value !== 'function');
+  const keys = listResultKeys(source.head).filter((key) => key === 'cells' || (head[key] !== undefined && typeof head[key] !== 'function'));
   yield '{';
-  for (const [position, [key, value]] of entries.entries()) {
+  for (const [position, key] of keys.entries()) {
     yield `${position ? ',' : ''}${nl}${pad}${JSON.stringify(key)}${colon}`;
-    if (key !== 'cells' || !Array.isArray(value)) {
-      yield escapeRawControls(nest(JSON.stringify(value, null, indent), 1));
+    if (key !== 'cells') {
+      yield escapeRawControls(nest(JSON.stringify(head[key], null, indent), 1));
       continue;
     }
-    const cells = value as RunResult['cells'];
-    if (cells.length === 0) {
+    if (source.cellCount === 0) {
       yield '[]';
       continue;
     }
     yield '[';
-    for (let i = 0; i < cells.length; i++) {
-      yield `${i ? ',' : ''}${nl}${pad}${pad}${escapeRawControls(nest(JSON.stringify(redactCell(cells[i]!), null, indent), 2))}`;
+    let i = 0;
+    for (const cell of source.cells()) {
+      yield `${i++ ? ',' : ''}${nl}${pad}${pad}${escapeRawControls(nest(JSON.stringify(redactCell(cell), null, indent), 2))}`;
     }
     yield `${nl}${pad}]`;
   }
-  yield `${entries.length ? nl : ''}}\n`;
+  yield `${keys.length ? nl : ''}}\n`;
 }
 
 // JSON.stringify escapes C0 controls and lone surrogates but writes DEL, the C1 controls (U+009B,

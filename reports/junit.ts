@@ -5,6 +5,7 @@ import { getConclusionLabel } from '../runner/run/describe-conclusions.js';
 import { indexCases } from './case-info.js';
 import { describeFailedCheck } from './describe-mismatch.js';
 import { redactText, sanitizeText, stripControl, toOneLine } from './redact.js';
+import { toReportSource, type ReportSource } from './report-source.js';
 
 export interface JUnitOptions {
   /**
@@ -106,46 +107,90 @@ function renderTestcase(cell: Cell, title: string | undefined, options: Required
 }
 
 /** Render a run as JUnit XML (a pure function of the result). */
-export function render(result: RunResult, options: JUnitOptions = {}): string {
+export function render(result: RunResult | ReportSource, options: JUnitOptions = {}): string {
   return [...renderChunks(result, options)].join('');
 }
 
-/** The JUnit XML in chunks (a header, then each test suite in pieces), for streaming to disk. */
-export function* renderChunks(result: RunResult, options: JUnitOptions = {}): Generator<string> {
-  const resolved: Required<JUnitOptions> = { maxStderrChars: options.maxStderrChars ?? 4000 };
-  const cases = indexCases(result);
+interface Suite {
+  target: string;
+  /** Positions of the target's cells, in the order they are written. */
+  positions: number[];
+  stats: { tests: number; failures: number; errors: number; skipped: number; ms: number };
+}
+
+/**
+ * Each target's suite: its cells' positions in case-table order (then case id, then protocol
+ * version), and its counts. One pass over the cells keeps only what the order and the counts
+ * need per cell, so no cell is held.
+ */
+function planSuites(source: ReportSource): { suites: Suite[]; totals: Suite['stats'] } {
+  const result = source.head;
   const caseOrder = new Map(result.cases.map((c, i) => [c.id, i]));
-  const targetNames = [...new Set([...result.targets.map((t) => t.name), ...result.cells.map((c) => c.target)])];
-  // One pass groups the cells by target (filtering per target was targets × cells).
-  const byTarget = new Map<string, Cell[]>(targetNames.map((name) => [name, []]));
-  for (const cell of result.cells) byTarget.get(cell.target)!.push(cell);
+  const byTarget = new Map<string, number[]>(result.targets.map((t) => [t.name, []]));
+  // Case ids and versions are few: each cell keeps their numbers, and its kind and duration.
+  const caseIds = new Map<string, number>();
+  const versions = new Map<string, number>();
+  const intern = (ids: Map<string, number>, id: string) => ids.get(id) ?? ids.set(id, ids.size).size - 1;
+  const caseOf = new Int32Array(source.cellCount);
+  const versionOf = new Int32Array(source.cellCount);
+  const kindOf: JUnitKind[] = new Array<JUnitKind>(source.cellCount);
+  const msOf = new Float64Array(source.cellCount);
+  let position = 0;
+  for (const cell of source.cells()) {
+    let positions = byTarget.get(cell.target);
+    if (!positions) byTarget.set(cell.target, (positions = []));
+    positions.push(position);
+    caseOf[position] = intern(caseIds, cell.case);
+    versionOf[position] = intern(versions, cell.protocolVersion);
+    kindOf[position] = STATUS_KIND[cell.status];
+    msOf[position] = cell.durationMs;
+    position++;
+  }
+  const caseNames = [...caseIds.keys()];
+  const versionNames = [...versions.keys()];
+  const rank = caseNames.map((id) => caseOrder.get(id) ?? Infinity);
+  const compareNames = (names: string[], a: number, b: number) => (a === b ? 0 : names[a]!.localeCompare(names[b]!));
   const totals = { tests: 0, failures: 0, errors: 0, skipped: 0, ms: 0 };
-  const suites = targetNames.map((target) => {
-    const cells = byTarget
-      .get(target)!
-      .sort((a, b) => (caseOrder.get(a.case) ?? Infinity) - (caseOrder.get(b.case) ?? Infinity) || a.case.localeCompare(b.case) || a.protocolVersion.localeCompare(b.protocolVersion));
-    const stats = { tests: cells.length, failures: 0, errors: 0, skipped: 0, ms: 0 };
-    for (const cell of cells) {
-      const kind = STATUS_KIND[cell.status];
+  const suites = [...byTarget].map(([target, positions]): Suite => {
+    positions.sort((a, b) => rank[caseOf[a]!]! - rank[caseOf[b]!]! || compareNames(caseNames, caseOf[a]!, caseOf[b]!) || compareNames(versionNames, versionOf[a]!, versionOf[b]!));
+    const stats = { tests: positions.length, failures: 0, errors: 0, skipped: 0, ms: 0 };
+    for (const at of positions) {
+      const kind = kindOf[at];
       if (kind === 'failure') stats.failures++;
       else if (kind === 'error') stats.errors++;
       else if (kind === 'skipped') stats.skipped++;
-      stats.ms += cell.durationMs;
+      stats.ms += msOf[at]!;
     }
     totals.tests += stats.tests;
     totals.failures += stats.failures;
     totals.errors += stats.errors;
     totals.skipped += stats.skipped;
     totals.ms += stats.ms;
-    return { target, cells, stats };
+    return { target, positions, stats };
   });
+  return { suites, totals };
+}
+
+/** The JUnit XML in chunks (a header, then each test suite in pieces), for streaming to disk. */
+export function* renderChunks(input: RunResult | ReportSource, options: JUnitOptions = {}): Generator<string> {
+  const source = toReportSource(input);
+  const resolved: Required<JUnitOptions> = { maxStderrChars: options.maxStderrChars ?? 4000 };
+  const cases = indexCases(source.head);
+  const { suites, totals } = planSuites(source);
   yield '<?xml version="1.0" encoding="UTF-8"?>\n' +
-    `<testsuites name="${escapeAttr(result.tool.name)}" tests="${totals.tests}" failures="${totals.failures}" errors="${totals.errors}" skipped="${totals.skipped}" time="${seconds(totals.ms)}">\n`;
-  for (const { target, cells, stats } of suites) {
+    `<testsuites name="${escapeAttr(source.head.tool.name)}" tests="${totals.tests}" failures="${totals.failures}" errors="${totals.errors}" skipped="${totals.skipped}" time="${seconds(totals.ms)}">\n`;
+  for (const { target, positions, stats } of suites) {
     yield `  <testsuite name="${escapeAttr(target)}" tests="${stats.tests}" failures="${stats.failures}" errors="${stats.errors}" skipped="${stats.skipped}" time="${seconds(stats.ms)}">\n`;
-    for (let i = 0; i < cells.length; i += 256) {
-      yield cells.slice(i, i + 256).map((cell) => renderTestcase(cell, cases.get(cell.case)?.title, resolved)).join('');
+    let chunk = '';
+    for (const [index, position] of positions.entries()) {
+      const cell = source.cellAt(position);
+      chunk += renderTestcase(cell, cases.get(cell.case)?.title, resolved);
+      if (index % 256 === 255) {
+        yield chunk;
+        chunk = '';
+      }
     }
+    if (chunk) yield chunk;
     yield '  </testsuite>\n';
   }
   yield '</testsuites>\n';

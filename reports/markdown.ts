@@ -3,11 +3,13 @@
 // known ones grouped by consequence, and regressions/fixes when comparing. Capped at 1 MiB.
 import type { Cell, CellStatus, RunResult } from '../runner/types.js';
 import { CELL_STATUSES } from '../runner/types.js';
+import { getTargetFamily } from '../runner/compare/pair-targets.js';
 import { describePassSources, describeWireOnlyTargets } from '../runner/run/describe-conclusions.js';
 import type { ComparedCell, Comparison } from './compare-types.js';
-import { countFailures, FAILURE_KINDS, formatFailureLine, getFailureKind, getFailureKindTitle } from './count-failures.js';
+import { countFailures, FAILURE_KINDS, formatFailureLine, getFailureKind, getFailureKindTitle, type FailureKind } from './count-failures.js';
 import { describeFailedCheck } from './describe-mismatch.js';
 import { sanitizeText, toOneLine } from './redact.js';
+import { toReportSource, type ReportHead, type ReportSource } from './report-source.js';
 import { areSchemasOff, SCHEMAS_OFF_NOTICE } from './schema-notice.js';
 import { listSpecReferences } from './spec-references.js';
 import { renderTrendMarkdown } from './trend-markdown.js';
@@ -60,42 +62,75 @@ function reasonOf(cell: Cell): string {
   return cell.reason ?? cell.status;
 }
 
-function renderTargetFailures(result: RunResult): string[] {
-  const versions = new Map(result.targets.map((t) => [t.name, t.version ?? '']));
-  return countFailures(result).map((f) => `- **${escapeMarkdown(f.target)}**${versions.get(f.target) ? ` ${escapeMarkdown(versions.get(f.target)!)}` : ''}: ${escapeMarkdown(formatFailureLine(f))}`);
+function renderTargetFailures(source: ReportSource): string[] {
+  const versions = new Map(source.head.targets.map((t) => [t.name, t.version ?? '']));
+  return countFailures({ targets: source.head.targets, cells: source.cells() }).map((f) => `- **${escapeMarkdown(f.target)}**${versions.get(f.target) ? ` ${escapeMarkdown(versions.get(f.target)!)}` : ''}: ${escapeMarkdown(formatFailureLine(f))}`);
 }
 
 // Known failures, one line each, under one heading per consequence (worst first).
-function renderKnown(known: Cell[], max: number): string[] {
-  const lines = [`### Known failures (${known.length}), by consequence`, ''];
-  if (known.length === 0) return [...lines, 'None.', ''];
+function renderKnown(known: GatheredCells['known'], max: number): string[] {
+  const lines = [`### Known failures (${known.total}), by consequence`, ''];
+  if (known.total === 0) return [...lines, 'None.', ''];
   let listed = 0;
   for (const kind of FAILURE_KINDS) {
-    const cells = known.filter((cell) => getFailureKind(cell) === kind);
-    if (cells.length === 0) continue;
-    lines.push(`#### ${getFailureKindTitle(kind)} (${cells.length})`, '');
-    for (const cell of cells) {
+    const group = known.byKind.get(kind);
+    if (!group) continue;
+    lines.push(`#### ${getFailureKindTitle(kind)} (${group.count})`, '');
+    for (const cell of group.first) {
       if (listed++ >= max) break;
       lines.push(`- ${cellLabel(cell)}: ${escapeMarkdown(reasonOf(cell))}`);
     }
     lines.push('');
   }
-  if (known.length > max) lines.push(`- … ${known.length - max} more known failures omitted`, '');
+  if (known.total > max) lines.push(`- … ${known.total - max} more known failures omitted`, '');
   return lines;
 }
 
-function renderCounts(result: RunResult): string[] {
-  const names = [...new Set([...result.targets.map((t) => t.name), ...result.cells.map((c) => c.target)])];
+interface GatheredCells {
+  /** Cells per status, by target: the result's targets first, then targets seen only in cells. */
+  counts: Map<string, Record<CellStatus, number>>;
+  /** The first `keep` unexpected failures, and how many there are. */
+  failing: { first: Cell[]; total: number };
+  /** Known failures (xfail) by kind: the first `keep` of each kind, and how many. */
+  known: { byKind: Map<FailureKind, { first: Cell[]; count: number }>; total: number };
+  /** The cells of targets that belong to a family (name@version), for the trends. */
+  familyCells: Cell[];
+}
+
+// One pass keeps what the summary lists (a bounded number of cells) and counts the rest.
+function gatherCells(source: ReportSource, keep: number): GatheredCells {
+  const emptyRow = () => Object.fromEntries(CELL_STATUSES.map((s) => [s, 0])) as Record<CellStatus, number>;
+  const counts = new Map(source.head.targets.map((t) => [t.name, emptyRow()]));
+  const failing = { first: [] as Cell[], total: 0 };
+  const known = { byKind: new Map<FailureKind, { first: Cell[]; count: number }>(), total: 0 };
+  const familyCells: Cell[] = [];
+  const inFamily = new Map<string, boolean>();
+  for (const cell of source.cells()) {
+    let row = counts.get(cell.target);
+    if (!row) counts.set(cell.target, (row = emptyRow()));
+    row[cell.status]++;
+    if (STATUS_LABEL[cell.status].listed && failing.total++ < keep) failing.first.push(cell);
+    if (cell.status === 'xfail') {
+      known.total++;
+      const kind = getFailureKind(cell);
+      let group = known.byKind.get(kind);
+      if (!group) known.byKind.set(kind, (group = { first: [], count: 0 }));
+      if (group.count++ < keep) group.first.push(cell);
+    }
+    let family = inFamily.get(cell.target);
+    if (family === undefined) inFamily.set(cell.target, (family = getTargetFamily(cell.target) !== undefined));
+    if (family) familyCells.push(cell);
+  }
+  return { counts, failing, known, familyCells };
+}
+
+function renderCounts(result: ReportHead, counts: GatheredCells['counts']): string[] {
   const versions = new Map(result.targets.map((t) => [t.name, t.version ?? '']));
   const lines = [
     `| target | version | ${CELL_STATUSES.map((s) => STATUS_LABEL[s].label).join(' | ')} | total |`,
     `|---|---|${CELL_STATUSES.map(() => '---:').join('|')}|---:|`,
   ];
-  // One pass over the cells (filtering per target and status was targets × statuses × cells).
-  const counts = new Map<string, Record<CellStatus, number>>(names.map((name) => [name, Object.fromEntries(CELL_STATUSES.map((s) => [s, 0])) as Record<CellStatus, number>]));
-  for (const cell of result.cells) counts.get(cell.target)![cell.status]++;
-  for (const name of names) {
-    const row = counts.get(name)!;
+  for (const [name, row] of counts) {
     const total = CELL_STATUSES.reduce((sum, s) => sum + row[s], 0);
     lines.push(`| ${escapeMarkdown(name)} | ${escapeMarkdown(versions.get(name) ?? '')} | ${CELL_STATUSES.map((s) => row[s]).join(' | ')} | ${total} |`);
   }
@@ -142,7 +177,9 @@ function capBytes(markdown: string, maxBytes: number): string {
 }
 
 /** Render a run as a Markdown summary (a pure function of the result). */
-export function render(result: RunResult, options: MarkdownOptions = {}): string {
+export function render(input: RunResult | ReportSource, options: MarkdownOptions = {}): string {
+  const source = toReportSource(input);
+  const result = source.head;
   const maxFailures = options.maxFailures ?? 200;
   const maxCompared = options.maxCompared ?? 200;
   const maxBytes = options.maxBytes ?? 1024 * 1024;
@@ -157,21 +194,22 @@ export function render(result: RunResult, options: MarkdownOptions = {}): string
   if (!result.complete) lines.push('> **Incomplete run:** the run was interrupted; cells not listed were not measured.', '');
   if (areSchemasOff(result)) lines.push(`> **${SCHEMAS_OFF_NOTICE.replace(':', ':**')}`, '');
   for (const entry of result.unmeasured ?? []) lines.push(`> **Nothing measured** for ${escapeMarkdown(entry.target)}: ${escapeMarkdown(entry.reason)}`, '');
-  for (const warning of describeWireOnlyTargets(result)) lines.push(`> **Warning:** ${escapeMarkdown(warning.replace(/^warning: /, ''))}`, '');
-  lines.push(...renderCounts(result), '');
+  for (const warning of describeWireOnlyTargets({ targets: result.targets, cells: source.cells() })) lines.push(`> **Warning:** ${escapeMarkdown(warning.replace(/^warning: /, ''))}`, '');
+  const gathered = gatherCells(source, maxFailures);
+  lines.push(...renderCounts(result, gathered.counts), '');
   const sources = describePassSources(s);
   if (sources) lines.push(`Passes without a verdict: ${escapeMarkdown(sources)}.`, '');
-  lines.push(...renderTrendMarkdown(result, escapeMarkdown));
+  lines.push(...renderTrendMarkdown({ targets: result.targets, cells: gathered.familyCells }, escapeMarkdown));
 
-  lines.push('### Failures per target', '', ...renderTargetFailures(result), '');
+  lines.push('### Failures per target', '', ...renderTargetFailures(source), '');
 
-  const failing = result.cells.filter((c) => STATUS_LABEL[c.status].listed);
-  lines.push(`### Unexpected failures (${failing.length})`, '');
-  if (failing.length === 0) lines.push('None.');
-  for (const cell of failing.slice(0, maxFailures)) lines.push(`- ${cellLabel(cell)} — ${cell.status}: ${escapeMarkdown(reasonOf(cell))}`);
-  if (failing.length > maxFailures) lines.push(`- … ${failing.length - maxFailures} more failing cells omitted`);
+  const failing = gathered.failing;
+  lines.push(`### Unexpected failures (${failing.total})`, '');
+  if (failing.total === 0) lines.push('None.');
+  for (const cell of failing.first) lines.push(`- ${cellLabel(cell)} — ${cell.status}: ${escapeMarkdown(reasonOf(cell))}`);
+  if (failing.total > maxFailures) lines.push(`- … ${failing.total - maxFailures} more failing cells omitted`);
   lines.push('');
-  lines.push(...renderKnown(result.cells.filter((c) => c.status === 'xfail'), Math.max(0, maxFailures - failing.length)));
+  lines.push(...renderKnown(gathered.known, Math.max(0, maxFailures - failing.total)));
 
   const comparison = options.comparison;
   if (comparison) {

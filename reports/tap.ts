@@ -8,6 +8,7 @@ import { stripControl } from './redact.js';
 import { resolveSpecReference } from './spec-references.js';
 import { areSchemasOff, SCHEMAS_OFF_NOTICE } from './schema-notice.js';
 import { redactCheck, redactText, redactVerdict } from './redact-result.js';
+import { listPositionsByTarget, toReportSource, type ReportSource } from './report-source.js';
 import { stringifyPlainEntry } from './yaml-plain.js';
 
 export interface TapOptions {
@@ -32,24 +33,26 @@ const STATUS_LINE: Record<CellStatus, (cell: Cell) => TapLine> = {
 };
 
 /** Renders the whole run as a TAP 14 document. */
-export function render(result: RunResult, options: TapOptions = {}): string {
+export function render(result: RunResult | ReportSource, options: TapOptions = {}): string {
   return [...renderChunks(result, options)].join('');
 }
 
 /** The TAP document in chunks (a few lines each), for streaming a large run to disk. */
-export function* renderChunks(result: RunResult, options: TapOptions = {}): Generator<string> {
+export function* renderChunks(input: RunResult | ReportSource, options: TapOptions = {}): Generator<string> {
+  const source = toReportSource(input);
+  const result = source.head;
   const byCase = new Map(result.cases.map((item) => [item.id, item]));
-  // One pass groups the cells by target (filtering per target was targets × cells).
-  const byTarget = new Map<string, Cell[]>(result.targets.map((target) => [target.name, []]));
-  for (const cell of result.cells) byTarget.get(cell.target)?.push(cell);
+  // One pass notes each target's cell positions (filtering per target was targets × cells);
+  // the cells themselves are read again target by target, so none is held meanwhile.
+  const byTarget = listPositionsByTarget(source, result.targets.map((target) => target.name));
   yield `TAP version 14\n${areSchemasOff(result) ? `# ${SCHEMAS_OFF_NOTICE}\n` : ''}1..${result.targets.length}\n`;
   for (const [targetIndex, target] of result.targets.entries()) {
-    const cells = byTarget.get(target.name) ?? [];
-    const lines = [`# Subtest: ${escapeTapLine(target.name)}`, `    1..${cells.length}`];
+    const positions = byTarget.get(target.name) ?? [];
+    const lines = [`# Subtest: ${escapeTapLine(target.name)}`, `    1..${positions.length}`];
     let failed = false;
-    for (const [index, given] of cells.entries()) {
+    for (const [index, position] of positions.entries()) {
       // Diagnostics and directives quote reasons, verdicts and check values: wire and target text, redacted.
-      const cell = redactForTap(given);
+      const cell = redactForTap(source.cellAt(position));
       const line = STATUS_LINE[cell.status](cell);
       if (!line.ok && cell.status !== 'xfail') failed = true;
       let suffix = cell.status === 'non_strict' ? ' (non_strict)' : cell.status === 'xpass' ? ' (xpass: listed in the baseline but passes; remove the entry)' : cell.status === 'error' ? ' (error)' : '';
@@ -64,7 +67,7 @@ export function* renderChunks(result: RunResult, options: TapOptions = {}): Gene
     lines.push(`${failed ? 'not ok' : 'ok'} ${targetIndex + 1} - ${escapeTapLine(target.name)}`);
     yield `${lines.join('\n')}\n`;
   }
-  yield* summaryComments(result);
+  yield* summaryComments(source);
   if (!result.complete) yield 'Bail out! The run was interrupted; results are incomplete.\n';
 }
 
@@ -72,11 +75,12 @@ export function* renderChunks(result: RunResult, options: TapOptions = {}): Gene
  * Comment lines after the results: each target's unexpected and known failures by consequence,
  * targets with nothing measured, and passes without a verdict.
  */
-function* summaryComments(result: RunResult): Generator<string> {
+function* summaryComments(source: ReportSource): Generator<string> {
+  const result = source.head;
   const lines = [
-    ...countFailures(result).map((failures) => `${failures.target}: ${formatFailureLine(failures)}`),
+    ...countFailures({ targets: result.targets, cells: source.cells() }).map((failures) => `${failures.target}: ${formatFailureLine(failures)}`),
     ...(result.unmeasured ?? []).map((entry) => `nothing measured for ${entry.target}: ${entry.reason}`),
-    ...describeWireOnlyTargets(result),
+    ...describeWireOnlyTargets({ targets: result.targets, cells: source.cells() }),
   ];
   const sources = describePassSources(result.summary);
   if (sources) lines.push(sources);

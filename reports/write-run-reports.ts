@@ -1,7 +1,8 @@
 // Writes a run's report folder: every format, then receipts over the bytes on disk.
 import type { RunResult } from '../runner/types.js';
-import { renderReportChunks, type RenderContext } from './index.js';
+import { renderReportChunks, type RenderContext, type ReportFormatName } from './index.js';
 import { createReceipts, RECEIPTS_FILE, SIGNATURE_FILE, SUMS_FILE, type ReceiptInput, type ReceiptRootOption, type ReceiptsSigner, type RunProvenance } from './receipts.js';
+import type { ReportSource } from './report-source.js';
 import { writeReportFolder, type WriteReportFolderOptions } from './write.js';
 
 export interface WriteRunReportsOptions extends RenderContext, Pick<WriteReportFolderOptions, 'cwd' | 'home' | 'shownAs' | 'onStep'> {
@@ -15,16 +16,19 @@ export interface WriteRunReportsOptions extends RenderContext, Pick<WriteReportF
   ran?: RunProvenance;
   /** Signs receipts.json (`run --sign KEY`); the signature goes into the folder as receipts.json.sig. */
   signer?: ReceiptsSigner;
+  /** The formats written. @default every format */
+  formats?: readonly ReportFormatName[];
 }
 
 const PACKAGE_ROOT_WHAT = 'the mcp-error-matrix package that ran; located by the verifying tool';
 
 /**
  * Renders and writes every report into `outDir` (replaced as a whole, only if it is absent, empty
- * or a report folder of ours; see writeReportFolder); returns the file names.
+ * or a report folder of ours; see writeReportFolder); returns the file names. The cells come from
+ * the result, or from a source read cell by cell (see report-source.ts).
  */
-export async function writeRunReports(outDir: string, result: RunResult, options: WriteRunReportsOptions): Promise<string[]> {
-  const files = renderReportChunks(result, options.comparison ? { comparison: options.comparison } : {});
+export async function writeRunReports(outDir: string, result: RunResult | ReportSource, options: WriteRunReportsOptions): Promise<string[]> {
+  const files = renderReportChunks(result, options.comparison ? { comparison: options.comparison } : {}, options.formats);
   const { cwd, home, shownAs, onStep } = options;
   const folderOptions = { ...(cwd === undefined ? {} : { cwd }), ...(home === undefined ? {} : { home }), ...(shownAs === undefined ? {} : { shownAs }), ...(onStep ? { onStep } : {}) };
   await writeReportFolder(outDir, files, async (staging, written) => {

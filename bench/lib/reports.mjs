@@ -13,14 +13,28 @@ const BUDGET_MS = 60_000;
 
 /** Cells of the optional huge report (BENCH_HUGE_REPORT_CELLS, e.g. 1000000): minutes of work, so off by default. */
 const HUGE_CELLS = Number(process.env.BENCH_HUGE_REPORT_CELLS ?? 0);
+/** With BENCH_HUGE_REPORT_HTML=1 the huge report is also written with matrix.html, which gathers every cell (many more minutes, GBs). */
+const HUGE_WITH_HTML = process.env.BENCH_HUGE_REPORT_HTML === '1';
 
-/** One report of HUGE_CELLS cells: peak RSS against a 1 GB budget, its time in the notes (no floor: one JSON string of it exceeds V8's limit). */
+/**
+ * The report of HUGE_CELLS cells, written from a source that makes each cell on demand: peak RSS
+ * against a 1 GB budget, its time in the notes (no floor: one JSON string of it exceeds V8's
+ * limit). Without matrix.html, then (optionally) with it.
+ */
 async function measureHugeReport(dir) {
   if (!HUGE_CELLS) return [];
-  const run = await runNode([CHILD, String(HUGE_CELLS), join(dir, 'huge'), 'report']);
-  const child = JSON.parse(run.stdout);
-  rmSync(join(dir, 'huge'), { recursive: true, force: true });
-  return [{ id: 'reports.huge_rss', title: `reports, ${child.cells} cells: peak RSS (MB)`, measured: run.rssMb, reference: 1000, referenceLabel: 'budget: 1 GB', ratio: ratio(run.rssMb, 1000), target: 1, targetKind: 'max', unit: 'MB', notes: `one sample: ${Math.round(child.ms)} ms wall, ${Math.round(child.cpuMs)} ms CPU; the result itself holds ${Math.round(child.rssBeforeMb)} MB before rendering` }];
+  const modes = [
+    { mode: 'stream-no-html', id: 'reports.huge_rss', what: 'every format but matrix.html' },
+    ...(HUGE_WITH_HTML ? [{ mode: 'stream', id: 'reports.huge_rss_html', what: 'every format, matrix.html included (it gathers every cell)' }] : []),
+  ];
+  const rows = [];
+  for (const { mode, id, what } of modes) {
+    const run = await runNode([CHILD, String(HUGE_CELLS), join(dir, 'huge'), mode]);
+    const child = JSON.parse(run.stdout);
+    rmSync(join(dir, 'huge'), { recursive: true, force: true });
+    rows.push({ id, title: `reports, ${child.cells} cells streamed, ${what}: peak RSS (MB)`, measured: run.rssMb, reference: 1000, referenceLabel: 'budget: 1 GB', ratio: ratio(run.rssMb, 1000), target: 1, targetKind: 'max', unit: 'MB', notes: `one sample: ${Math.round(child.ms)} ms wall, ${Math.round(child.cpuMs)} ms CPU; the source holds ${Math.round(child.rssBeforeMb)} MB before rendering` });
+  }
+  return rows;
 }
 
 /** Report figures for `cells` synthetic cells. */

@@ -60,8 +60,14 @@ function makeCell(caseId, target, protocolVersion, status) {
   };
 }
 
-/** cases × targets × both versions cells; statuses cycle deterministically (mostly pass). */
-export function makeSyntheticRunResult({ cases: caseCount, targets: targetCount }) {
+const statusOf = (n) => (n % 10 < 7 ? 'pass' : CELL_STATUSES[n % CELL_STATUSES.length]);
+
+/**
+ * cases × targets × both versions cells, as a report source whose cells are made on demand and
+ * never held: a run of a million cells is written with the memory of a batch. Statuses cycle
+ * deterministically (mostly pass).
+ */
+export function makeSyntheticReportSource({ cases: caseCount, targets: targetCount }) {
   const versions = [...PROTOCOL_VERSIONS];
   const cases = Array.from({ length: caseCount }, (_, i) => ({
     id: `synthetic.case-${i}`,
@@ -76,29 +82,49 @@ export function makeSyntheticRunResult({ cases: caseCount, targets: targetCount 
     versions,
   }));
   const targets = Array.from({ length: targetCount }, (_, t) => ({ name: `target-${t}`, kind: 'command', version: `1.${t}.0` }));
-  const cells = [];
-  let n = 0;
-  for (const item of cases)
-    for (const target of targets)
-      for (const version of versions) {
-        const status = n % 10 < 7 ? 'pass' : CELL_STATUSES[n % CELL_STATUSES.length];
-        n++;
-        cells.push(makeCell(item.id, target.name, version, status));
-      }
-  const summary = summariseCells(cells);
-  return {
-    format: 'mcp-error-matrix/results@1',
-    tool: { name: 'mcp-error-matrix', version: '0.1.0' },
-    startedAt: '2026-01-15T10:00:00.000Z',
-    finishedAt: '2026-01-15T10:05:00.000Z',
-    complete: true,
-    mode: 'http',
-    node: process.version,
-    platform: 'linux x64',
-    schemas: null,
-    cases,
-    targets,
-    cells,
-    summary,
+  const perCase = targetCount * versions.length;
+  const cellCount = caseCount * perCase;
+  const cellAt = (n) => {
+    const rest = n % perCase;
+    return makeCell(cases[Math.floor(n / perCase)].id, targets[Math.floor(rest / versions.length)].name, versions[rest % versions.length], statusOf(n));
   };
+  function* cells() {
+    for (let n = 0; n < cellCount; n++) yield cellAt(n);
+  }
+  return {
+    head: {
+      format: 'mcp-error-matrix/results@1',
+      tool: { name: 'mcp-error-matrix', version: '0.1.0' },
+      startedAt: '2026-01-15T10:00:00.000Z',
+      finishedAt: '2026-01-15T10:05:00.000Z',
+      complete: true,
+      mode: 'http',
+      node: process.version,
+      platform: 'linux x64',
+      schemas: null,
+      cases,
+      targets,
+      summary: summariseBatches(cellCount, perCase),
+    },
+    cellCount,
+    cells,
+    cellAt,
+  };
+}
+
+// The run's summary, counted a case's worth of statuses at a time (summariseCells reads only them).
+function summariseBatches(cellCount, batch) {
+  let summary;
+  for (let start = 0; start < cellCount; start += batch) {
+    const part = summariseCells(/** @type {any} */ (Array.from({ length: Math.min(batch, cellCount - start) }, (_, j) => ({ status: statusOf(start + j) }))));
+    summary = summary ? Object.fromEntries(Object.entries(summary).map(([key, count]) => [key, count + part[key]])) : part;
+  }
+  return summary ?? summariseCells([]);
+}
+
+/** The same run as one in-memory RunResult (what a normal run hands the writers). */
+export function makeSyntheticRunResult(size) {
+  const source = makeSyntheticReportSource(size);
+  const { summary, ...beforeCells } = source.head;
+  return { ...beforeCells, cells: [...source.cells()], summary };
 }

@@ -24,7 +24,7 @@ export function describePassSources(summary: RunSummary): string | undefined {
 }
 
 /** A warning per target whose judged cells were all judged without any verdict or exit status. */
-export function describeWireOnlyTargets(result: Pick<RunResult, 'targets' | 'cells'>): string[] {
+export function describeWireOnlyTargets(result: Pick<RunResult, 'targets'> & { cells: Iterable<Cell> }): string[] {
   const judged = new Map<string, { wire: number; total: number }>();
   for (const cell of result.cells) {
     if (cell.conclusion === undefined) continue;

@@ -1,0 +1,89 @@
+// A source that makes every cell afresh on each read, as a generator over a huge run does, and
+// counts the reads; its head has no `cells` key.
+function makeFreshSource(result: RunResult): ReportSource & { reads: number } {
+  const { cells, ...head } = result;
+  const copy = (cell: Cell): Cell => structuredClone(cell);
+  const source = {
+    head,
+    cellCount: cells.length,
+    reads: 0,
+    *cells() {
+      for (const cell of cells) {
+        source.reads++;
+        yield copy(cell);
+      }
+    },
+    cellAt(index: number) {
+      source.reads++;
+      return copy(cells[index]!);
+    },
+  };
+  return source;
+}
+
+// The streamed report writers against the bytes the formats wrote before reports were streamed
+// from a cell source: a 10,000-cell result with hostile, secret-bearing and family cells renders
+// to the reviewed digests in __golden__/report-digests-10k.txt, format by format.
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { expectGolden } from '../test/expect-golden.js';
+import { HOSTILE, makeCell, makeHostileRunResult, makeRunResult, makeSyntheticRunResult, summarize } from '../test/make-run-result.js';
+import type { Cell, RunResult } from '../runner/types.js';
+import { REPORT_FORMATS } from './index.js';
+import type { ReportSource } from './report-source.js';
+
+/** 10,000 synthetic cells, then hostile cells, a two-version target family, raw C1 and separator characters. */
+export function makeMixedLargeResult(): RunResult {
+  const synthetic = makeSyntheticRunResult({ cases: 50, targets: 100 });
+  const hostile = makeHostileRunResult();
+  const family = ['sdk@1.0.0', 'sdk@1.1.0'].flatMap((target, i) =>
+    synthetic.cases.slice(0, 3).map((item, j) => makeCell({ case: item.id, target, status: (i + j) % 2 ? 'pass' : 'fail', reason: `raw \u009b[31m and \u2028 separator ${j}` })),
+  );
+  const cells = [...synthetic.cells, ...hostile.cells, ...family];
+  return makeRunResult({
+    cases: [...synthetic.cases, ...hostile.cases.filter((item) => !synthetic.cases.some((other) => other.id === item.id))],
+    targets: [...synthetic.targets, ...hostile.targets, { name: 'sdk@1.0.0', kind: 'sdk', version: '1.0.0' }, { name: 'sdk@1.1.0', kind: 'sdk', version: `1.1.0 ${HOSTILE}` }],
+    cells,
+    summary: summarize(cells),
+  });
+}
+
+/** "file sha256 bytes" per streamed format, in REPORT_FORMATS order. */
+export function digestFormats(result: RunResult | ReportSource): string {
+  const lines: string[] = [];
+  for (const [name, format] of Object.entries(REPORT_FORMATS)) {
+    if (name === 'html') continue; // the HTML has its own goldens (html.test.ts) and owner
+    const hash = createHash('sha256');
+    let bytes = 0;
+    for (const chunk of format.chunks(result, {})) {
+      const encoded = Buffer.from(chunk);
+      hash.update(encoded);
+      bytes += encoded.length;
+    }
+    lines.push(`${format.file} ${hash.digest('hex')} ${bytes}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+describe('report bytes on a 10,000-cell result', () => {
+  it('every streamed format writes the bytes it wrote before streaming from a cell source', async () => {
+    const result = makeMixedLargeResult();
+    await expectGolden(digestFormats(result), new URL('./__golden__/report-digests-10k.txt', import.meta.url));
+  });
+
+  it('and so does a small result (indented results.json)', async () => {
+    const small = makeMixedLargeResult();
+    const cells = small.cells.slice(-20);
+    await expectGolden(digestFormats({ ...small, cells, summary: summarize(cells) }), new URL('./__golden__/report-digests-small.txt', import.meta.url));
+  });
+
+  it('a source that makes its cells on demand gives the same bytes as the result in memory', () => {
+    const large = makeMixedLargeResult();
+    const cells = large.cells.slice(-2000);
+    const result = { ...large, cells, summary: summarize(cells) };
+    const source = makeFreshSource(result);
+    expect(digestFormats(source)).toBe(digestFormats(result));
+    // Each writer reads the cells a few passes over, never keeping them: more reads than cells.
+    expect(source.reads).toBeGreaterThan(result.cells.length * 4);
+  });
+});
