@@ -14,6 +14,7 @@ import { readFileSync, renameSync, statSync, writeFileSync, type Stats } from 'n
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { packagePath } from '../package-paths.js';
+import { compareTableText } from './compare-table-text.js';
 
 export const CHECKED_CASES_FILE = 'bundled-cases.checked.json';
 
@@ -105,7 +106,7 @@ const SETTLED_MS = 2000;
 export function writeCheckedBundledCases(cases: { relativeFile: string; sha256: string; file?: string }[], dir = here, settledMs = SETTLED_MS): string {
   const fingerprint = getChecksFingerprint(dir);
   if (fingerprint === undefined) throw new Error(`${dir}: the compiled case checks are missing; run tsc first`);
-  const sorted = [...cases].sort((a, b) => a.relativeFile.localeCompare(b.relativeFile));
+  const sorted = [...cases].sort((a, b) => compareTableText(a.relativeFile, b.relativeFile));
   const files = Object.fromEntries(sorted.map((item) => [item.relativeFile, item.sha256]));
   const texts = Object.fromEntries(sorted.flatMap((item) => {
     const read = item.file === undefined ? undefined : readUnchanged(item.file, item.sha256, settledMs);

@@ -9,6 +9,7 @@ import { CaseTableError, type CaseProblem } from './case-errors.js';
 import { getCaseGuard } from './case-guard.js';
 import { getCheckedBundledCases, takeCheckedText, type CheckedCase } from './checked-cases.js';
 import { checkCaseRules } from './case-rules.js';
+import { compareTableText } from './compare-table-text.js';
 import type { Case, LoadedCase } from './case-types.js';
 import { findDeepNesting } from './find-deep-nesting.js';
 import { listCaseFiles } from './list-case-files.js';
@@ -46,7 +47,7 @@ export function loadCasesSync(options: LoadCasesOptions = {}): LoadedCase[] {
   }
   problems.push(...findDuplicateIds(loaded));
   if (problems.length > 0) throw new CaseTableError(problems);
-  return loaded.sort((a, b) => a.case.id.localeCompare(b.case.id));
+  return loaded.sort((a, b) => compareTableText(a.case.id, b.case.id));
 }
 
 function findCaseFiles(sources: string[], cwd: string): { files: { file: string; root: string }[]; problems: CaseProblem[] } {
@@ -74,7 +75,7 @@ function findCaseFiles(sources: string[], cwd: string): { files: { file: string;
       { file: sources.join(', '), pointer: '', message: 'no case files (*.json) found; check the --cases path or pattern' },
     ]);
   }
-  const files = [...found].map(([file, root]) => ({ file, root })).sort((a, b) => a.file.localeCompare(b.file));
+  const files = [...found].map(([file, root]) => ({ file, root })).sort((a, b) => compareTableText(a.file, b.file));
   return { files: mayRepeat ? dropSecondPaths(files, cwd, problems) : files, problems };
 }
 
