@@ -33,7 +33,7 @@ export interface WrittenDigest {
  * whole: a 100,000-cell report is hundreds of megabytes as one string, and once more as bytes
  * inside writeFile.
  */
-export async function writeContent(path: string, content: ReportFile['content']): Promise<WrittenDigest> {
+export async function writeContent(path: string, content: ReportFile['content'], options: { sync?: boolean } = {}): Promise<WrittenDigest> {
   const hash = createHash('sha256');
   let total = 0;
   const handle = await open(path, 'w');
@@ -74,8 +74,9 @@ export async function writeContent(path: string, content: ReportFile['content'])
       if (used) await flush();
     }
     await pending;
-    // On disk before the folder is swapped in: a power cut must not leave a complete-looking, empty report.
-    await handle.sync();
+    // On disk before the folder is swapped in: a power cut must not leave a complete-looking, empty
+    // report. A folder's files are flushed together instead (syncFiles): their flushes overlap.
+    if (options.sync !== false) await handle.sync();
   } finally {
     await pending.catch(() => undefined);
     await handle.close();
@@ -155,7 +156,7 @@ async function writeStaging(dir: string, files: ReportFile[], finalize: Finalize
     for (const file of batch) {
       const path = join(dir, file.name);
       await mkdir(dirname(path), { recursive: true });
-      written.set(file.name, await writeContent(path, file.content));
+      written.set(file.name, await writeContent(path, file.content, { sync: false }));
     }
   };
   await writeAll([{ name: REPORT_MARKER_FILE, content: createReportMarker() }, ...files]);
@@ -166,8 +167,23 @@ async function writeStaging(dir: string, files: ReportFile[], finalize: Finalize
       })
     : [];
   await writeAll(extra);
+  await syncFiles(dir, [...written.keys()]);
   await syncFolder(dir);
   return [...files, ...extra].map((file) => file.name);
+}
+
+/** Flushes written files to disk all at once: one flush's wait overlaps the others' (about half the time of one after another). */
+async function syncFiles(dir: string, names: string[]): Promise<void> {
+  await Promise.all(
+    names.map(async (name) => {
+      const handle = await open(join(dir, name), 'r+');
+      try {
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+    }),
+  );
 }
 
 async function swapInFolder(plan: ReportFolderPlan, paths: ReturnType<typeof getSwapPaths>, files: ReportFile[], finalize: Finalize | undefined, options: WriteReportFolderOptions): Promise<string[]> {

@@ -33,6 +33,15 @@ describe('run --baseline / --write-baseline', () => {
     expect(receipts.inputs.some((input: { kind: string }) => input.kind === 'baseline')).toBe(true);
   });
 
+  it('--no-baseline --write-baseline still writes the failures (and applies them), and no baseline at all applies none', async () => {
+    const written = await run('--no-baseline', '--write-baseline', 'fresh.yaml', '--quiet');
+    expect(written.code).toBe(0);
+    expect(await readFile(join(dir, 'fresh.yaml'), 'utf8')).toMatch(/case: content-not-array/);
+    const plain = await run('--quiet');
+    expect(plain.code).toBe(1);
+    expect(plain.stdout).not.toMatch(/xfail/);
+  });
+
   it('fails the run on a stale entry (xpass)', async () => {
     await writeFile(join(dir, 'stale.yaml'), '- { target: naive, case: baseline, reason: was broken once }\n');
     const result = await run('--baseline', 'stale.yaml');

@@ -6,13 +6,15 @@ import { join } from 'node:path';
 
 export interface CaseFolderListing {
   files: string[];
+  /** Whether a symbolic link was followed (then one file may be listed under two paths). */
+  followedLinks: boolean;
   /** Paths that could not be followed, with why. */
   problems: { path: string; message: string }[];
 }
 
 /** Walks `root` iteratively; a folder link that leads back to one of its own ancestors is a loop. */
 export function listCaseFiles(root: string): CaseFolderListing {
-  const listing: CaseFolderListing = { files: [], problems: [] };
+  const listing: CaseFolderListing = { files: [], followedLinks: false, problems: [] };
   const rootStats = statOrUndefined(root);
   const stack: { dir: string; ancestors: string[] }[] = [{ dir: root, ancestors: rootStats ? [identify(rootStats)] : [] }];
   while (stack.length > 0) {
@@ -30,6 +32,7 @@ export function listCaseFiles(root: string): CaseFolderListing {
       const path = join(dir, entry.name);
       const isJson = entry.name.endsWith('.json');
       if (entry.isDirectory() || entry.isSymbolicLink()) {
+        if (entry.isSymbolicLink()) listing.followedLinks = true;
         let stats: Stats;
         try {
           stats = statSync(path);

@@ -1,10 +1,12 @@
-import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { packagePath } from '../package-paths.js';
 import { CaseTableError } from './case-errors.js';
-import { loadCases } from './load-cases.js';
+import { CHECKED_CASES_FILE, writeCheckedBundledCases } from './checked-cases.js';
+import { loadCases, loadCasesSync } from './load-cases.js';
 
 const baseline = JSON.parse(readFileSync(packagePath('cases/application/baseline.json'), 'utf8')) as Record<string, unknown>;
 
@@ -95,5 +97,43 @@ describe('loadCases', () => {
   test('refuses a source that matches no files', async () => {
     const root = writeTable({});
     await expect(loadCases({ sources: [join(root, 'nothing-*.json')], cwd: root })).rejects.toThrow(/no case files/);
+  });
+});
+
+describe('loadCases from the build list of the bundled table', () => {
+  /** A bundled table of one case and a folder standing for dist/runner/cases with its list (texts recorded). */
+  function buildBundled(): { root: string; checkedDir: string } {
+    const root = writeTable({ 'application/baseline.json': baseline });
+    const checkedDir = mkdtempSync(join(tmpdir(), 'mem-checked-'));
+    for (const name of ['load-cases.js', 'case-rules.js', 'find-deep-nesting.js', 'case-guard.js', 'case-validator.generated.cjs']) writeFileSync(join(checkedDir, name), `// ${name}\n`);
+    writeCheckedBundledCases(loadCasesSync({ sources: [root], checkAll: true }), checkedDir, 0);
+    return { root, checkedDir };
+  }
+
+  test('an unchanged bundled file is taken from the list: its text, its SHA-256', () => {
+    const bundled = buildBundled();
+    // The list is the build's: a list whose (consistent) text differs from the disk shows which one was read.
+    const listFile = join(bundled.checkedDir, CHECKED_CASES_FILE);
+    const list = JSON.parse(readFileSync(listFile, 'utf8')) as { files: Record<string, string>; texts: Record<string, { text: string }> };
+    const text = JSON.stringify({ ...baseline, title: 'from the list' });
+    list.texts['application/baseline.json']!.text = text;
+    list.files['application/baseline.json'] = createHash('sha256').update(text).digest('hex');
+    writeFileSync(listFile, JSON.stringify(list));
+    const [loaded] = loadCasesSync({ sources: [bundled.root], cwd: bundled.root, bundled });
+    expect(loaded!.case.title).toBe('from the list');
+    expect(loaded!.sha256).toBe(list.files['application/baseline.json']);
+    expect(Object.isFrozen(loaded!.case.exchanges[0])).toBe(true);
+  });
+
+  test('an edited bundled file is read from disk and validated in full', () => {
+    const bundled = buildBundled();
+    const file = join(bundled.root, 'application/baseline.json');
+    writeFileSync(`${file}.new`, JSON.stringify({ ...baseline, titel: 'x' }));
+    renameSync(`${file}.new`, file);
+    expect(() => loadCasesSync({ sources: [bundled.root], cwd: bundled.root, bundled })).toThrow(/unknown field "titel"/);
+    writeFileSync(file, JSON.stringify({ ...baseline, title: 'edited' }));
+    const [loaded] = loadCasesSync({ sources: [bundled.root], cwd: bundled.root, bundled });
+    expect(loaded!.case.title).toBe('edited');
+    expect(loaded!.sha256).toBe(createHash('sha256').update(readFileSync(file)).digest('hex'));
   });
 });

@@ -7,14 +7,15 @@ import { basename, dirname, relative, resolve, sep } from 'node:path';
 import type { globSync as globSyncType } from 'tinyglobby';
 import { CaseTableError, type CaseProblem } from './case-errors.js';
 import { getCaseGuard } from './case-guard.js';
-import { getCheckedBundledCases } from './checked-cases.js';
+import { getCheckedBundledCases, takeCheckedText, type CheckedCase } from './checked-cases.js';
 import { checkCaseRules } from './case-rules.js';
+import { compareTableText } from './compare-table-text.js';
 import type { Case, LoadedCase } from './case-types.js';
 import { findDeepNesting } from './find-deep-nesting.js';
 import { listCaseFiles } from './list-case-files.js';
 import { CASE_FILE_MAX_BYTES, CASE_MAX_NESTING } from '../io/input-caps.js';
 import { decodeUserText, readUserFileSync, UserFileError } from '../io/read-user-file.js';
-import { deepFreeze } from '../deep-freeze.js';
+import { freezeParsedJson } from './freeze-parsed-json.js';
 import { packagePath } from '../package-paths.js';
 
 export interface LoadCasesOptions {
@@ -23,6 +24,8 @@ export interface LoadCasesOptions {
   cwd?: string;
   /** Validate every file, even bundled ones the build already validated (the build itself). @default false */
   checkAll?: boolean;
+  /** Where the bundled table and the build's list of checked files are (tests). @default the package's cases/ and this module's folder */
+  bundled?: { root: string; checkedDir: string };
 }
 
 /** Loads and validates every case file; throws CaseTableError listing every problem found. */
@@ -33,10 +36,10 @@ export async function loadCases(options: LoadCasesOptions = {}): Promise<LoadedC
 /** The same, synchronously: for test collection (vitest `describe` callbacks cannot await). */
 export function loadCasesSync(options: LoadCasesOptions = {}): LoadedCase[] {
   const cwd = options.cwd ?? process.cwd();
-  const bundled = packagePath('cases');
+  const bundled = options.bundled?.root ?? packagePath('cases');
   const { files, problems } = findCaseFiles(options.sources ?? [bundled], cwd);
   const loaded: LoadedCase[] = [];
-  const checked = options.checkAll ? null : getCheckedBundledCases();
+  const checked = options.checkAll ? null : getCheckedBundledCases(...(options.bundled ? [options.bundled.checkedDir] : []));
   for (const { file, root } of files) {
     const result = loadCaseFile(file, root, cwd, root === bundled ? checked : null);
     if ('problems' in result) problems.push(...result.problems);
@@ -44,21 +47,25 @@ export function loadCasesSync(options: LoadCasesOptions = {}): LoadedCase[] {
   }
   problems.push(...findDuplicateIds(loaded));
   if (problems.length > 0) throw new CaseTableError(problems);
-  return loaded.sort((a, b) => a.case.id.localeCompare(b.case.id));
+  return loaded.sort((a, b) => compareTableText(a.case.id, b.case.id));
 }
 
 function findCaseFiles(sources: string[], cwd: string): { files: { file: string; root: string }[]; problems: CaseProblem[] } {
   const found = new Map<string, string>();
   const problems: CaseProblem[] = [];
+  // Only two sources, a glob or a followed link can reach one file under two paths.
+  let mayRepeat = sources.length > 1;
   for (const source of sources) {
     const absolute = resolve(cwd, source);
     if (isDirectory(absolute)) {
       const listing = listCaseFiles(absolute);
+      mayRepeat ||= listing.followedLinks;
       for (const file of listing.files) found.set(resolve(file), absolute);
       for (const problem of listing.problems) problems.push({ file: relative(cwd, problem.path) || problem.path, pointer: '', message: problem.message });
     } else if (source.endsWith('.json') && !/[*?[{]/.test(source)) {
       found.set(absolute, dirname(dirname(absolute)));
     } else {
+      mayRepeat = true;
       const matches = globSync(source, { cwd, absolute: true });
       for (const file of matches.filter((f) => f.endsWith('.json'))) found.set(resolve(file), dirname(dirname(resolve(file))));
     }
@@ -68,8 +75,8 @@ function findCaseFiles(sources: string[], cwd: string): { files: { file: string;
       { file: sources.join(', '), pointer: '', message: 'no case files (*.json) found; check the --cases path or pattern' },
     ]);
   }
-  const files = [...found].map(([file, root]) => ({ file, root })).sort((a, b) => a.file.localeCompare(b.file));
-  return { files: dropSecondPaths(files, cwd, problems), problems };
+  const files = [...found].map(([file, root]) => ({ file, root })).sort((a, b) => compareTableText(a.file, b.file));
+  return { files: mayRepeat ? dropSecondPaths(files, cwd, problems) : files, problems };
 }
 
 /**
@@ -105,7 +112,15 @@ function globSync(pattern: string, options: { cwd: string; absolute: true }): st
   return (createRequire(import.meta.url)('tinyglobby') as { globSync: typeof globSyncType }).globSync(pattern, options);
 }
 
-function loadCaseFile(file: string, root: string, cwd: string, checked: Map<string, string> | null): { loaded: LoadedCase } | { problems: CaseProblem[] } {
+function loadCaseFile(file: string, root: string, cwd: string, checked: Map<string, CheckedCase> | null): { loaded: LoadedCase } | { problems: CaseProblem[] } {
+  const relativeFile = relative(root, file).split(sep).join('/');
+  const entry = checked?.get(relativeFile);
+  // An unchanged bundled file comes from the build's list, its text checked against the validated SHA-256.
+  const listed = takeCheckedText(entry, file);
+  if (entry && listed !== undefined) {
+    const document = JSON.parse(listed.charCodeAt(0) === 0xfeff ? listed.slice(1) : listed) as Case;
+    return { loaded: { case: freezeParsedJson(document), file, relativeFile, sha256: entry.sha256 } };
+  }
   const shown = relative(cwd, file) || file;
   let bytes: Buffer;
   let text: string;
@@ -127,10 +142,9 @@ function loadCaseFile(file: string, root: string, cwd: string, checked: Map<stri
   } catch (error) {
     return { problems: [{ file: shown, pointer: '', message: `is not valid JSON: ${(error as Error).message}; fix the syntax` }] };
   }
-  const relativeFile = relative(root, file).split(sep).join('/');
   const sha256 = createHash('sha256').update(bytes).digest('hex');
   // A bundled file with the very bytes the build validated (checked-cases.ts) is not checked again.
-  if (checked?.get(relativeFile) === sha256) return { loaded: { case: deepFreeze(document as Case), file, relativeFile, sha256 } };
+  if (entry?.sha256 === sha256) return { loaded: { case: freezeParsedJson(document as Case), file, relativeFile, sha256 } };
   const deep = findDeepNesting(document, CASE_MAX_NESTING);
   if (deep !== undefined) {
     return { problems: [{ file: shown, pointer: deep, message: `nested more than ${CASE_MAX_NESTING} arrays/objects deep (the limit for a case file); flatten the value` }] };
@@ -141,7 +155,7 @@ function loadCaseFile(file: string, root: string, cwd: string, checked: Map<stri
   const rules = checkCaseRules(document, { fileId: basename(file, '.json'), folder }).map((p) => ({ ...p, file: shown }));
   if (rules.length > 0) return { problems: rules };
   // Frozen: every target and report reads this one object, so nothing may change it.
-  return { loaded: { case: deepFreeze(document), file, relativeFile, sha256 } };
+  return { loaded: { case: freezeParsedJson(document), file, relativeFile, sha256 } };
 }
 
 function findDuplicateIds(loaded: LoadedCase[]): CaseProblem[] {

@@ -5,7 +5,6 @@
 import { isAbsolute, relative, resolve } from 'node:path';
 import { render as renderTap } from '../../reports/tap.js';
 import { applyBaselineToCell } from '../baseline/apply-baseline.js';
-import { prepareBaseline, settleBaseline } from '../baseline/run-baseline.js';
 import type { LoadedCase } from '../cases/case-types.js';
 import { loadCases } from '../cases/load-cases.js';
 import { selectCases } from '../cases/select-cases.js';
@@ -100,7 +99,9 @@ export async function runRunCommand(args: string[], io: CliIo): Promise<number> 
     });
     targets.push(...(await resolveTargets(specs, { cwd: io.cwd, concurrency: specs.length > options.targets.length ? 3 : specs.length })));
     const pairing = previous && options.compare !== undefined ? await preparePairing(previous, options.compare, options.pairs, { targets: targets.map((t) => t.info.name), cases: cases.map((c) => c.case.id), ...(options.versions ? { versions: options.versions } : {}) }) : undefined;
-    const prepared = await prepareBaseline({
+    // The baseline modules (YAML, the baseline writer) are loaded only when a baseline is in play.
+    const baselines = usesBaseline(options) ? await import('../baseline/run-baseline.js') : undefined;
+    const prepared = await baselines?.prepareBaseline({
       option: options.baseline,
       defaultTargets: options.defaultTargets,
       writeBaseline: options.writeBaseline,
@@ -140,7 +141,7 @@ export async function runRunCommand(args: string[], io: CliIo): Promise<number> 
     // A complete result stays complete: a signal from here on lets the reports finish, and the
     // exit status follows the result (never 130/143 beside `complete: true`).
     if (judged.complete) io.setStopMode?.('finish');
-    const settled = await settleBaseline(judged, { prepared, writeBaseline: options.writeBaseline, cwd: io.cwd, cases });
+    const settled = baselines ? await baselines.settleBaseline(judged, { prepared, writeBaseline: options.writeBaseline, cwd: io.cwd, cases }) : { result: judged, path: undefined };
     let result: StoredRunResult = settled.result;
     if (shards && shard) {
       const plan = shards.computePlanDigest(selected, targets, options.versions);
@@ -208,6 +209,11 @@ async function prepareSchemaCheck(schemas: string | false | undefined, io: CliIo
     checkRequest: (version: ProtocolVersion, message: unknown) => validator.checkRequestMessage(version, message),
     listUsedCode: () => validator.listUsedCode(),
   };
+}
+
+/** Whether a baseline may apply or be written: --baseline FILE, the default targets' bundled one, or --write-baseline. */
+function usesBaseline(options: { baseline: string | false | undefined; defaultTargets: boolean; writeBaseline: string | undefined }): boolean {
+  return options.writeBaseline !== undefined || (options.baseline !== false && (options.baseline !== undefined || options.defaultTargets));
 }
 
 /** A path as the repro line writes it: relative to where the run started when below it, else absolute. */
