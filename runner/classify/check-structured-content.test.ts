@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import type { ProtocolVersion } from '../types.js';
-import { checkStructuredContent, MAX_COMPILED } from './check-structured-content.js';
+import { checkStructuredContent, countCompiledSchemas, MAX_COMPILED } from './check-structured-content.js';
 import { classifyReference } from './reference.js';
 import { makeClassifierInput, makeResultMessage, makeToolResult } from './test-inputs.js';
 
@@ -56,8 +56,28 @@ describe('checkStructuredContent (TL0618/TL25 § Output Schema)', () => {
       const schema = withId('evicted', 'boolean');
       const problem = "structuredContent.a does not match the tool's outputSchema (2020-12): must be boolean";
       expect(checkStructuredContent(result, schema, '2026-07-28')).toBe(problem);
-      for (let index = 0; index < MAX_COMPILED; index++) checkStructuredContent(result, { type: 'object', title: `filler ${index}` }, '2026-07-28');
+      for (let index = 0; index < MAX_COMPILED; index++) {
+        checkStructuredContent(result, { type: 'object', title: `filler ${index}` }, '2026-07-28');
+        // Every schema is kept up to the bound, and never more.
+        expect(countCompiledSchemas()).toBeGreaterThanOrEqual(Math.min(index + 2, MAX_COMPILED));
+      }
+      expect(countCompiledSchemas()).toBe(MAX_COMPILED);
       expect(checkStructuredContent(result, structuredClone(schema), '2026-07-28')).toBe(problem);
     });
+  });
+
+  test('an outputSchema that is no object declares nothing to check', () => {
+    for (const schema of [null, 'object', 1, true]) expect(checkStructuredContent({ content: text, structuredContent: {} }, schema, '2025-11-25')).toBeUndefined();
+  });
+
+  test('annotation and extension keywords are ignored, not refused (strict mode off)', () => {
+    const annotated = { ...weather, title: 'Weather', examples: [{ temperature: 1 }], 'x-unit': 'celsius', properties: { temperature: { type: 'number', 'x-order': 1 } } };
+    expect(checkStructuredContent({ content: text, structuredContent: { temperature: 1 } }, annotated, '2025-11-25')).toBeUndefined();
+    expect(checkStructuredContent({ content: text, structuredContent: { temperature: 1 } }, annotated, '2025-06-18')).toBeUndefined();
+  });
+
+  test('a schema ajv cannot use is reported with what ajv said, not checked against the meta-schema', () => {
+    const problem = checkStructuredContent({ content: text, structuredContent: {} }, { type: 'nope' }, '2025-11-25');
+    expect(problem).toBe("the tool's outputSchema cannot be used (2020-12): type must be JSONType or JSONType[]: nope");
   });
 });

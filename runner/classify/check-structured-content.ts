@@ -34,6 +34,11 @@ export function checkStructuredContent(result: Record<string, unknown>, outputSc
   return `${where} does not match the tool's outputSchema (${dialect}): ${first?.message ?? 'invalid'}`;
 }
 
+/** How many compiled schemas are kept now (at most MAX_COMPILED). */
+export function countCompiledSchemas(): number {
+  return compiledSchemas.size;
+}
+
 function compileOutputSchema(schema: object, dialect: Dialect): Compiled {
   const key = `${dialect} ${JSON.stringify(schema)}`;
   const known = compiledSchemas.get(key);
