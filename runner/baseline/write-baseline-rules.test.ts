@@ -95,6 +95,7 @@ describe('buildBaselineEntries: the order', () => {
         `- { target: old-a, case: q, version: "${V1}", reason: r }`,
         '- { target: old-a, case: q, check: outcome@1, reason: r }',
         '- { target: old-a, case: p, reason: r }',
+        '- { target: old-a, case: q, reason: r }',
       ].join('\n'),
     );
     expect(buildBaselineEntries(cells, old).map((entry) => [entry.target, entry.case, entry.version ?? '', entry.check ?? ''].join(' '))).toEqual([
@@ -102,6 +103,7 @@ describe('buildBaselineEntries: the order', () => {
       'zeta b  ',
       'alpha c  ',
       'old-a p  ',
+      'old-a q  ',
       'old-a q  outcome@1',
       'old-a q  status@1',
       `old-a q ${V1} `,
