@@ -113,6 +113,13 @@ describe('buildBaselineEntries: the order', () => {
   });
 });
 
+describe('buildBaselineEntries: an entry without a check first', () => {
+  it('sorts before the same entry with a check, however a person spelled the check of a pair this run did not judge', () => {
+    const old = previous('- { target: old, case: "q:A-check", reason: r }\n- { target: old, case: q, reason: r }\n- { target: old, case: r, reason: r }\n- { target: old, case: "r:0-check", reason: r }\n');
+    expect(buildBaselineEntries([], old).map((entry) => `${entry.case}:${entry.check ?? ''}`)).toEqual(['q:', 'q:A-check', 'r:', 'r:0-check']);
+  });
+});
+
 describe('renderBaseline and writeBaselineFile', () => {
   let dir: string;
   beforeAll(async () => {
