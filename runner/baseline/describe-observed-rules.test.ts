@@ -199,6 +199,13 @@ describe('describeObservedFailure: the "also fails" tail', () => {
     expect(describeObservedFailure(bareCell)).toBe('reads an HTTP 503 as a tool result (false success); also fails client.code@1');
   });
 
+  it("beside a worst check judged on the exit status, the other calls' conclusion checks are listed", () => {
+    const want: ExpectedVerdict[] = [{ outcome: 'HTTP_ERROR', status: 503 }, { outcome: 'HTTP_ERROR', status: 503 }];
+    const exit = failure({ id: 'client.exit@2', exchange: undefined, consequence: 'false-success', actual: 'exit 0' });
+    const cell = makeCell({ status: 'fail', checks: [exit, ...wire('client.status@1')], expected: want, actual: [verdict('HTTP_ERROR', { status: 500 }), null] });
+    expect(describeObservedFailure(cell)).toBe('exits 0 without a verdict, as if an HTTP 503 were a result (false success); also fails client.status@1');
+  });
+
   it('a check whose id only contains a conclusion word is not part of the conclusion', () => {
     const bare = failure({ id: 'outcome', consequence: 'false-success', expected: 'HTTP_ERROR' });
     const other = makeCell({ status: 'fail', checks: [bare, ...wire('wire.status-line', 'layer')], expected: [{ outcome: 'HTTP_ERROR', status: 503 }], actual: [tool] });

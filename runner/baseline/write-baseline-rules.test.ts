@@ -95,6 +95,7 @@ describe('buildBaselineEntries: the order', () => {
         `- { target: old-a, case: q, version: "${V1}", reason: r }`,
         '- { target: old-a, case: q, check: outcome@1, reason: r }',
         '- { target: old-a, case: p, reason: r }',
+        '- { target: old-a, case: q, reason: r }',
       ].join('\n'),
     );
     expect(buildBaselineEntries(cells, old).map((entry) => [entry.target, entry.case, entry.version ?? '', entry.check ?? ''].join(' '))).toEqual([
@@ -102,12 +103,20 @@ describe('buildBaselineEntries: the order', () => {
       'zeta b  ',
       'alpha c  ',
       'old-a p  ',
+      'old-a q  ',
       'old-a q  outcome@1',
       'old-a q  status@1',
       `old-a q ${V1} `,
       `old-a q ${V2} `,
       'old-b q  ',
     ]);
+  });
+});
+
+describe('buildBaselineEntries: an entry without a check first', () => {
+  it('sorts before the same entry with a check, however a person spelled the check of a pair this run did not judge', () => {
+    const old = previous('- { target: old, case: "q:A-check", reason: r }\n- { target: old, case: q, reason: r }\n- { target: old, case: r, reason: r }\n- { target: old, case: "r:0-check", reason: r }\n');
+    expect(buildBaselineEntries([], old).map((entry) => `${entry.case}:${entry.check ?? ''}`)).toEqual(['q:', 'q:A-check', 'r:', 'r:0-check']);
   });
 });
 
