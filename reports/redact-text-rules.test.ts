@@ -53,3 +53,19 @@ describe('redactText: an AWS access key id is AKIA and 16 digits or capitals, an
     expect(redactText(input)).toBe(expected);
   });
 });
+
+describe('redactText: a backslash escapes a following double quote only (text inside a JSON string)', () => {
+  it.each([
+    // `token\x` is not the key `token`, and `\a` does not open a quoted header value.
+    ['token\\x=abcd1234', 'token\\x=abcd1234'],
+    ['Cookie: \\a=1', `Cookie: ${R}`],
+    // An escaped line break right after `=` is an empty value: what follows is the next line.
+    ['token=\\nabcd1234', 'token=\\nabcd1234'],
+    ['token: \\"abcd1234\\"', `token: \\"${R}\\"`],
+    // A quoted header value ends at its own kind of quote.
+    ["Cookie: 'a=1\"b' x", `Cookie: '${R}' x`],
+    ['Cookie: "a=1\'b" x', `Cookie: "${R}" x`],
+  ])('%j → %j', (input, expected) => {
+    expect(redactText(input)).toBe(expected);
+  });
+});
