@@ -27,6 +27,10 @@ describe('redactText: a header value written in text runs to the end of its line
     // Control characters are not line ends (tap.ts redacts reasons that were not stripped).
     ['Cookie: a=1\u0001b', `Cookie: ${R}`],
     ['"cookie": "a=1\u0001b", "x": 1', `"cookie": "${R}", "x": 1`],
+    // Only a double quote is escaped as \" (a value inside a JSON string): before a single quote or
+    // at the end of the line, a backslash is part of the value.
+    ["Cookie: 'a=1\\'", `Cookie: '${R}'`],
+    ['Cookie: a=1\\', `Cookie: ${R}`],
   ])('%j → %j', (input, expected) => {
     expect(redactText(input)).toBe(expected);
   });
@@ -36,6 +40,31 @@ describe('redactText: scanning resumes after a replaced value', () => {
   it.each([
     // A secret-sounding word inside a value does not take what follows the value as its own.
     ['password=my_token : shown', `password=${R} : shown`],
+  ])('%j → %j', (input, expected) => {
+    expect(redactText(input)).toBe(expected);
+  });
+});
+
+describe('redactText: an AWS access key id is AKIA and 16 digits or capitals, any of them', () => {
+  it.each([
+    ['key AKIA09AZ09AZ09AZ09AZ', `key ${R}`],
+    ['key AKIA90ZA90ZA90ZA90ZA', `key ${R}`],
+  ])('%j → %j', (input, expected) => {
+    expect(redactText(input)).toBe(expected);
+  });
+});
+
+describe('redactText: a backslash escapes a following double quote only (text inside a JSON string)', () => {
+  it.each([
+    // `token\x` is not the key `token`, and `\a` does not open a quoted header value.
+    ['token\\x=abcd1234', 'token\\x=abcd1234'],
+    ['Cookie: \\a=1', `Cookie: ${R}`],
+    // An escaped line break right after `=` is an empty value: what follows is the next line.
+    ['token=\\nabcd1234', 'token=\\nabcd1234'],
+    ['token: \\"abcd1234\\"', `token: \\"${R}\\"`],
+    // A quoted header value ends at its own kind of quote.
+    ["Cookie: 'a=1\"b' x", `Cookie: '${R}' x`],
+    ['Cookie: "a=1\'b" x', `Cookie: "${R}" x`],
   ])('%j → %j', (input, expected) => {
     expect(redactText(input)).toBe(expected);
   });
