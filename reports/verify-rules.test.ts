@@ -1,12 +1,13 @@
 // verify's rules at their edges, one at a time on report folders written by hand (the survivors of
 // the verify.ts mutation run): entries that are not objects, entries without a base, a report
-// folder that is not there, a path the system refuses to resolve, and the legacy root.
-import { createHash } from 'node:crypto';
+// folder that is not there, a path the system refuses to resolve, the legacy root, the listing's
+// bound, and what the result says about a signature.
+import { createHash, generateKeyPairSync, sign } from 'node:crypto';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { RECEIPTS_FILE, SUMS_FILE } from './receipts.js';
+import { RECEIPTS_FILE, SIGNATURE_FILE, SUMS_FILE } from './receipts.js';
 import { listReportEntries, verifyReport } from './verify.js';
 
 const sha = (text: string): string => createHash('sha256').update(text).digest('hex');
@@ -83,5 +84,50 @@ describe('verify lists the report folder within a bound', () => {
     // The report folder holds results.json and SHA256SUMS beside sub/.
     expect((await listReportEntries(reportDir, 2)).sort()).toEqual([SUMS_FILE, 'results.json']);
     expect((await listReportEntries(reportDir, 3)).sort()).toEqual([SUMS_FILE, 'results.json', 'sub/deep.txt']);
+  });
+});
+
+describe('verify says what it knows of a signature', () => {
+  const input = (): unknown => ({ kind: 'case', base: 'absolute', path: join(root, 'case.json'), sha256: sha(CASE) });
+  const ours = generateKeyPairSync('ed25519');
+  const other = generateKeyPairSync('ed25519');
+  /** receipts.json claiming a signature, receipts.json.sig by `privateKey`, both listed in SHA256SUMS. */
+  async function writeSigned(privateKey = ours.privateKey): Promise<void> {
+    const text = JSON.stringify({ inputs: [input()], outputs: [output], signature: { algorithm: 'ed25519', file: SIGNATURE_FILE, publicKeySha256: 'f'.repeat(64) } });
+    const signature = `${sign(null, Buffer.from(text), privateKey).toString('base64')}\n`;
+    await writeFile(join(reportDir, RECEIPTS_FILE), text);
+    await writeFile(join(reportDir, SIGNATURE_FILE), signature);
+    await writeFile(join(reportDir, SUMS_FILE), `${sha(RESULTS)}  results.json\n${sha(text)}  ${RECEIPTS_FILE}\n${sha(signature)}  ${SIGNATURE_FILE}\n`);
+  }
+
+  it('a signature by the --key key is "valid"', async () => {
+    await writeSigned();
+    expect(await verifyReport(reportDir, { allowDirs: [root], publicKey: ours.publicKey })).toStrictEqual({ ok: true, checked: 4, mismatches: [], signature: 'valid' });
+  });
+
+  it('receipts that claim a signature, verified without a key, say it is "unchecked"', async () => {
+    await writeSigned();
+    expect(await verifyReport(reportDir, { allowDirs: [root] })).toStrictEqual({ ok: true, checked: 4, mismatches: [], signature: 'unchecked' });
+  });
+
+  it('a signature by another key is a mismatch, and the result claims nothing about it', async () => {
+    await writeSigned(other.privateKey);
+    const result = await verifyReport(reportDir, { allowDirs: [root], publicKey: ours.publicKey });
+    expect(result.mismatches).toEqual([{ path: SIGNATURE_FILE, expected: expect.stringMatching(/^an Ed25519 signature/), actual: expect.stringMatching(/^a signature that does not match/) }]);
+    expect(result).not.toHaveProperty('signature');
+  });
+
+  it('receipts that claim no signature, or are not JSON, claim nothing about one', async () => {
+    await writeReceipts({ inputs: [input()], outputs: [output] });
+    expect(await verifyReport(reportDir, { allowDirs: [root] })).toStrictEqual({ ok: true, checked: 2, mismatches: [] });
+    await writeFile(join(reportDir, RECEIPTS_FILE), '{"signature": not json');
+    expect(await verifyReport(reportDir, { allowDirs: [root] })).not.toHaveProperty('signature');
+  });
+});
+
+describe('verify reads the receipts\' two lists', () => {
+  it('receipts without an outputs list: the inputs are checked and nothing else is named', async () => {
+    await writeReceipts({ inputs: [{ kind: 'case', base: 'absolute', path: join(root, 'case.json'), sha256: sha(CASE) }] });
+    expect(await verifyReport(reportDir, { allowDirs: [root] })).toStrictEqual({ ok: true, checked: 2, mismatches: [] });
   });
 });
