@@ -34,6 +34,17 @@ export interface WrittenDigest {
  * inside writeFile.
  */
 export async function writeContent(path: string, content: ReportFile['content']): Promise<WrittenDigest> {
+  const { digest, flushed } = await writeContentUnflushed(path, content);
+  await flushed;
+  return digest;
+}
+
+/**
+ * writeContent, except that the flush to disk (fsync, then close) is left running: `flushed`
+ * settles when the file is on disk and closed. A folder's files are flushed while the next one
+ * is rendered, and all are awaited before the folder is swapped in.
+ */
+async function writeContentUnflushed(path: string, content: ReportFile['content']): Promise<{ digest: WrittenDigest; flushed: Promise<void> }> {
   const hash = createHash('sha256');
   let total = 0;
   const handle = await open(path, 'w');
@@ -74,13 +85,16 @@ export async function writeContent(path: string, content: ReportFile['content'])
       if (used) await flush();
     }
     await pending;
-    // On disk before the folder is swapped in: a power cut must not leave a complete-looking, empty report.
-    await handle.sync();
-  } finally {
+  } catch (error) {
     await pending.catch(() => undefined);
     await handle.close();
+    throw error;
   }
-  return { sha256: hash.digest('hex'), bytes: total };
+  // On disk before the folder is swapped in: a power cut must not leave a complete-looking, empty report.
+  const flushed = handle.sync().finally(() => handle.close());
+  // A failed flush is reported where `flushed` is awaited, never left unhandled meanwhile.
+  flushed.catch(() => undefined);
+  return { digest: { sha256: hash.digest('hex'), bytes: total }, flushed };
 }
 
 /** Points of a write where a test may stop the process, to show that the next write recovers. */
@@ -151,23 +165,33 @@ const finalizeErrors = new WeakSet<object>();
 /** Writes the marker, the files and finalize's files into `dir`; returns the names written. */
 async function writeStaging(dir: string, files: ReportFile[], finalize: Finalize | undefined): Promise<string[]> {
   const written = new Map<string, WrittenDigest>();
+  // Each file is flushed to disk while the next is rendered; all are on disk before this returns.
+  const flushes: Promise<void>[] = [];
   const writeAll = async (batch: ReportFile[]) => {
     for (const file of batch) {
       const path = join(dir, file.name);
       await mkdir(dirname(path), { recursive: true });
-      written.set(file.name, await writeContent(path, file.content));
+      const { digest, flushed } = await writeContentUnflushed(path, file.content);
+      flushes.push(flushed);
+      written.set(file.name, digest);
     }
   };
-  await writeAll([{ name: REPORT_MARKER_FILE, content: createReportMarker() }, ...files]);
-  const extra = finalize
-    ? await finalize(dir, written).catch((error: unknown) => {
-        if (typeof error === 'object' && error !== null) finalizeErrors.add(error);
-        throw error;
-      })
-    : [];
-  await writeAll(extra);
-  await syncFolder(dir);
-  return [...files, ...extra].map((file) => file.name);
+  try {
+    await writeAll([{ name: REPORT_MARKER_FILE, content: createReportMarker() }, ...files]);
+    const extra = finalize
+      ? await finalize(dir, written).catch((error: unknown) => {
+          if (typeof error === 'object' && error !== null) finalizeErrors.add(error);
+          throw error;
+        })
+      : [];
+    await writeAll(extra);
+    await Promise.all(flushes);
+    await syncFolder(dir);
+    return [...files, ...extra].map((file) => file.name);
+  } finally {
+    // On failure too: every file is closed before the staging folder is removed.
+    await Promise.allSettled(flushes);
+  }
 }
 
 async function swapInFolder(plan: ReportFolderPlan, paths: ReturnType<typeof getSwapPaths>, files: ReportFile[], finalize: Finalize | undefined, options: WriteReportFolderOptions): Promise<string[]> {
