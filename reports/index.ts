@@ -2,6 +2,7 @@
 // formats also render in chunks, so writing a big run never holds a whole file in memory, and
 // read the cells from a ReportSource, so a source that makes its cells on demand is never held
 // whole either (except by the HTML, which needs the whole result).
+import { UsageError } from '../runner/errors.js';
 import type { RunResult } from '../runner/types.js';
 import type { Comparison } from './compare-types.js';
 import { render as renderHtml, renderChunks as renderHtmlChunks } from './html.js';
@@ -60,6 +61,7 @@ export function renderReportChunks(
 ): { name: string; content: Iterable<string> }[] {
   const source = toReportSource(input);
   return formats.map((name) => {
+    if (!Object.hasOwn(REPORT_FORMATS, name)) throw new UsageError(`unknown report format "${String(name)}" in formats: use ${REPORT_FORMAT_NAMES.join(', ')}`);
     const format: ReportFormat = REPORT_FORMATS[name];
     return { name: format.file, content: { [Symbol.iterator]: () => format.chunks(source, context)[Symbol.iterator]() } };
   });

@@ -104,13 +104,46 @@ function redactExchange(exchange: RecordedExchange): RecordedExchange {
 
 // Header values are redacted, control characters kept: results.json is data, JSON escapes them.
 function redactHeaders(headers: Record<string, string>): Record<string, string> {
-  let changed = false;
-  const entries = Object.entries(headers).map(([name, value]): [string, string] => {
-    const clean = isSecretHeader(name) ? REDACTED : redactText(value);
-    if (clean !== value) changed = true;
-    return [name, clean];
-  });
-  return changed ? Object.fromEntries(entries) : headers;
+  return mapValuesSame(headers, (value, name) => (isSecretHeaderName(name) ? REDACTED : redactText(value)));
+}
+
+// Header names repeat across a run (content-type, accept…): each is classified once (bounded).
+const secretNames = new Map<string, boolean>();
+
+function isSecretHeaderName(name: string): boolean {
+  let secret = secretNames.get(name);
+  if (secret === undefined) {
+    if (secretNames.size >= 1000) secretNames.clear();
+    secret = isSecretHeader(name);
+    secretNames.set(name, secret);
+  }
+  return secret;
+}
+
+/**
+ * An object with fn applied to each own enumerable value, keys in order, as Object.fromEntries
+ * would build it; the same object when fn changed no value (no entry array is built meanwhile).
+ */
+function mapValuesSame<T>(object: Record<string, T>, fn: (value: T, key: string) => T): Record<string, T> {
+  const keys = Object.keys(object);
+  let out: Record<string, T> | undefined;
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
+    const value = object[key] as T;
+    const next = fn(value, key);
+    if (out === undefined && next !== value) {
+      out = {};
+      for (let j = 0; j < i; j++) setOwn(out, keys[j]!, object[keys[j]!] as T);
+    }
+    if (out !== undefined) setOwn(out, key, next);
+  }
+  return out ?? object;
+}
+
+// A data property even for the key `__proto__` (an assignment would set the prototype instead).
+function setOwn<T>(object: Record<string, T>, key: string, value: T): void {
+  if (key === '__proto__') Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
+  else object[key] = value;
 }
 
 // Values that reach here from a run are bounded JSON data (runner/run/copy-target-outcome.ts);
@@ -126,13 +159,7 @@ function redactDeep(value: unknown, depth = 0): unknown {
   try {
     if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return redactDeep(copySafeValue(value, { maxDepth: 16 }), depth);
     if (Array.isArray(value)) return mapSame(value, (item) => redactDeep(item, depth + 1));
-    let changed = false;
-    const entries = Object.entries(value).map(([key, item]) => {
-      const clean = redactDeep(item, depth + 1);
-      if (clean !== item) changed = true;
-      return [key, clean] as const;
-    });
-    return changed ? Object.fromEntries(entries) : value;
+    return mapValuesSame(value as Record<string, unknown>, (item) => redactDeep(item, depth + 1));
   } catch {
     return redactDeep(copySafeValue(value, { maxDepth: 16 }), depth);
   }

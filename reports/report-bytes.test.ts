@@ -29,7 +29,7 @@ import { describe, expect, it } from 'vitest';
 import { expectGolden } from '../test/expect-golden.js';
 import { HOSTILE, makeCell, makeHostileRunResult, makeRunResult, makeSyntheticRunResult, summarize } from '../test/make-run-result.js';
 import type { Cell, RunResult } from '../runner/types.js';
-import { REPORT_FORMATS } from './index.js';
+import { renderReportChunks, REPORT_FORMATS, type ReportFormatName } from './index.js';
 import type { ReportSource } from './report-source.js';
 
 /** 10,000 synthetic cells, then hostile cells, a two-version target family, raw C1 and separator characters. */
@@ -85,5 +85,13 @@ describe('report bytes on a 10,000-cell result', () => {
     expect(digestFormats(source)).toBe(digestFormats(result));
     // Each writer reads the cells a few passes over, never keeping them: more reads than cells.
     expect(source.reads).toBeGreaterThan(result.cells.length * 4);
+  });
+});
+
+describe('renderReportChunks formats', () => {
+  it('writes the formats asked for, in that order, and names the choices for an unknown one', () => {
+    const result = makeRunResult();
+    expect(renderReportChunks(result, {}, ['junit', 'json']).map((file) => file.name)).toEqual(['results.junit.xml', 'results.json']);
+    expect(() => renderReportChunks(result, {}, ['pdf' as ReportFormatName])).toThrow('unknown report format "pdf" in formats: use tap, json, junit, markdown, html');
   });
 });

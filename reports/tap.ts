@@ -51,9 +51,13 @@ export function* renderChunks(input: RunResult | ReportSource, options: TapOptio
     const lines = [`# Subtest: ${escapeTapLine(target.name)}`, `    1..${positions.length}`];
     let failed = false;
     for (const [index, position] of positions.entries()) {
-      // Diagnostics and directives quote reasons, verdicts and check values: wire and target text, redacted.
-      const cell = redactForTap(source.cellAt(position));
-      const line = STATUS_LINE[cell.status](cell);
+      // Diagnostics and directives quote reasons, verdicts and check values: wire and target text,
+      // redacted. A point without diagnostics (most of a run) shows only the reason of the cell.
+      const given = source.cellAt(position);
+      const reason = given.reason === undefined ? undefined : redactText(given.reason);
+      const shown = reason === given.reason ? given : { ...given, reason };
+      const line = STATUS_LINE[given.status](shown);
+      const cell = line.diagnostics || options.verbose ? redactForTap(given) : shown;
       if (!line.ok && cell.status !== 'xfail') failed = true;
       let suffix = cell.status === 'non_strict' ? ' (non_strict)' : cell.status === 'xpass' ? ' (xpass: listed in the baseline but passes; remove the entry)' : cell.status === 'error' ? ' (error)' : '';
       // A verdict-less cell says so on its line: it is never the same "ok" as a stated verdict.

@@ -33,7 +33,18 @@ export interface WrittenDigest {
  * whole: a 100,000-cell report is hundreds of megabytes as one string, and once more as bytes
  * inside writeFile.
  */
-export async function writeContent(path: string, content: ReportFile['content'], options: { sync?: boolean } = {}): Promise<WrittenDigest> {
+export async function writeContent(path: string, content: ReportFile['content']): Promise<WrittenDigest> {
+  const { digest, flushed } = await writeContentUnflushed(path, content);
+  await flushed;
+  return digest;
+}
+
+/**
+ * writeContent, except that the flush to disk (fsync, then close) is left running: `flushed`
+ * settles when the file is on disk and closed. A folder's files are flushed while the next one
+ * is rendered, and all are awaited before the folder is swapped in.
+ */
+async function writeContentUnflushed(path: string, content: ReportFile['content']): Promise<{ digest: WrittenDigest; flushed: Promise<void> }> {
   const hash = createHash('sha256');
   let total = 0;
   const handle = await open(path, 'w');
@@ -74,14 +85,16 @@ export async function writeContent(path: string, content: ReportFile['content'],
       if (used) await flush();
     }
     await pending;
-    // On disk before the folder is swapped in: a power cut must not leave a complete-looking, empty
-    // report. A folder's files are flushed together instead (syncFiles): their flushes overlap.
-    if (options.sync !== false) await handle.sync();
-  } finally {
+  } catch (error) {
     await pending.catch(() => undefined);
     await handle.close();
+    throw error;
   }
-  return { sha256: hash.digest('hex'), bytes: total };
+  // On disk before the folder is swapped in: a power cut must not leave a complete-looking, empty report.
+  const flushed = handle.sync().finally(() => handle.close());
+  // A failed flush is reported where `flushed` is awaited, never left unhandled meanwhile.
+  flushed.catch(() => undefined);
+  return { digest: { sha256: hash.digest('hex'), bytes: total }, flushed };
 }
 
 /** Points of a write where a test may stop the process, to show that the next write recovers. */
@@ -152,38 +165,33 @@ const finalizeErrors = new WeakSet<object>();
 /** Writes the marker, the files and finalize's files into `dir`; returns the names written. */
 async function writeStaging(dir: string, files: ReportFile[], finalize: Finalize | undefined): Promise<string[]> {
   const written = new Map<string, WrittenDigest>();
+  // Each file is flushed to disk while the next is rendered; all are on disk before this returns.
+  const flushes: Promise<void>[] = [];
   const writeAll = async (batch: ReportFile[]) => {
     for (const file of batch) {
       const path = join(dir, file.name);
       await mkdir(dirname(path), { recursive: true });
-      written.set(file.name, await writeContent(path, file.content, { sync: false }));
+      const { digest, flushed } = await writeContentUnflushed(path, file.content);
+      flushes.push(flushed);
+      written.set(file.name, digest);
     }
   };
-  await writeAll([{ name: REPORT_MARKER_FILE, content: createReportMarker() }, ...files]);
-  const extra = finalize
-    ? await finalize(dir, written).catch((error: unknown) => {
-        if (typeof error === 'object' && error !== null) finalizeErrors.add(error);
-        throw error;
-      })
-    : [];
-  await writeAll(extra);
-  await syncFiles(dir, [...written.keys()]);
-  await syncFolder(dir);
-  return [...files, ...extra].map((file) => file.name);
-}
-
-/** Flushes written files to disk all at once: one flush's wait overlaps the others' (about half the time of one after another). */
-async function syncFiles(dir: string, names: string[]): Promise<void> {
-  await Promise.all(
-    names.map(async (name) => {
-      const handle = await open(join(dir, name), 'r+');
-      try {
-        await handle.sync();
-      } finally {
-        await handle.close();
-      }
-    }),
-  );
+  try {
+    await writeAll([{ name: REPORT_MARKER_FILE, content: createReportMarker() }, ...files]);
+    const extra = finalize
+      ? await finalize(dir, written).catch((error: unknown) => {
+          if (typeof error === 'object' && error !== null) finalizeErrors.add(error);
+          throw error;
+        })
+      : [];
+    await writeAll(extra);
+    await Promise.all(flushes);
+    await syncFolder(dir);
+    return [...files, ...extra].map((file) => file.name);
+  } finally {
+    // On failure too: every file is closed before the staging folder is removed.
+    await Promise.allSettled(flushes);
+  }
 }
 
 async function swapInFolder(plan: ReportFolderPlan, paths: ReturnType<typeof getSwapPaths>, files: ReportFile[], finalize: Finalize | undefined, options: WriteReportFolderOptions): Promise<string[]> {

@@ -11,6 +11,7 @@ export { resolveTarget, resolveTargets, expandTargetSpecs, DEFAULT_TARGETS } fro
 export { resolveSchemas, createSchemaValidator, checkScriptedResponses } from './schema-check/index.js';
 export { renderReports, REPORT_FORMATS } from '../reports/index.js';
 export { writeRunReports } from '../reports/write-run-reports.js';
+export { sourceFromResult, type ReportHead, type ReportSource } from '../reports/report-source.js';
 export { RunnerError, UsageError, TargetSpecError } from './errors.js';
 export { CaseTableError } from './cases/case-errors.js';
 export { runClassifierMatrix, type ClassifierMatrixOptions } from './run/run-classifier-matrix.js';
