@@ -82,3 +82,14 @@ it('records no text for a file whose bytes are not the validated ones', () => {
   writeCheckedBundledCases([{ relativeFile: 'protocol/a.json', sha256: 'ab'.repeat(32), file }], dir, 0);
   expect(getCheckedBundledCases(dir)!.get('protocol/a.json')).toEqual({ sha256: 'ab'.repeat(32) });
 });
+
+it('ignores a text entry that is not two strings (the file is read instead)', () => {
+  const dir = makeCompiledDir();
+  writeCheckedBundledCases([{ relativeFile: 'protocol/a.json', sha256: 'ab'.repeat(32) }], dir);
+  const file = join(dir, CHECKED_CASES_FILE);
+  const list = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+  writeFileSync(file, JSON.stringify({ ...list, texts: { 'protocol/a.json': { identity: 1, text: 5 } } }));
+  const entry = getCheckedBundledCases(dir)!.get('protocol/a.json');
+  expect(entry).toEqual({ sha256: 'ab'.repeat(32) });
+  expect(takeCheckedText(entry, file)).toBeUndefined();
+});

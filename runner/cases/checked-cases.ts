@@ -84,11 +84,18 @@ function readCheckedCases(dir: string): Map<string, CheckedCase> | null {
     const list = JSON.parse(readFileSync(join(dir, CHECKED_CASES_FILE), 'utf8')) as CheckedCases;
     const fingerprint = getChecksFingerprint(dir);
     if (fingerprint === undefined || list.fingerprint !== fingerprint) return null;
-    return new Map(Object.entries(list.files).map(([file, sha256]) => [file, { sha256, ...list.texts?.[file] }]));
+    return new Map(Object.entries(list.files).map(([file, sha256]) => [file, { sha256, ...readTextEntry(list.texts?.[file]) }]));
   } catch {
     // absent (sources, or not built yet) or unreadable: everything is validated
   }
   return null;
+}
+
+// An entry of `texts` only if both its fields are strings: anything else means the file is read.
+function readTextEntry(entry: unknown): { identity: string; text: string } | undefined {
+  if (typeof entry !== 'object' || entry === null) return undefined;
+  const { identity, text } = entry as Record<string, unknown>;
+  return typeof identity === 'string' && typeof text === 'string' ? { identity, text } : undefined;
 }
 
 /**
