@@ -23,7 +23,7 @@ export function restoreRepro(marked: string, caseId: string, target: string, ver
 }
 
 /** Case texts by sanitized id, with each specification reference's link and title. */
-export function describeCases(result: RunResult): Record<string, unknown> {
+export function describeCases(result: Pick<RunResult, 'cases'>): Record<string, unknown> {
   const cases: Record<string, unknown> = {};
   for (const [id, c] of indexCases(result)) {
     cases[sanitizeText(id)] = {

@@ -174,7 +174,7 @@ export class DetailsBuilder {
   private written = 0;
 
   constructor(
-    result: RunResult,
+    result: Pick<RunResult, 'cases'>,
     private readonly options: DetailsOptions,
   ) {
     this.cases = describeCases(result);

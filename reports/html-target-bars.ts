@@ -1,6 +1,7 @@
 // The HTML matrix's target list: one bar per target with its status counts and failure line,
 // ranked by failures and grouped by the stack (wire implementation) the target runs on.
-import type { CellStatus, RunResult } from '../runner/types.js';
+import type { CellStatus } from '../runner/types.js';
+import type { PassableResult } from './report-source.js';
 import { CELL_STATUSES } from '../runner/types.js';
 import { countFailures, formatFailureLine } from './count-failures.js';
 import { sanitizeText } from './redact.js';
@@ -26,17 +27,18 @@ export interface TargetBar {
   segments: { status: CellStatus; word: string; count: number; percent: string }[];
 }
 
-export function buildTargets(result: RunResult): TargetBar[] {
+export function buildTargets(result: PassableResult): TargetBar[] {
   const info = new Map(result.targets.map((t) => [t.name, t]));
-  const names = [...new Set([...result.targets.map((t) => t.name), ...result.cells.map((c) => c.target)])];
-  // One pass counts every target's statuses (filtering per target was targets × cells).
-  const counts = new Map(names.map((name) => [name, new Map<CellStatus, number>()]));
+  // One pass counts every target's statuses (filtering per target was targets × cells); targets
+  // seen only in cells come after the result's own, in order of first appearance.
+  const counts = new Map(result.targets.map((t) => [t.name, new Map<CellStatus, number>()]));
   for (const cell of result.cells) {
-    const byStatus = counts.get(cell.target)!;
+    let byStatus = counts.get(cell.target);
+    if (!byStatus) counts.set(cell.target, (byStatus = new Map()));
     byStatus.set(cell.status, (byStatus.get(cell.status) ?? 0) + 1);
   }
   const failuresOf = new Map(countFailures(result).map((f) => [f.target, f]));
-  const bars = names.map((name, position) => {
+  const bars = [...counts.keys()].map((name, position) => {
     const byStatus = counts.get(name)!;
     const total = [...byStatus.values()].reduce((sum, n) => sum + n, 0);
     const segments = CELL_STATUSES.map((status) => {

@@ -1,7 +1,8 @@
 // The HTML matrix's view model: everything the template shows, already ordered, counted,
 // sanitized and redacted. Cell details travel separately as JSON (see html-details.ts).
 import { CASE_LAYERS } from '../runner/cases/case-types.js';
-import type { CellStatus, ProtocolVersion, RunResult } from '../runner/types.js';
+import type { CellStatus, ProtocolVersion } from '../runner/types.js';
+import type { PassableResult } from './report-source.js';
 import { CELL_STATUSES, PROTOCOL_VERSIONS } from '../runner/types.js';
 import { describePassSources, describeWireOnlyTargets } from '../runner/run/describe-conclusions.js';
 import { computeCaseTableDigest, indexCases } from './case-info.js';
@@ -62,7 +63,7 @@ export interface MatrixViewModel {
 
 // The texts a reader sees that may cite the specification: the cases' references and texts, and
 // each distinct failed check message.
-function* listCitingTexts(result: RunResult): Generator<string> {
+function* listCitingTexts(result: PassableResult): Generator<string> {
   for (const item of indexCases(result).values()) {
     for (const ref of item.spec ?? []) yield ref.ref;
     yield* [item.description ?? '', item.expectation ?? '', item.policy ?? ''];
@@ -82,14 +83,21 @@ function orderLayers(layers: Iterable<string>): string[] {
 }
 
 /** Build the matrix view model from a run (pure; all untrusted text sanitized). */
-export function buildMatrixViewModel(result: RunResult, comparison?: Comparison): MatrixViewModel {
+export function buildMatrixViewModel(result: PassableResult, comparison?: Comparison): MatrixViewModel {
   const targets = buildTargets(result);
   const sortedRaw = targets.map((bar) => bar.rawName);
-  const versions = PROTOCOL_VERSIONS.filter((v) => result.cells.some((c) => c.protocolVersion === v));
+  // One pass over the cells for the versions and case ids they hold (the cells may be made on demand).
+  const seenVersions = new Set<string>();
+  const cellCaseIds = new Set<string>();
+  for (const cell of result.cells) {
+    seenVersions.add(cell.protocolVersion);
+    cellCaseIds.add(cell.case);
+  }
+  const versions = PROTOCOL_VERSIONS.filter((v) => seenVersions.has(v));
   const columns: MatrixColumn[] = sortedRaw.flatMap((target, targetIndex) => versions.map((version) => ({ target: sanitizeText(target), targetIndex, version })));
 
   const cases = indexCases(result);
-  const caseIds = [...new Set([...result.cases.map((c) => c.id), ...result.cells.map((c) => c.case)])];
+  const caseIds = [...new Set([...result.cases.map((c) => c.id), ...cellCaseIds])];
   const rows = caseIds.map((caseId) => {
     const info = cases.get(caseId);
     const title = sanitizeText(info?.title ?? caseId);

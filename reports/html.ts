@@ -11,6 +11,7 @@ import { DetailsBuilder } from './html-details.js';
 import { GridBuilder, serializeGridChunks, type MatrixGrid } from './html-grid.js';
 import { serializeDetailsChunks } from './html-json-script.js';
 import { buildMatrixViewModel } from './html-view-model.js';
+import { toPassableResult, toReportSource, type ReportSource } from './report-source.js';
 import { buildTrendViews } from './trend-html.js';
 
 export interface HtmlOptions {
@@ -124,13 +125,17 @@ export function render(result: RunResult, options: HtmlOptions = {}): string {
  * The same text as `render`, in chunks. Small runs: the page with its cells, then the details
  * JSON part by part. Large runs: the page with a row skeleton, then the details rows written as
  * the one pass over the cells makes them, then the parts and the grid's JSON, so no per-cell
- * object outlives its batch.
+ * object outlives its batch. The cells are read in a few passes (the view model's counts, the
+ * trends, then the one pass of the grid and details), never gathered into one array.
  */
-export function* renderChunks(result: RunResult, options: HtmlOptions = {}): Generator<string> {
+export function* renderChunks(input: RunResult | ReportSource, options: HtmlOptions = {}): Generator<string> {
   const { template, css, trendCss, js, scriptHash } = getCompiled();
+  // The cells are read in passes, never gathered: a source may make them on demand.
+  const source = toReportSource(input);
+  const result = toPassableResult(source);
   const view = buildMatrixViewModel(result, options.comparison);
-  const large = result.cells.length > LARGE_RUN_CELLS;
-  const lazyRows = result.cells.length > (options.drawRowsAbove ?? LARGE_RUN_CELLS);
+  const large = source.cellCount > LARGE_RUN_CELLS;
+  const lazyRows = source.cellCount > (options.drawRowsAbove ?? LARGE_RUN_CELLS);
   const details = new DetailsBuilder(result, {
     maxBodyChars: options.maxBodyChars ?? (large ? 2048 : 16_384),
     maxOutputChars: options.maxOutputChars ?? (large ? 1024 : 8192),

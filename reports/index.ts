@@ -1,7 +1,7 @@
 // The report formats, keyed by name, each a pure render(result) plus its file name; the large
 // formats also render in chunks, so writing a big run never holds a whole file in memory, and
 // read the cells from a ReportSource, so a source that makes its cells on demand is never held
-// whole either (except by the HTML, which needs the whole result).
+// whole either.
 import { UsageError } from '../runner/errors.js';
 import type { RunResult } from '../runner/types.js';
 import type { Comparison } from './compare-types.js';
@@ -9,7 +9,7 @@ import { render as renderHtml, renderChunks as renderHtmlChunks } from './html.j
 import { render as renderJson, renderChunks as renderJsonChunks } from './json.js';
 import { render as renderJunit, renderChunks as renderJunitChunks } from './junit.js';
 import { render as renderMarkdown } from './markdown.js';
-import { materialiseResult, toReportSource, type ReportSource } from './report-source.js';
+import { toReportSource, type ReportSource } from './report-source.js';
 import { render as renderTap, renderChunks as renderTapChunks } from './tap.js';
 
 export interface RenderContext {
@@ -36,7 +36,7 @@ export const REPORT_FORMATS = {
   html: {
     file: 'matrix.html',
     render: (result, { comparison }) => renderHtml(result, comparison ? { comparison } : {}),
-    chunks: (source, { comparison }) => renderHtmlChunks(materialiseResult(toReportSource(source)), comparison ? { comparison } : {}),
+    chunks: (source, { comparison }) => renderHtmlChunks(source, comparison ? { comparison } : {}),
   },
 } satisfies Record<string, ReportFormat>;
 

@@ -1,55 +1,17 @@
-// A source that makes every cell afresh on each read, as a generator over a huge run does, and
-// counts the reads; its head has no `cells` key.
-function makeFreshSource(result: RunResult): ReportSource & { reads: number } {
-  const { cells, ...head } = result;
-  const copy = (cell: Cell): Cell => structuredClone(cell);
-  const source = {
-    head,
-    cellCount: cells.length,
-    reads: 0,
-    *cells() {
-      for (const cell of cells) {
-        source.reads++;
-        yield copy(cell);
-      }
-    },
-    cellAt(index: number) {
-      source.reads++;
-      return copy(cells[index]!);
-    },
-  };
-  return source;
-}
-
 // The streamed report writers against the bytes the formats wrote before reports were streamed
 // from a cell source: a 10,000-cell result with hostile, secret-bearing and family cells renders
 // to the reviewed digests in __golden__/report-digests-10k.txt, format by format.
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { expectGolden } from '../test/expect-golden.js';
-import { HOSTILE, makeCell, makeHostileRunResult, makeRunResult, makeSyntheticRunResult, summarize } from '../test/make-run-result.js';
-import type { Cell, RunResult } from '../runner/types.js';
+import { makeFreshSource, makeMixedLargeResult } from '../test/make-report-source.js';
+import { makeRunResult, summarize } from '../test/make-run-result.js';
+import type { RunResult } from '../runner/types.js';
 import { renderReportChunks, REPORT_FORMATS, type ReportFormatName } from './index.js';
 import type { ReportSource } from './report-source.js';
 
-/** 10,000 synthetic cells, then hostile cells, a two-version target family, raw C1 and separator characters. */
-export function makeMixedLargeResult(): RunResult {
-  const synthetic = makeSyntheticRunResult({ cases: 50, targets: 100 });
-  const hostile = makeHostileRunResult();
-  const family = ['sdk@1.0.0', 'sdk@1.1.0'].flatMap((target, i) =>
-    synthetic.cases.slice(0, 3).map((item, j) => makeCell({ case: item.id, target, status: (i + j) % 2 ? 'pass' : 'fail', reason: `raw \u009b[31m and \u2028 separator ${j}` })),
-  );
-  const cells = [...synthetic.cells, ...hostile.cells, ...family];
-  return makeRunResult({
-    cases: [...synthetic.cases, ...hostile.cases.filter((item) => !synthetic.cases.some((other) => other.id === item.id))],
-    targets: [...synthetic.targets, ...hostile.targets, { name: 'sdk@1.0.0', kind: 'sdk', version: '1.0.0' }, { name: 'sdk@1.1.0', kind: 'sdk', version: `1.1.0 ${HOSTILE}` }],
-    cells,
-    summary: summarize(cells),
-  });
-}
-
 /** "file sha256 bytes" per streamed format, in REPORT_FORMATS order. */
-export function digestFormats(result: RunResult | ReportSource): string {
+function digestFormats(result: RunResult | ReportSource): string {
   const lines: string[] = [];
   for (const [name, format] of Object.entries(REPORT_FORMATS)) {
     if (name === 'html') continue; // the HTML has its own goldens (html.test.ts) and owner

@@ -18,7 +18,7 @@ export interface ReportSource {
   cells(): Iterable<Cell>;
   /** The cell at a position, 0 ≤ index < cellCount (TAP and JUnit write target by target). */
   cellAt(index: number): Cell;
-  /** The whole in-memory result, when the source reads one (the HTML renderer needs it whole). */
+  /** The whole in-memory result, when the source reads one (its cells array is then passed over as is). */
   readonly result?: RunResult;
 }
 
@@ -37,12 +37,12 @@ function isReportSource(input: RunResult | ReportSource): input is ReportSource 
   return typeof (input as Partial<ReportSource>).cellAt === 'function' && typeof input.cells === 'function';
 }
 
-/**
- * The whole result in memory: the source's own when it has one, else every cell gathered (for
- * the renderers that need all cells at once; memory then grows with the run).
- */
-export function materialiseResult(source: ReportSource): RunResult {
-  return source.result ?? { ...source.head, cells: [...source.cells()] };
+/** A run's fields with its cells as an iterable that starts a fresh pass each time it is iterated. */
+export type PassableResult = ReportHead & { readonly cells: Iterable<Cell> };
+
+/** The source as a result whose `cells` can be iterated any number of times (never gathered). */
+export function toPassableResult(source: ReportSource): PassableResult {
+  return { ...source.head, cells: source.result?.cells ?? { [Symbol.iterator]: () => source.cells()[Symbol.iterator]() } };
 }
 
 /** The head's field names in results.json order, with `cells` in its place. */

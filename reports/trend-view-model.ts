@@ -66,8 +66,9 @@ const PASSED: ReadonlySet<CellStatus> = new Set(['pass', 'xpass', 'non_strict'])
 const FAILED: ReadonlySet<CellStatus> = new Set(['fail', 'xfail']);
 
 /** One trend per family with at least two versions in the run, families in order of first appearance. */
-export function buildTrendFamilies(cells: readonly Cell[], targets: readonly { name: string; version?: string }[]): TrendFamily[] {
-  const names = [...new Set([...targets.map((t) => t.name), ...cells.map((c) => c.target)])];
+export function buildTrendFamilies(cells: Iterable<Cell>, targets: readonly { name: string; version?: string }[]): TrendFamily[] {
+  const names = new Set(targets.map((t) => t.name));
+  for (const cell of cells) names.add(cell.target);
   const byFamily = new Map<string, string[]>();
   for (const name of names) {
     const family = getTargetFamily(name);
@@ -81,7 +82,7 @@ export function buildTrendFamilies(cells: readonly Cell[], targets: readonly { n
   return trends;
 }
 
-function buildFamily(family: string, members: { name: string; version: string }[], cells: readonly Cell[]): TrendFamily {
+function buildFamily(family: string, members: { name: string; version: string }[], cells: Iterable<Cell>): TrendFamily {
   const index = new Map(members.map((m, i) => [m.name, i]));
   const rowsByKey = new Map<string, { caseId: string; protocolVersion: string; cells: (Cell | undefined)[] }>();
   for (const cell of cells) {
