@@ -63,6 +63,9 @@ describe('checkStructuredContent (TL0618/TL25 § Output Schema)', () => {
       }
       expect(countCompiledSchemas()).toBe(MAX_COMPILED);
       expect(checkStructuredContent(result, structuredClone(schema), '2026-07-28')).toBe(problem);
+      // A schema already kept is answered from the cache: nothing compiled again, nothing evicted.
+      checkStructuredContent(result, { type: 'object', title: `filler ${MAX_COMPILED - 1}` }, '2026-07-28');
+      expect(countCompiledSchemas()).toBe(MAX_COMPILED);
     });
   });
 

@@ -50,6 +50,11 @@ describe('envelope: the detail names the JSON-RPC rule broken', () => {
     expect(classifyReference(input({ message }))).toMatchObject({ outcome: 'INVALID_ENVELOPE', detail });
   });
 
+  test('under 2025-03-26 a JSON batch without our response names the id it lacks', () => {
+    const given = input({ message: [response(ok, 99)], protocolVersion: '2025-03-26' });
+    expect(classifyReference(given)).toMatchObject({ outcome: 'INVALID_ENVELOPE', detail: 'the batch holds no response with id 1' });
+  });
+
   test('a JSON-RPC error names its code and message, and keeps the code', () => {
     expect(classifyReference(input({ message: { jsonrpc: '2.0', id: 1, error: { code: -32602, message: 'bad arguments' } } }))).toMatchObject({
       outcome: 'JSONRPC_ERROR',
