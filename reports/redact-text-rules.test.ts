@@ -69,3 +69,16 @@ describe('redactText: a backslash escapes a following double quote only (text in
     expect(redactText(input)).toBe(expected);
   });
 });
+
+describe('redactText: where a word ends', () => {
+  it.each([
+    // A key or a hex run is made of A–Z, a–z, 0–9, `_` and `-`: it ends before `{` or `é`.
+    ['key ghp_abcdefghijk1é', `key ${R}é`],
+    [`h ${HEX}é`, `h ${R}é`],
+    [`h ${HEX}{`, `h ${R}{`],
+    // An empty quoted value is empty, whatever follows its closing quote.
+    ['token=""abcd1234', 'token=""abcd1234'],
+  ])('%j → %j', (input, expected) => {
+    expect(redactText(input)).toBe(expected);
+  });
+});
