@@ -42,6 +42,8 @@ describe('judgeExitStatus: a client without a verdict is judged on its exit stat
     expect(judgeExitStatus(item, want('HTTP_ERROR'), exited(1), 0)).toEqual({ conclusion: 'none', checks: [], nothing: 'no tools/call request was made' });
     expect(judgeExitStatus(item, want('NO_RESPONSE'), exited(null, 'SIGKILL', { timedOut: true }), 1)).toEqual({ conclusion: 'none', checks: [], nothing: 'killed at its time limit after 5 ms without a verdict' });
     expect(judgeExitStatus(item, want('HTTP_ERROR'), exited(null, 'SIGSEGV', { crashed: true }), 1)).toEqual({ conclusion: 'none', checks: [], nothing: 'crashed, killed by SIGSEGV, without a verdict' });
+    // A shell's child that crashed: the exit status carries the signal (128 + 11).
+    expect(judgeExitStatus(item, want('HTTP_ERROR'), exited(139, null, { crashed: true }), 1)).toEqual({ conclusion: 'none', checks: [], nothing: 'crashed, exit 139 (SIGSEGV), without a verdict' });
   });
 
   it('grades a failed exit check: exit 0 on a failure is a false success, a failed exit on a result a false failure', () => {
