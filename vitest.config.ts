@@ -18,7 +18,6 @@ const SHARED_THREADS = 2;
 
 export default defineConfig({
   test: {
-    include: INCLUDE,
     // Files whose tests take well under a second share their workers and modules (threads, not
     // isolated; test/shared-worker-files.ts says which and why); every other file gets a fresh
     // worker process. Both pools run at once. Not shared forks (cheaper still): vitest 3.2 takes the
