@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { SHARED_WORKER_FILES } from './test/shared-worker-files.js';
 import { findTestSchemasDir, formatSkipNotice, getBrowserRequirement, getSchemaRequirement, getSpecExamplesRequirement } from './test/requirements.js';
 
 // Tests never download schemas: test/requirements.ts finds the pinned copies (MCP_SCHEMAS_DIR,
@@ -10,9 +11,25 @@ const env = { ...process.env, ...(schemasDir ? { MCP_SCHEMAS_DIR: schemasDir } :
 const notice = formatSkipNotice([getSchemaRequirement(env), getSpecExamplesRequirement(env), getBrowserRequirement()], env);
 if (notice) console.warn(notice);
 
+const INCLUDE = ['runner/**/*.test.ts', 'reports/**/*.test.ts', 'test/**/*.test.ts'];
+// Two threads that stay up: with fewer kept than the maximum, tinypool ended a shared worker that
+// still had files queued ("Terminating worker thread", files never run, exit 1).
+const SHARED_THREADS = 2;
+
 export default defineConfig({
   test: {
-    include: ['runner/**/*.test.ts', 'reports/**/*.test.ts', 'test/**/*.test.ts'],
+    // Files whose tests take well under a second share their workers and modules (threads, not
+    // isolated; test/shared-worker-files.ts says which and why); every other file gets a fresh
+    // worker process. Both pools run at once. Not shared forks (cheaper still): vitest 3.2 takes the
+    // forks pool's isolation from the root config alone, so every file would share its process.
+    projects: [
+      { extends: true, test: { name: 'own-process', include: INCLUDE, exclude: [...SHARED_WORKER_FILES], pool: 'forks' } },
+      { extends: true, test: { name: 'shared-workers', include: [...SHARED_WORKER_FILES], pool: 'threads' } },
+    ],
+    poolOptions: {
+      forks: { isolate: true },
+      threads: { isolate: false, maxThreads: SHARED_THREADS, minThreads: SHARED_THREADS },
+    },
     // A crash inside the reference classifier throws instead of reading as INVALID_ENVELOPE
     // (runner/classify/reference.ts), so no test row passes on a crash.
     env: { ...(schemasDir ? { MCP_SCHEMAS_DIR: schemasDir } : {}), MCP_ERROR_MATRIX_RETHROW_CLASSIFIER_BUGS: '1' },
