@@ -1,6 +1,10 @@
 // Text for `<script type="application/json">` blocks, the only way data enters matrix.html's
 // script: escaped so that nothing in it can end the block, and written in pieces.
-import type { DetailsBuilder } from './html-details.js';
+
+/** What the details JSON is made of once every cell was added (html-details.ts DetailsBuilder). */
+export interface FinishedDetails {
+  finish(): { parts: readonly unknown[] } & Record<string, unknown>;
+}
 
 /**
  * JSON for a `<script type="application/json">` block: `<`, `>`, `&` and the JS line
@@ -25,7 +29,7 @@ export function escapeJsonForScript(json: string): string {
  * `rowsFirst` they are written as they come and the tables and parts after them; otherwise the
  * rows are gathered first and written last (the order small reports have always had).
  */
-export function* serializeDetailsChunks(builder: DetailsBuilder, rows: Iterable<string>, rowsFirst: boolean): Generator<string> {
+export function* serializeDetailsChunks(builder: FinishedDetails, rows: Iterable<string>, rowsFirst: boolean): Generator<string> {
   const gathered = rowsFirst ? undefined : [...rows];
   const head = () => {
     const { parts: _parts, ...rest } = builder.finish();
