@@ -84,14 +84,15 @@ export function buildTrendFamilies(cells: Iterable<Cell>, targets: readonly { na
 
 function buildFamily(family: string, members: { name: string; version: string }[], cells: Iterable<Cell>): TrendFamily {
   const index = new Map(members.map((m, i) => [m.name, i]));
-  const rowsByKey = new Map<string, { caseId: string; protocolVersion: string; cells: (Cell | undefined)[] }>();
+  // Each cell is kept as what the trend shows of it, never whole: a family may hold most of a huge run.
+  const rowsByKey = new Map<string, { caseId: string; protocolVersion: string; cells: (SeenCell | undefined)[] }>();
   for (const cell of cells) {
     const at = index.get(cell.target);
     if (at === undefined) continue;
     const key = JSON.stringify([cell.case, cell.protocolVersion]);
     let row = rowsByKey.get(key);
     if (!row) rowsByKey.set(key, (row = { caseId: cell.case, protocolVersion: cell.protocolVersion, cells: new Array(members.length).fill(undefined) }));
-    row.cells[at] = cell;
+    row.cells[at] = { status: cell.status, shown: describeCell(cell), falseSuccess: findConsequences(cell).includes('false-success') };
   }
   const versions: TrendVersion[] = members.map((m) => ({ target: m.name, version: m.version, passed: 0, failed: 0, falseSuccesses: 0, skipped: 0, errors: 0, fixed: 0, regressed: 0, changed: 0, transitions: [] }));
   const transitions = members.map(() => new Map<string, TrendTransition>());
@@ -103,15 +104,15 @@ function buildFamily(family: string, members: { name: string; version: string }[
     let changedRow = false;
     const row: TrendRow = { caseId: raw.caseId, protocolVersion: raw.protocolVersion, cells: [] };
     raw.cells.forEach((cell, i) => {
-      const shown = describeCell(cell);
+      const shown = cell?.shown ?? describeCell(undefined);
       const counts = versions[i]!;
       if (cell && PASSED.has(cell.status)) counts.passed++;
       if (cell && FAILED.has(cell.status)) counts.failed++;
       if (cell?.status === 'skip') counts.skipped++;
       if (cell?.status === 'error') counts.errors++;
-      if (cell && findConsequences(cell).includes('false-success')) counts.falseSuccesses++;
+      if (cell?.falseSuccess) counts.falseSuccesses++;
       if (cell && previous && RANK[cell.status] !== undefined) {
-        const change = compareCells(previous, shown, cell);
+        const change = compareCells(previous, shown, cell.status);
         if (change) {
           shown.change = change.change;
           if (change.consequence) shown.consequence = change.consequence;
@@ -134,15 +135,23 @@ function buildFamily(family: string, members: { name: string; version: string }[
 }
 
 /** A fix or regression by status, else a different outcome at the same status; undefined when nothing changed. */
-function compareCells(previous: TrendCell, now: TrendCell, cell: Cell): { change: TrendChange; consequence?: Consequence } | undefined {
+function compareCells(previous: TrendCell, now: TrendCell, status: CellStatus): { change: TrendChange; consequence?: Consequence } | undefined {
   const was = RANK[previous.status as CellStatus];
-  const is = RANK[cell.status];
+  const is = RANK[status];
   if (was === undefined || is === undefined) return undefined;
   const change: TrendChange | undefined = is > was ? 'fix' : is < was ? 'regression' : previous.outcome !== now.outcome ? 'changed' : undefined;
   if (!change) return undefined;
   // A regression is named by what it now costs; a fix by what it used to cost.
-  const consequence = change === 'fix' ? previous.consequence : findConsequences(cell)[0];
+  // A ranked cell's shown consequence is its first failed check's (describeCell).
+  const consequence = change === 'fix' ? previous.consequence : now.consequence;
   return consequence ? { change, consequence } : { change };
+}
+
+/** What a trend keeps of a cell: its status, what it shows, and whether it was a false success. */
+interface SeenCell {
+  status: CellStatus;
+  shown: TrendCell;
+  falseSuccess: boolean;
 }
 
 function describeCell(cell: Cell | undefined): TrendCell {
