@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { makeCase } from '../mock-server/test-cases.js';
 import type { Check, ExpectedVerdict, TargetOutcome, Verdict } from '../types.js';
-import { getExpectedVerdicts, judgeVerdicts } from './judge-verdicts.js';
+import { getAlternatives, getExpectedVerdicts, judgeVerdicts } from './judge-verdicts.js';
 
 const outcomeOf = (...verdicts: (Verdict | null)[]): TargetOutcome => ({ verdicts });
 const failed = (checks: Check[]) => checks.filter((check) => !check.passed).map((check) => check.id);
@@ -78,5 +78,23 @@ describe('getExpectedVerdicts', () => {
     });
     expect(getExpectedVerdicts(item, '2025-11-25')).toEqual([{ outcome: 'HTTP_ERROR', status: 503 }, { outcome: 'TOOL_SUCCESS' }]);
     expect(getExpectedVerdicts(item, '2026-07-28')).toEqual([{ outcome: 'HTTP_ERROR', status: 503 }, { outcome: 'INVALID_TOOL_RESULT' }]);
+  });
+});
+
+describe('getAlternatives', () => {
+  it('gives each exchange the alternatives it accepts, so judgeVerdicts holds an accepted one to its level', () => {
+    const slow = { outcome: 'STREAM_INCOMPLETE' as const, level: 'SHOULD' as const, spec: [{ ref: 'test' }], why: 'a client may wait for its own timeout' };
+    const item = makeCase([], {
+      exchanges: [
+        { response: { status: 200 }, expect: { outcome: 'TOOL_SUCCESS' } },
+        { response: { id: 'as-string' }, expect: { outcome: 'INVALID_ENVELOPE' }, alternatives: [slow] },
+      ],
+    });
+    expect(getAlternatives(item)).toEqual([undefined, [slow]]);
+    const got = outcomeOf({ outcome: 'TOOL_SUCCESS', layer: 'application' }, { outcome: 'STREAM_INCOMPLETE', layer: 'transport' });
+    const withAlternatives = judgeVerdicts(getExpectedVerdicts(item, '2026-07-28'), got, getAlternatives(item));
+    const without = judgeVerdicts(getExpectedVerdicts(item, '2026-07-28'), got);
+    expect(byId(withAlternatives, 'outcome@2')).toMatchObject({ level: 'SHOULD', passed: false, actual: 'STREAM_INCOMPLETE' });
+    expect(byId(without, 'outcome@2')).toMatchObject({ level: 'MUST', passed: false, actual: 'STREAM_INCOMPLETE' });
   });
 });

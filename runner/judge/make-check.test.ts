@@ -19,4 +19,10 @@ describe('makeCheck', () => {
     expect(makeCheck({ id: 'c', level: 'SHOULD', expected: 1, actual: 2, passed: true, message: 'm', exchange: 0 })).toEqual({ id: 'c', level: 'SHOULD', passed: true, expected: 1, actual: 2, message: 'm', exchange: 0 });
     expect('exchange' in makeCheck({ id: 'c', level: 'MUST', expected: 1, actual: 1 })).toBe(false);
   });
+
+  it('keeps a consequence only on a failed check, and writes no consequence key without one', () => {
+    expect(makeCheck({ id: 'c', level: 'MUST', expected: 1, actual: 2, consequence: 'false-success' })).toMatchObject({ passed: false, consequence: 'false-success' });
+    expect('consequence' in makeCheck({ id: 'c', level: 'MUST', expected: 1, actual: 1, consequence: 'false-success' })).toBe(false);
+    expect('consequence' in makeCheck({ id: 'c', level: 'MUST', expected: 1, actual: 2 })).toBe(false);
+  });
 });

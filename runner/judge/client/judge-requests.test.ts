@@ -155,3 +155,15 @@ describe('judgeRequestHeaders and judgeRequestSchemas: edges', () => {
     expect(valid.checks[0]).toMatchObject({ expected: 'valid CallToolRequest', actual: 'valid', passed: true });
   });
 });
+
+describe('judgeRequestHeaders, 2025-03-26: no MCP-Protocol-Version header yet (LEGACY 1.13)', () => {
+  it('asks only for Accept, and the session id the server issued', () => {
+    const V0326 = '2025-03-26';
+    const recording = makeClientRecording(makeInitializePost('sess-1', V0326), makeToolCallPost({ headers: { 'mcp-session-id': 'sess-1' } }));
+    const checks = judgeRequestHeaders(V0326, readWireCalls(recording, V0326), recording);
+    expect(checks.map((check) => [check.id, check.passed])).toEqual([
+      ['header.accept@1', true],
+      ['header.session-id@1', true],
+    ]);
+  });
+});
