@@ -82,3 +82,21 @@ describe('redactText: where a word ends', () => {
     expect(redactText(input)).toBe(expected);
   });
 });
+
+describe('redactText: a backslash inside a value is part of it unless it escapes a quote or a line break', () => {
+  it.each([
+    // `\a` is no escape a JSON string ends a value with: the value is still a secret (it leaked).
+    ['token=\\abcd1234', `token=${R}`],
+    ['token=ab\\cd1234 x', `token=${R} x`],
+    // An escaped backslash is one character of the value; an escaped quote after it still closes it.
+    ['"token=ab\\\\cd12\\" x', `"token=${R}\\" x`],
+    // Escaped quotes and line breaks end it, as in text inside a JSON string.
+    ['token=abcd1234\\"x', `token=${R}\\"x`],
+    ['token=abcd1234\\nnext', `token=${R}\\nnext`],
+    ['token=abcd1234\\rnext', `token=${R}\\rnext`],
+    ['token=abcd1234\\tnext', `token=${R}\\tnext`],
+  ])('%j → %j', (input, expected) => {
+    expect(redactText(input)).toBe(expected);
+  });
+});
+
