@@ -108,17 +108,30 @@ function readHeaderValue(text: string, from: number): Range | undefined {
   return end > start ? [start, end] : undefined;
 }
 
-// A key's value: up to whitespace, a quote, `&`, `;`, `,`, `}` or `\\`; at least 4 characters.
+// A key's value: to where a value ends (findValueEnd); at least 4 characters.
 function readKeyValue(text: string, from: number): Range | undefined {
   let i = from;
   if (text.charCodeAt(i) === 0x5c && text.charCodeAt(i + 1) === 0x22) i += 2;
   else if (text.charCodeAt(i) === 0x22 || text.charCodeAt(i) === 0x27) i++;
-  const start = i;
+  const end = findValueEnd(text, i);
+  return end - i >= 4 ? [i, end] : undefined;
+}
+
+// Where a value starting at `from` ends: at whitespace or a control character, a quote, `&`, `;`,
+// `,`, `}`, or an escaped quote or line break (`\"`, `\n`, `\r`, `\t`: text inside a JSON string).
+// Any other backslash is part of the value (`\\` is one escaped backslash).
+function findValueEnd(text: string, from: number): number {
+  let i = from;
   for (; i < text.length; i++) {
     const code = text.charCodeAt(i);
-    if (code <= 0x20 || code === 0x22 || code === 0x27 || code === 0x26 || code === 0x3b || code === 0x2c || code === 0x7d || code === 0x5c) break;
+    if (code <= 0x20 || code === 0x22 || code === 0x27 || code === 0x26 || code === 0x3b || code === 0x2c || code === 0x7d) break;
+    if (code === 0x5c) {
+      const next = text.charCodeAt(i + 1);
+      if (next === 0x22 || next === 0x6e || next === 0x72 || next === 0x74) break;
+      if (next === 0x5c) i++;
+    }
   }
-  return i - start >= 4 ? [start, i] : undefined;
+  return i;
 }
 
 // After `Bearer`/`Basic`/`token`: spaces, then a token68 credential, unless it is an auth-param.
