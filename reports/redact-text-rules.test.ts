@@ -15,8 +15,8 @@ describe('redactText: every secret is replaced, whatever the order the rules fin
     // A hex run inside a header value is part of that value: the value is replaced to its end.
     [`Authorization: x ${HEX} y`, `Authorization: ${R}`],
     [`Cookie: ${HEX} sid=1; path=/`, `Cookie: ${R}`],
-    // Two secrets that touch are two replacements, not one.
-    ['Bearer abcdefg1==ghp_abcdefghijk1', `Bearer ${R}${R}`],
+    // A secret at the very start of the text is replaced like any other.
+    ['ghp_abcdefghijk1 x', `${R} x`],
   ])('%j → %j', (input, expected) => {
     expect(redactText(input)).toBe(expected);
   });
@@ -100,3 +100,23 @@ describe('redactText: a backslash inside a value is part of it unless it escapes
   });
 });
 
+describe('redactText: a credential runs to where a value ends, never stopping inside itself', () => {
+  it.each([
+    // A token68's `=` is only padding: characters after it are still the credential (they leaked).
+    ['Bearer ab/token=abcdefgh', `Bearer ${R}`],
+    ['Bearer ab/token=abcdefgh next', `Bearer ${R} next`],
+    ['Bearer abcd1234==ef x', `Bearer ${R} x`],
+    // A provider key right after the padding is part of the same credential: one replacement.
+    ['Bearer abcdefg1==ghp_abcdefghijk1', `Bearer ${R}`],
+    // A character outside token68 does not end it either; a quote, a space, `,` `;` `&` `}` do.
+    ['Bearer abcd1234%41bc x', `Bearer ${R} x`],
+    ['"Bearer ab/d=efgh", 1', `"Bearer ${R}", 1`],
+    ['Bearer abcd1234, next', `Bearer ${R}, next`],
+    ['Bearer abcd1234; next', `Bearer ${R}; next`],
+    ['Bearer abcd1234&x=1', `Bearer ${R}&x=1`],
+    ['{"a":"Bearer abcd1234"}', `{"a":"Bearer ${R}"}`],
+    ['{\\"a\\":\\"Bearer ab/d=efgh\\"}', `{\\"a\\":\\"Bearer ${R}\\"}`],
+  ])('%j → %j', (input, expected) => {
+    expect(redactText(input)).toBe(expected);
+  });
+});
