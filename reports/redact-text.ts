@@ -9,7 +9,8 @@ export const REDACTED = '[REDACTED]';
 // - the value after a secret-sounding key (`…token`, `…secret`, `password`, `passwd`, `api_key`,
 //   `apikey`, `session_id`, `sid`) followed by `=` or `:` — URL query parameters included;
 // - the credential after `Bearer`, `Basic` or `token` when it looks like one (a digit, inner
-//   capitals, `. _ ~ + /`, or 32+ characters), `=` padding included — an auth-param (`realm="…"`,
+//   capitals, `. _ ~ + /`, or 32+ characters), to where a key's value would end (`=` padding and
+//   anything after it included) — an auth-param (`realm="…"`,
 //   `error=invalid_token`: one `=`, no `/` in the name) is a challenge, not a credential, and stays;
 // - JSON Web Tokens, provider keys by their prefix (sk-, sk_, pk_live_, rk_live_, ghp_, gho_,
 //   ghu_, ghs_, ghr_, github_pat_, glpat-, xoxa-/xoxb-/xoxp-/xoxr-/xoxs-, npm_, AKIA…, AIza…),
@@ -134,7 +135,8 @@ function findValueEnd(text: string, from: number): number {
   return i;
 }
 
-// After `Bearer`/`Basic`/`token`: spaces, then a token68 credential, unless it is an auth-param.
+// After `Bearer`/`Basic`/`token`: spaces, then a credential (a token68 and what follows it to the
+// end of the value), unless it is an auth-param.
 function redactSchemeCredential(text: string, from: number, ranges: Range[]): number {
   let i = from;
   while (isSpaceCode(text.charCodeAt(i))) i++;
@@ -149,9 +151,12 @@ function redactSchemeCredential(text: string, from: number, ranges: Range[]): nu
     while (isSpaceCode(text.charCodeAt(j))) j++;
     if (text.charCodeAt(j) === 0x22 || (j === i && isToken68Code(text.charCodeAt(j)))) return tokenEnd;
   }
-  if (!looksLikeCredential(text, start, tokenEnd)) return tokenEnd;
-  ranges.push([start, i]);
-  return i;
+  // `=` is only padding at the end of a token68: whatever follows up to the end of the value is
+  // still the credential (a reader must never see part of one).
+  const end = findValueEnd(text, start);
+  if (!looksLikeCredential(text, start, end)) return tokenEnd;
+  ranges.push([start, end]);
+  return end;
 }
 
 // An auth-param's name is a token (RFC 9110 tchar): a token68 with `/` in it cannot be one.
