@@ -88,7 +88,9 @@ describe('redactText: a backslash inside a value is part of it unless it escapes
     // `\a` is no escape a JSON string ends a value with: the value is still a secret (it leaked).
     ['token=\\abcd1234', `token=${R}`],
     ['token=ab\\cd1234 x', `token=${R} x`],
-    // An escaped backslash is one character of the value; an escaped quote after it still closes it.
+    // An escaped backslash is one character of the value: the quote after it is not escaped and
+    // closes the value; an escaped quote after one still closes it.
+    ['"token=abcd\\\\" x', `"token=${R}" x`],
     ['"token=ab\\\\cd12\\" x', `"token=${R}\\" x`],
     // Escaped quotes and line breaks end it, as in text inside a JSON string.
     ['token=abcd1234\\"x', `token=${R}\\"x`],
