@@ -92,6 +92,8 @@ describe('redactText: a backslash inside a value is part of it unless it escapes
     // closes the value; an escaped quote after one still closes it.
     ['"token=abcd\\\\" x', `"token=${R}" x`],
     ['"token=ab\\\\cd12\\" x', `"token=${R}\\" x`],
+    // A backslash escapes nothing else: a space after one still ends the value.
+    ['token=abcd\\ x', `token=${R} x`],
     // Escaped quotes and line breaks end it, as in text inside a JSON string.
     ['token=abcd1234\\"x', `token=${R}\\"x`],
     ['token=abcd1234\\nnext', `token=${R}\\nnext`],
