@@ -124,3 +124,16 @@ describe('redactText: a credential runs to where a value ends, never stopping in
     expect(redactText(input)).toBe(expected);
   });
 });
+
+describe('redactText: what makes a word a credential or a provider key', () => {
+  it.each([
+    // A dash is no digit: a lowercase word with dashes after a scheme word is a word, not a credential.
+    ['Bearer some-value next', 'Bearer some-value next'],
+    // A provider prefix needs a digit after it; a dash there is none.
+    ['key sk-abcdefgh-ijklmn', 'key sk-abcdefgh-ijklmn'],
+    // Only the key's own characters count: a digit before the prefix does not make it a key.
+    ['12 sk-abcdefghijklmn', '12 sk-abcdefghijklmn'],
+  ])('%j → %j', (input, expected) => {
+    expect(redactText(input)).toBe(expected);
+  });
+});
