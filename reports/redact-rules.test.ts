@@ -217,6 +217,35 @@ describe('toOneLine edges', () => {
   });
 });
 
+// A text that records the furthest character toOneLine reads (it only calls charCodeAt and slice).
+function probeText(text: string): { value: string; furthest: () => number } {
+  let furthest = -1;
+  const value = {
+    length: text.length,
+    charCodeAt: (index: number): number => {
+      furthest = Math.max(furthest, index);
+      return text.charCodeAt(index);
+    },
+    slice: (start?: number, end?: number): string => text.slice(start, end),
+  } as unknown as string;
+  return { value, furthest: () => furthest };
+}
+
+describe('toOneLine reads no further than the character after the line it keeps', () => {
+  it.each([
+    // One long word: it stops one character past the cap, not at the end of the word.
+    ['x'.repeat(1000), 'xxxxxxxxx…'],
+    // Many short words: it stops once the line is longer than the cap, not at the end of the text.
+    [`ab${' cd'.repeat(500)}`, 'ab cd cd …'],
+    // A line full at the end of a word: the white space after it is not read.
+    [`${'x'.repeat(11)}${' '.repeat(1000)}y`, 'xxxxxxxxx…'],
+  ])('%#: capped at 10 → %j, reading at most 12 characters', (text, expected) => {
+    const probe = probeText(text);
+    expect(toOneLine(probe.value, 10)).toBe(expected);
+    expect(probe.furthest()).toBeLessThanOrEqual(12);
+  });
+});
+
 // RFC 9110 §11.2: auth-param = token BWS "=" BWS ( token / quoted-string ). One `=`, a name made of
 // tchar (no `/`), and a bare value only right after the `=`; anything else after a scheme word is a
 // token68 credential, whose `=` padding is part of it.

@@ -15,8 +15,8 @@ describe('redactText: every secret is replaced, whatever the order the rules fin
     // A hex run inside a header value is part of that value: the value is replaced to its end.
     [`Authorization: x ${HEX} y`, `Authorization: ${R}`],
     [`Cookie: ${HEX} sid=1; path=/`, `Cookie: ${R}`],
-    // Two secrets that touch are two replacements, not one.
-    ['Bearer abcdefg1==ghp_abcdefghijk1', `Bearer ${R}${R}`],
+    // A secret at the very start of the text is replaced like any other.
+    ['ghp_abcdefghijk1 x', `${R} x`],
   ])('%j → %j', (input, expected) => {
     expect(redactText(input)).toBe(expected);
   });
@@ -78,6 +78,61 @@ describe('redactText: where a word ends', () => {
     [`h ${HEX}{`, `h ${R}{`],
     // An empty quoted value is empty, whatever follows its closing quote.
     ['token=""abcd1234', 'token=""abcd1234'],
+  ])('%j → %j', (input, expected) => {
+    expect(redactText(input)).toBe(expected);
+  });
+});
+
+describe('redactText: a backslash inside a value is part of it unless it escapes a quote or a line break', () => {
+  it.each([
+    // `\a` is no escape a JSON string ends a value with: the value is still a secret (it leaked).
+    ['token=\\abcd1234', `token=${R}`],
+    ['token=ab\\cd1234 x', `token=${R} x`],
+    // An escaped backslash is one character of the value: the quote after it is not escaped and
+    // closes the value; an escaped quote after one still closes it.
+    ['"token=abcd\\\\" x', `"token=${R}" x`],
+    ['"token=ab\\\\cd12\\" x', `"token=${R}\\" x`],
+    // A backslash escapes nothing else: a space after one still ends the value.
+    ['token=abcd\\ x', `token=${R} x`],
+    // Escaped quotes and line breaks end it, as in text inside a JSON string.
+    ['token=abcd1234\\"x', `token=${R}\\"x`],
+    ['token=abcd1234\\nnext', `token=${R}\\nnext`],
+    ['token=abcd1234\\rnext', `token=${R}\\rnext`],
+    ['token=abcd1234\\tnext', `token=${R}\\tnext`],
+  ])('%j → %j', (input, expected) => {
+    expect(redactText(input)).toBe(expected);
+  });
+});
+
+describe('redactText: a credential runs to where a value ends, never stopping inside itself', () => {
+  it.each([
+    // A token68's `=` is only padding: characters after it are still the credential (they leaked).
+    ['Bearer ab/token=abcdefgh', `Bearer ${R}`],
+    ['Bearer ab/token=abcdefgh next', `Bearer ${R} next`],
+    ['Bearer abcd1234==ef x', `Bearer ${R} x`],
+    // A provider key right after the padding is part of the same credential: one replacement.
+    ['Bearer abcdefg1==ghp_abcdefghijk1', `Bearer ${R}`],
+    // A character outside token68 does not end it either; a quote, a space, `,` `;` `&` `}` do.
+    ['Bearer abcd1234%41bc x', `Bearer ${R} x`],
+    ['"Bearer ab/d=efgh", 1', `"Bearer ${R}", 1`],
+    ['Bearer abcd1234, next', `Bearer ${R}, next`],
+    ['Bearer abcd1234; next', `Bearer ${R}; next`],
+    ['Bearer abcd1234&x=1', `Bearer ${R}&x=1`],
+    ['{"a":"Bearer abcd1234"}', `{"a":"Bearer ${R}"}`],
+    ['{\\"a\\":\\"Bearer ab/d=efgh\\"}', `{\\"a\\":\\"Bearer ${R}\\"}`],
+  ])('%j → %j', (input, expected) => {
+    expect(redactText(input)).toBe(expected);
+  });
+});
+
+describe('redactText: what makes a word a credential or a provider key', () => {
+  it.each([
+    // A dash is no digit: a lowercase word with dashes after a scheme word is a word, not a credential.
+    ['Bearer some-value next', 'Bearer some-value next'],
+    // A provider prefix needs a digit after it; a dash there is none.
+    ['key sk-abcdefgh-ijklmn', 'key sk-abcdefgh-ijklmn'],
+    // Only the key's own characters count: a digit before the prefix does not make it a key.
+    ['12 sk-abcdefghijklmn', '12 sk-abcdefghijklmn'],
   ])('%j → %j', (input, expected) => {
     expect(redactText(input)).toBe(expected);
   });

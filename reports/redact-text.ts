@@ -9,7 +9,8 @@ export const REDACTED = '[REDACTED]';
 // - the value after a secret-sounding key (`…token`, `…secret`, `password`, `passwd`, `api_key`,
 //   `apikey`, `session_id`, `sid`) followed by `=` or `:` — URL query parameters included;
 // - the credential after `Bearer`, `Basic` or `token` when it looks like one (a digit, inner
-//   capitals, `. _ ~ + /`, or 32+ characters), `=` padding included — an auth-param (`realm="…"`,
+//   capitals, `. _ ~ + /`, or 32+ characters), to where a key's value would end (`=` padding and
+//   anything after it included) — an auth-param (`realm="…"`,
 //   `error=invalid_token`: one `=`, no `/` in the name) is a challenge, not a credential, and stays;
 // - JSON Web Tokens, provider keys by their prefix (sk-, sk_, pk_live_, rk_live_, ghp_, gho_,
 //   ghu_, ghs_, ghr_, github_pat_, glpat-, xoxa-/xoxb-/xoxp-/xoxr-/xoxs-, npm_, AKIA…, AIza…),
@@ -108,20 +109,34 @@ function readHeaderValue(text: string, from: number): Range | undefined {
   return end > start ? [start, end] : undefined;
 }
 
-// A key's value: up to whitespace, a quote, `&`, `;`, `,`, `}` or `\\`; at least 4 characters.
+// A key's value: to where a value ends (findValueEnd); at least 4 characters.
 function readKeyValue(text: string, from: number): Range | undefined {
   let i = from;
   if (text.charCodeAt(i) === 0x5c && text.charCodeAt(i + 1) === 0x22) i += 2;
   else if (text.charCodeAt(i) === 0x22 || text.charCodeAt(i) === 0x27) i++;
-  const start = i;
-  for (; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code <= 0x20 || code === 0x22 || code === 0x27 || code === 0x26 || code === 0x3b || code === 0x2c || code === 0x7d || code === 0x5c) break;
-  }
-  return i - start >= 4 ? [start, i] : undefined;
+  const end = findValueEnd(text, i);
+  return end - i >= 4 ? [i, end] : undefined;
 }
 
-// After `Bearer`/`Basic`/`token`: spaces, then a token68 credential, unless it is an auth-param.
+// Where a value starting at `from` ends: at whitespace or a control character, a quote, `&`, `;`,
+// `,`, `}`, or an escaped quote or line break (`\"`, `\n`, `\r`, `\t`: text inside a JSON string).
+// Any other backslash is part of the value (`\\` is one escaped backslash).
+function findValueEnd(text: string, from: number): number {
+  let i = from;
+  for (; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code <= 0x20 || code === 0x22 || code === 0x27 || code === 0x26 || code === 0x3b || code === 0x2c || code === 0x7d) break;
+    if (code === 0x5c) {
+      const next = text.charCodeAt(i + 1);
+      if (next === 0x22 || next === 0x6e || next === 0x72 || next === 0x74) break;
+      if (next === 0x5c) i++;
+    }
+  }
+  return i;
+}
+
+// After `Bearer`/`Basic`/`token`: spaces, then a credential (a token68 and what follows it to the
+// end of the value), unless it is an auth-param.
 function redactSchemeCredential(text: string, from: number, ranges: Range[]): number {
   let i = from;
   while (isSpaceCode(text.charCodeAt(i))) i++;
@@ -136,9 +151,12 @@ function redactSchemeCredential(text: string, from: number, ranges: Range[]): nu
     while (isSpaceCode(text.charCodeAt(j))) j++;
     if (text.charCodeAt(j) === 0x22 || (j === i && isToken68Code(text.charCodeAt(j)))) return tokenEnd;
   }
-  if (!looksLikeCredential(text, start, tokenEnd)) return tokenEnd;
-  ranges.push([start, i]);
-  return i;
+  // `=` is only padding at the end of a token68: whatever follows up to the end of the value is
+  // still the credential (a reader must never see part of one).
+  const end = findValueEnd(text, start);
+  if (!looksLikeCredential(text, start, end)) return tokenEnd;
+  ranges.push([start, end]);
+  return end;
 }
 
 // An auth-param's name is a token (RFC 9110 tchar): a token68 with `/` in it cannot be one.
