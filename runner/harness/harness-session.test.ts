@@ -5,7 +5,7 @@ import { startMockServer, type MockServer } from '../mock-server/server.js';
 import { makeCase, SUCCESS_JSON } from '../mock-server/test-cases.js';
 import type { ProtocolVersion } from '../types.js';
 import { buildToolCallRequest } from './build-tool-call-request.js';
-import { openHarnessSession, type HarnessSession } from './harness-session.js';
+import { HarnessSetupError, openHarnessSession, type HarnessSession } from './harness-session.js';
 
 const opened: { server?: MockServer; session: HarnessSession }[] = [];
 afterEach(async () => {
@@ -131,16 +131,19 @@ describe('harness transport errors', () => {
     expect(await mid.call()).toMatchObject({ status: 200, body: ': x\n\n', transportError: { kind: 'reset' } });
   });
 
-  it('reports a refused connection without throwing', async () => {
-    const probe = createServer();
-    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-    const { port } = probe.address() as { port: number };
-    await new Promise((resolve) => probe.close(resolve));
-    const session = await openHarnessSession({ url: `http://127.0.0.1:${port}/mcp`, protocolVersion: '2025-11-25', timeoutMs: NO_WAIT_TIMEOUT_MS });
+  it('reports a refused connection on the call without throwing (2026-07-28: no session to set up)', async () => {
+    const port = await findClosedPort();
+    const session = await openHarnessSession({ url: `http://127.0.0.1:${port}/mcp`, protocolVersion: '2026-07-28', timeoutMs: NO_WAIT_TIMEOUT_MS });
     opened.push({ session });
-    expect(session.setup[0]!.transportError?.kind).toBe('refused');
-    const response = await session.call(buildToolCallRequest({ case: one({}), protocolVersion: '2025-11-25', exchangeIndex: 0 }));
+    const response = await session.call(buildToolCallRequest({ case: one({}), protocolVersion: '2026-07-28', exchangeIndex: 0 }));
     expect(response).toEqual({ status: 0, headers: {}, contentType: undefined, body: '', bodyBytes: new Uint8Array(0), transportError: { kind: 'refused', message: 'connection refused' } });
+  });
+
+  it('refuses to open a session whose initialize got no answer: the call would measure the harness, not the case', async () => {
+    const port = await findClosedPort();
+    const opening = openHarnessSession({ url: `http://127.0.0.1:${port}/mcp`, protocolVersion: '2025-11-25', timeoutMs: NO_WAIT_TIMEOUT_MS });
+    await expect(opening).rejects.toThrow(HarnessSetupError);
+    await expect(opening).rejects.toThrow('the harness could not set up its session (initialize: connection refused): the cell was not measured');
   });
 
   it('decodes gzip, then UTF-8 as Response.text() does: one BOM dropped from body, kept in bodyBytes', async () => {
@@ -184,3 +187,12 @@ describe('openHarnessSession on the legacy versions (a correct client of each)',
     expect(bodies.find((body) => body.id === 's2')).toMatchObject({ error: { code: -32601 } });
   });
 });
+
+/** A loopback port nothing listens on (a server's port, closed again). */
+async function findClosedPort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as { port: number };
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}

@@ -32,6 +32,14 @@ export interface HarnessSession {
 
 const ACCEPT = 'application/json, text/event-stream';
 
+/**
+ * The harness's own lifecycle (initialize, notifications/initialized) got no complete answer: the
+ * session does not exist, so a call sent now would measure the harness, not the case.
+ */
+export class HarnessSetupError extends Error {
+  override name = 'HarnessSetupError';
+}
+
 /** Opens a session: versions before 2026-07-28 initialize (keeping the session id); 2026-07-28 is stateless. */
 export async function openHarnessSession(options: HarnessSessionOptions): Promise<HarnessSession> {
   const url = new URL(options.url);
@@ -69,10 +77,13 @@ export async function openHarnessSession(options: HarnessSessionOptions): Promis
       {},
     );
     setup.push(init);
+    if (init.transportError) await failSetup(pool, options, 'initialize', init.transportError.message);
     sessionId = init.headers['mcp-session-id'];
     // L0326/L25 § Version Negotiation: use the version the server answered with.
     negotiatedVersion = readInitializeVersion(init) ?? options.protocolVersion;
-    setup.push(await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, legacyHeaders()));
+    const initialized = await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, legacyHeaders());
+    setup.push(initialized);
+    if (initialized.transportError) await failSetup(pool, options, 'notifications/initialized', initialized.transportError.message);
   }
 
   return {
@@ -91,6 +102,11 @@ export async function openHarnessSession(options: HarnessSessionOptions): Promis
     },
     close: () => (options.connections ? Promise.resolve() : pool.destroy()),
   };
+}
+
+async function failSetup(pool: Dispatcher, options: HarnessSessionOptions, step: string, problem: string): Promise<never> {
+  if (!options.connections) await pool.destroy();
+  throw new HarnessSetupError(`the harness could not set up its session (${step}: ${problem}): the cell was not measured`);
 }
 
 function readInitializeVersion(response: ExchangeResponse): string | undefined {

@@ -7,7 +7,7 @@ import { readVerdict } from '../classify/read-verdict.js';
 import { buildToolCallRequest } from '../harness/build-tool-call-request.js';
 import { renderDirectResponse } from '../harness/render-direct-response.js';
 import { DecodedBodyTooLargeError, type ExchangeResponse } from '../harness/exchange-response.js';
-import { openHarnessSession } from '../harness/harness-session.js';
+import { HarnessSetupError, openHarnessSession, type HarnessSession } from '../harness/harness-session.js';
 import type { Classifier, ClassifierInput, Target, TargetContext, TargetInfo, TargetOutcome, Verdict } from '../types.js';
 import { getAdvertisedOutputSchema } from '../version-features.js';
 import { ClassifierFailure, type IsolatedClassifier } from './isolated-classifier.js';
@@ -44,10 +44,17 @@ async function runClassifier(classify: CallClassifier, context: TargetContext): 
   // What the mock server advertises in tools/list for this version, in both modes alike.
   const outputSchema = getAdvertisedOutputSchema(item.tool, protocolVersion);
   const invalidVerdicts: NonNullable<TargetOutcome['invalidVerdicts']> = [];
-  const session =
-    context.mode === 'http'
-      ? await openHarnessSession({ url: requireUrl(context), protocolVersion, timeoutMs: context.timeoutMs, signal: context.signal, ...(item.tool ? { tool: item.tool } : {}), ...(context.connections ? { connections: context.connections } : {}) })
-      : undefined;
+  let session: HarnessSession | undefined;
+  try {
+    session =
+      context.mode === 'http'
+        ? await openHarnessSession({ url: requireUrl(context), protocolVersion, timeoutMs: context.timeoutMs, signal: context.signal, ...(item.tool ? { tool: item.tool } : {}), ...(context.connections ? { connections: context.connections } : {}) })
+        : undefined;
+  } catch (error) {
+    // No session, no measurement: an error of this cell, never a verdict judged against the case.
+    if (error instanceof HarnessSetupError) return { verdicts, error: error.message };
+    throw error;
+  }
   try {
     for (const [index, exchange] of item.exchanges.entries()) {
       const previousResult = index > 0 ? getScriptedResult(item.exchanges[index - 1]!) : undefined;
