@@ -85,7 +85,8 @@ describe('shared mock server (one listener, one path per open case)', () => {
       pool.on('connect', (_origin, targets) => sockets.push(targets));
       await (await request(calm.url, 1)).body.text();
       const hang = sendRaw(hanging.url, post(2), 5000);
-      await expect.poll(() => hanging.recording().exchanges.length).toBe(1);
+      // Waits on the request reaching the case (a second or more on a loaded machine), not a fixed time.
+      await expect.poll(() => hanging.recording().exchanges.length, { timeout: 20_000 }).toBe(1);
       await hanging.close();
       expect((await hang).ending).not.toBe('open');
       await (await request(calm.url, 3)).body.text();
