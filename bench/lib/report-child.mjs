@@ -4,7 +4,7 @@
 //   node report-child.mjs <cells> <out dir> <report|floor|stream|stream-no-html>
 // report and floor hold the whole result in memory, as a run does; stream writes from a source
 // that makes each cell on demand (so the figure is the writers', not the generator's), and
-// stream-no-html leaves out matrix.html, the one format that gathers every cell.
+// stream-no-html leaves out matrix.html (the slowest format: its passes and its grid).
 import { writeFileSync, statSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeRunReports } from '../../dist/reports/write-run-reports.js';

@@ -13,7 +13,7 @@ const BUDGET_MS = 60_000;
 
 /** Cells of the optional huge report (BENCH_HUGE_REPORT_CELLS, e.g. 1000000): minutes of work, so off by default. */
 const HUGE_CELLS = Number(process.env.BENCH_HUGE_REPORT_CELLS ?? 0);
-/** With BENCH_HUGE_REPORT_HTML=1 the huge report is also written with matrix.html, which gathers every cell (many more minutes, GBs). */
+/** With BENCH_HUGE_REPORT_HTML=1 the huge report is also written with matrix.html (several passes over the cells: many more minutes). */
 const HUGE_WITH_HTML = process.env.BENCH_HUGE_REPORT_HTML === '1';
 
 /**
@@ -25,7 +25,7 @@ async function measureHugeReport(dir) {
   if (!HUGE_CELLS) return [];
   const modes = [
     { mode: 'stream-no-html', id: 'reports.huge_rss', what: 'every format but matrix.html' },
-    ...(HUGE_WITH_HTML ? [{ mode: 'stream', id: 'reports.huge_rss_html', what: 'every format, matrix.html included (it gathers every cell)' }] : []),
+    ...(HUGE_WITH_HTML ? [{ mode: 'stream', id: 'reports.huge_rss_html', what: 'every format, matrix.html included' }] : []),
   ];
   const rows = [];
   for (const { mode, id, what } of modes) {
