@@ -7,13 +7,9 @@ export interface FinishedDetails {
 }
 
 /**
- * JSON for a `<script type="application/json">` block: `<`, `>`, `&` and the JS line
+ * JSON text for a `<script type="application/json">` block: `<`, `>`, `&` and the JS line
  * separators become \u escapes, so no `</script>` or `<!--` can end the block early.
  */
-export function serializeJsonForScript(value: unknown): string {
-  return escapeJsonForScript(JSON.stringify(value));
-}
-
 export function escapeJsonForScript(json: string): string {
   return json
     .replace(/</g, '\\u003c')
