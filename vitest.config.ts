@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
-import { SHARED_WORKER_FILES } from './test/shared-worker-files.js';
+import { OWN_PROCESS_FILES } from './test/own-process-files.js';
 import { findTestSchemasDir, formatSkipNotice, getBrowserRequirement, getSchemaRequirement, getSpecExamplesRequirement } from './test/requirements.js';
 
 // Tests never download schemas: test/requirements.ts finds the pinned copies (MCP_SCHEMAS_DIR,
@@ -12,19 +12,22 @@ const notice = formatSkipNotice([getSchemaRequirement(env), getSpecExamplesRequi
 if (notice) console.warn(notice);
 
 const INCLUDE = ['runner/**/*.test.ts', 'reports/**/*.test.ts', 'test/**/*.test.ts'];
-// Two threads that stay up: with fewer kept than the maximum, tinypool ended a shared worker that
-// still had files queued ("Terminating worker thread", files never run, exit 1).
-const SHARED_THREADS = 2;
+// Worker threads that stay up for the whole run, one more than cores: most test files wait on
+// sockets, child processes and fsync rather than the CPU. Kept as many as the maximum: with fewer,
+// tinypool ended a shared worker that still had files queued ("Terminating worker thread", files
+// never run, exit 1).
+const SHARED_THREADS = availableParallelism() + 1;
 
 export default defineConfig({
   test: {
-    // Files whose tests take well under a second share their workers and modules (threads, not
-    // isolated; test/shared-worker-files.ts says which and why); every other file gets a fresh
-    // worker process. Both pools run at once. Not shared forks (cheaper still): vitest 3.2 takes the
-    // forks pool's isolation from the root config alone, so every file would share its process.
+    // Test files share worker threads and modules (not isolated): a fresh worker per file cost about
+    // 0.8 s of CPU each, most of the suite's CPU for files whose tests take well under a second, and
+    // every file loaded the case table, the schemas and the validator code again. The few files
+    // that could disturb or be disturbed by a neighbour run in a fresh process each
+    // (test/own-process-files.ts says which and why). Both projects run at once.
     projects: [
-      { extends: true, test: { name: 'own-process', include: INCLUDE, exclude: [...SHARED_WORKER_FILES], pool: 'forks' } },
-      { extends: true, test: { name: 'shared-workers', include: [...SHARED_WORKER_FILES], pool: 'threads' } },
+      { extends: true, test: { name: 'own-process', include: [...OWN_PROCESS_FILES], pool: 'forks' } },
+      { extends: true, test: { name: 'shared-workers', include: INCLUDE, exclude: [...OWN_PROCESS_FILES], pool: 'threads' } },
     ],
     poolOptions: {
       forks: { isolate: true },

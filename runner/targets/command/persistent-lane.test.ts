@@ -38,9 +38,12 @@ beforeAll(async () => {
   const env = { ...process.env };
   // The correct client, from the spec a user writes: two processes, four cells in flight at a time.
   const correct = [resolveCommandTarget('command:node test/fixtures/clients/persistent-client.mjs #persistent=2', { cwd: ROOT })];
+  // Only `silent` is judged on its deadline. The others answer or fail at once, and a first cell also
+  // waits for the client to start: at load 11-18, 3 s did not cover that start (`dies` failed its
+  // first, healthy cell `error` in two full-suite runs, and passed alone).
   const faulty: Target[] = [
     ...FAULTS.map((fault) =>
-      createCommandTarget({ name: name(fault), command: `node test/fixtures/clients/persistent-faulty.mjs ${fault} tool-is-error`, persistent: 1, cwd: ROOT, env, timeoutMs: 3000 }),
+      createCommandTarget({ name: name(fault), command: `node test/fixtures/clients/persistent-faulty.mjs ${fault} tool-is-error`, persistent: 1, cwd: ROOT, env, timeoutMs: fault === 'silent' ? 3000 : 15_000 }),
     ),
     createCommandTarget({ name: 'null-verdict', command: 'node test/fixtures/clients/persistent-faulty.mjs null-verdict tool-is-error', persistent: 1, cwd: ROOT, env }),
     createCommandTarget({ name: 'exits-at-start', command: 'node test/fixtures/clients/persistent-faulty.mjs exits-at-start -', persistent: 1, cwd: ROOT, env }),
