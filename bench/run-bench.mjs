@@ -37,20 +37,33 @@ const sections = {
   reports: async () => figures.push(...(await measureReports(REPORT_CELLS))),
   default: async () => figures.push(...(await measureDefaultRun(cases, env))),
 };
+const unknown = SECTIONS.filter((name) => !sections[name]);
+if (unknown.length > 0) throw new Error(`BENCH_ONLY: unknown section ${unknown.join(', ')}; use ${Object.keys(sections).join(',')}`);
+// A section that fails (say, the default run exiting 1 because a cell could not be measured under
+// load) is recorded with its error; the figures of the other sections are still printed and written.
+const failed = [];
 for (const name of SECTIONS) {
-  const section = sections[name];
-  if (!section) throw new Error(`BENCH_ONLY: unknown section ${name}; use ${Object.keys(sections).join(',')}`);
   const t = performance.now();
   note(`${name}…`);
-  await section();
-  note(`${name} done in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+  try {
+    await sections[name]();
+    note(`${name} done in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    failed.push({ section: name, error: message });
+    note(`${name} FAILED after ${((performance.now() - t) / 1000).toFixed(1)} s: ${message}`);
+  }
 }
 
 for (const figure of figures) figure.met = figure.target === null ? null : figure.targetKind === 'min' ? figure.ratio >= figure.target : figure.ratio <= figure.target;
 const machine = { cores: availableParallelism(), cpu: cpus()[0]?.model ?? 'unknown', node: process.version, platform: `${platform()} ${release()}`, loadavg: loadavg().map((n) => Number(n.toFixed(2))) };
-const results = { format: 'mcp-error-matrix/bench@1', date: new Date().toISOString(), repeat: REPEAT, machine, seconds: (performance.now() - started) / 1000, figures };
+const results = { format: 'mcp-error-matrix/bench@1', date: new Date().toISOString(), repeat: REPEAT, machine, seconds: (performance.now() - started) / 1000, figures, failed };
 writeFileSync(join(ROOT, 'bench', 'results.json'), JSON.stringify(results, null, 2) + '\n');
 process.stdout.write(formatTable(figures) + `\n${machine.cores} cores, ${machine.cpu}, Node ${machine.node}, load ${machine.loadavg.join(' ')}; median of ${REPEAT}; ${results.seconds.toFixed(0)} s; written to bench/results.json\n`);
+if (failed.length > 0) {
+  process.stdout.write(`\nFAILED sections (no figures): ${failed.map((item) => `${item.section}: ${item.error}`).join('; ')}\n`);
+  process.exitCode = 1;
+}
 
 /** A plain-text table: figure, measured, reference, ratio, target. */
 function formatTable(rows) {
