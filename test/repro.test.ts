@@ -60,7 +60,8 @@ describeWithSchemas('a repro line pasted into sh gives its cell again, with the 
     const [defaults, mine, direct] = await Promise.all([
       // No --target: the built-in targets and the bundled baseline, so naive's failure is xfail.
       runMatrixOnce(['--case', 'tool-is-error', '--version', '2025-11-25', '--timeout', '3000', '--no-schemas']),
-      runMatrixOnce(['--cases', table, '--target', CLASSIFIER_TARGET, '--target', COMMAND_TARGET, '--version', '2025-11-25']),
+      // --timeout 10000: the command client starts a process per cell, which at load 15-18 outlasted the default 2 s.
+      runMatrixOnce(['--cases', table, '--target', CLASSIFIER_TARGET, '--target', COMMAND_TARGET, '--version', '2025-11-25', '--timeout', '10000']),
       runMatrixOnce(['--cases', table, '--target', CLASSIFIER_TARGET, '--mode', 'direct', '--case', 'tool-is-error', '--version', '2026-07-28']),
     ]);
     const sample = [
