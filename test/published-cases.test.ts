@@ -1,7 +1,7 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, test } from 'vitest';
+import { afterAll, describe, expect, test } from 'vitest';
 import { OUTCOMES, type RunResult } from '../runner/types.js';
 import { compileFixture } from './compile-fixture.js';
 import { describeWithSchemas } from './describe-requiring.js';
@@ -21,6 +21,8 @@ const ELEVEN = [
   'content-not-array',
 ];
 const selectEleven = ELEVEN.flatMap((id) => ['--case', id]);
+const work = mkdtempSync(join(tmpdir(), 'mem-eleven-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 function readResults(dir: string): RunResult {
   return JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as RunResult;
@@ -28,7 +30,7 @@ function readResults(dir: string): RunResult {
 
 describeWithSchemas('the eleven published cases', () => {
   test.each(['http', 'direct'])('all pass on the reference target (%s mode) and show all eight published outcomes', async (mode) => {
-    const out = mkdtempSync(join(tmpdir(), 'mem-eleven-'));
+    const out = mkdtempSync(join(work, 'out-'));
     const run = await runCli(['run', '--target', 'reference', '--mode', mode, ...selectEleven, '--out', out, '--quiet']);
     expect(run.stderr).toBe('');
     // The failing cell first, by name (under load a cell of the http run failed, and exit 1 said nothing more).
@@ -44,7 +46,7 @@ describeWithSchemas('the eleven published cases', () => {
   });
 
   test('the naive HTTP-status-only control fails exactly the cases a status check cannot see', async () => {
-    const out = mkdtempSync(join(tmpdir(), 'mem-eleven-'));
+    const out = mkdtempSync(join(work, 'out-'));
     const run = await runCli(['run', '--target', 'naive', ...selectEleven, '--out', out, '--quiet']);
     expect(run.code).toBe(1);
     const failing = new Set(readResults(out).cells.filter((cell) => cell.status === 'fail').map((cell) => cell.case));
@@ -55,13 +57,13 @@ describeWithSchemas('the eleven published cases', () => {
   });
 
   test('a classifier written for the published { status, body, expectedId } shape runs unchanged', async () => {
-    const run = await runCli(['run', '--target', `classifier:${compileFixture('test/fixtures/classifiers/published-shape.ts')}`, ...selectEleven, '--quiet']);
+    const run = await runCli(['run', '--target', `classifier:${compileFixture('test/fixtures/classifiers/published-shape.ts', work)}`, ...selectEleven, '--quiet']);
     expect(run.stdout).not.toMatch(/^\s*not ok/m);
     expect(run.code).toBe(0);
   });
 
   test('a classifier that throws gives error cells, not a crash', async () => {
-    const run = await runCli(['run', '--target', `classifier:${compileFixture('test/fixtures/classifiers/throws.ts')}`, '--case', 'baseline', '--quiet']);
+    const run = await runCli(['run', '--target', `classifier:${compileFixture('test/fixtures/classifiers/throws.ts', work)}`, '--case', 'baseline', '--quiet']);
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(/not ok 1 - baseline \[2025-03-26\] \(error\)/);
     expect(run.stdout).toMatch(/reason: .*threw/);
@@ -71,7 +73,7 @@ describeWithSchemas('the eleven published cases', () => {
 describeWithSchemas('a classifier that never returns', () => {
   test('gives an error cell within the cell budget instead of hanging the run', async () => {
     const started = Date.now();
-    const run = await runCli(['run', '--target', `classifier:${compileFixture('test/fixtures/classifiers/never-returns.ts')}`, '--case', 'baseline', '--version', '2026-07-28', '--timeout', '200', '--mode', 'direct', '--quiet']);
+    const run = await runCli(['run', '--target', `classifier:${compileFixture('test/fixtures/classifiers/never-returns.ts', work)}`, '--case', 'baseline', '--version', '2026-07-28', '--timeout', '200', '--mode', 'direct', '--quiet']);
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(/not ok 1 - baseline \[2026-07-28\] \(error\)[\s\S]*gave no answer within 1200 ms/);
     expect(Date.now() - started).toBeLessThan(8000);
