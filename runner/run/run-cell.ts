@@ -10,6 +10,15 @@ import { describeThrownMessage } from '../safe-copy.js';
 import { copyTargetOutcome } from './copy-target-outcome.js';
 import { buildReproCommand, type ReproContext } from './repro.js';
 import { CELL_BUDGET_GRACE_MS, getCellBudgetMs } from './cell-budget.js';
+import { readLongestStallSince, setStallAwareTimeout, watchLoopStalls, type StallAwareTimeout } from './loop-stall.js';
+
+/**
+ * One stall of this process longer than this share of the per-exchange timeout, and than
+ * MIN_CLIENT_STALL_MS, leaves a real client's timing unmeasured. Stalls of a few hundred ms are
+ * common on a loaded 2-core machine and within what a client's timeout allows for.
+ */
+const MAX_CLIENT_STALL_SHARE = 0.5;
+const MIN_CLIENT_STALL_MS = 1000;
 
 export interface RunCellOptions {
   loaded: LoadedCase;
@@ -38,12 +47,16 @@ export async function runCell(options: RunCellOptions): Promise<Cell> {
   if (skip !== undefined) {
     outcome = { verdicts: [], skip };
   } else {
+    const stopWatching = watchLoopStalls();
+    const targetStarted = performance.now();
     try {
       const result = await runTarget(options);
-      outcome = result.outcome;
+      outcome = refuseStalledClientTiming(options, result.outcome, readLongestStallSince(targetStarted));
       recording = result.recording;
     } catch (error) {
       outcome = { verdicts: [], error: `harness error: ${describeThrownMessage(error)}` };
+    } finally {
+      stopWatching();
     }
   }
   outcome = copyTargetOutcome(outcome);
@@ -66,6 +79,25 @@ export async function runCell(options: RunCellOptions): Promise<Cell> {
     durationMs: Math.round(performance.now() - started),
     repro: buildReproCommand({ ...options.repro, caseId: loaded.case.id, target: target.info.name, protocolVersion, mode, timeoutMs: options.timeoutMs }),
   };
+}
+
+/**
+ * A real client keeps its own deadlines, in its own process, against the mock server in this one.
+ * When this process's event loop stalled, at one time, for half the per-exchange timeout or more
+ * (and at least a second) during the cell (an overloaded machine), the server may have answered late by that much, and a
+ * correct client may have given up: its timing was not measured, so the cell is `error`, its
+ * verdicts kept as evidence.
+ * The harness and the runner's own deadlines do not count stalls (run/loop-stall.ts), so classifier
+ * cells need no such guard.
+ */
+function refuseStalledClientTiming(options: RunCellOptions, outcome: TargetOutcome, longestStallMs: number): TargetOutcome {
+  if (options.target.info.kind === 'classifier' || !options.target.usesServer(options.mode)) return outcome;
+  if (outcome.error !== undefined || outcome.skip !== undefined || longestStallMs < Math.max(options.timeoutMs * MAX_CLIENT_STALL_SHARE, MIN_CLIENT_STALL_MS)) return outcome;
+  const error =
+    `not measured: this process's event loop stalled for ${Math.round(longestStallMs)} ms at once during the cell (the machine was overloaded), ` +
+    `so the mock server may have answered the client late against its own ${options.timeoutMs} ms timeout; ` +
+    'run the cell again on a less loaded machine, or with a higher --timeout or a lower --concurrency';
+  return { ...outcome, error };
 }
 
 /** Classifiers are judged per exchange; real clients (command, SDK adapters) per explicit call and on the wire. */
@@ -118,20 +150,20 @@ async function runTarget(options: RunCellOptions): Promise<{ outcome: TargetOutc
  */
 async function withBudget(run: Promise<TargetOutcome>, budgetMs: number, budget: AbortController): Promise<TargetOutcome> {
   const error = `the target did not finish within the cell budget of ${budgetMs} ms`;
-  let timer: NodeJS.Timeout | undefined;
+  let timer: StallAwareTimeout | undefined;
   const expired = new Promise<'expired'>((resolve) => {
-    timer = setTimeout(() => resolve('expired'), budgetMs);
+    timer = setStallAwareTimeout(() => resolve('expired'), budgetMs);
   });
   try {
     const first = await Promise.race([run, expired]);
     if (first !== 'expired') return first;
     budget.abort(new Error(error));
     const grace = new Promise<'gone'>((resolve) => {
-      timer = setTimeout(() => resolve('gone'), CELL_BUDGET_GRACE_MS);
+      timer = setStallAwareTimeout(() => resolve('gone'), CELL_BUDGET_GRACE_MS);
     });
     const late = await Promise.race([run.catch(() => 'gone' as const), grace]);
     return late === 'gone' ? { verdicts: [], error } : { ...late, error };
   } finally {
-    clearTimeout(timer);
+    timer?.clear();
   }
 }

@@ -8,6 +8,7 @@
 import { Worker } from 'node:worker_threads';
 import { packagePath } from '../package-paths.js';
 import type { ClassifierInput } from '../types.js';
+import { setStallAwareTimeout, type StallAwareTimeout } from '../run/loop-stall.js';
 
 /** How long a module may take to load (its top-level code) before the worker is given up. */
 export const CLASSIFIER_LOAD_TIMEOUT_MS = 15_000;
@@ -54,7 +55,7 @@ interface PendingCall {
   startedAt?: number;
   /** Workers dropped while it waited without being to blame: bounded, so no call is re-sent forever. */
   resends: number;
-  timer?: NodeJS.Timeout;
+  timer?: StallAwareTimeout | undefined;
   resolve(value: unknown): void;
   reject(error: ClassifierFailure): void;
 }
@@ -135,7 +136,8 @@ export class IsolatedClassifier {
     if (!call || call.sentTo !== running) return;
     call.startedAt = ++this.callsStarted;
     const { deadlineMs } = call.options;
-    call.timer = setTimeout(() => {
+    // A stall of the runner's own loop is not the module's: only the module's worker time counts.
+    call.timer = setStallAwareTimeout(() => {
       const reason = `the classifier gave no answer within ${deadlineMs} ms (a blocked event loop, or a promise that never settles); its worker was stopped`;
       this.restart(running, reason, call);
     }, deadlineMs);
@@ -154,29 +156,29 @@ export class IsolatedClassifier {
     for (const stream of [worker.stdout, worker.stderr]) stream.on('data', (chunk: Buffer) => process.stderr.write(chunk));
     const running: Running = { worker, ready: undefined as unknown as Promise<Record<string, string>> };
     running.ready = new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
+      const timer = setStallAwareTimeout(() => {
         reject(new ClassifierFailure(`the module did not finish loading within ${CLASSIFIER_LOAD_TIMEOUT_MS} ms`));
         this.restart(running, 'the module did not load');
       }, CLASSIFIER_LOAD_TIMEOUT_MS);
       worker.on('message', (message: WorkerMessage) => {
         if (message.type === 'loaded') {
-          clearTimeout(timer);
+          timer.clear();
           resolve(message.exports);
         } else if (message.type === 'load-error') {
-          clearTimeout(timer);
+          timer.clear();
           reject(new ClassifierFailure(message.message));
           this.restart(running, 'the module did not load');
         } else if (message.type === 'started') this.onStarted(running, message.id);
         else this.onAnswer(message);
       });
       worker.on('error', (error) => {
-        clearTimeout(timer);
+        timer.clear();
         const reason = `the classifier crashed its worker: ${describeError(error)}`;
         reject(new ClassifierFailure(reason));
         this.restart(running, reason);
       });
       worker.on('exit', (code) => {
-        clearTimeout(timer);
+        timer.clear();
         const reason = `the classifier ended its worker thread (process.exit(${code}))`;
         reject(new ClassifierFailure(reason));
         this.restart(running, reason);
@@ -201,7 +203,7 @@ export class IsolatedClassifier {
     const call = this.pending.get(id);
     if (!call) return undefined;
     this.pending.delete(id);
-    clearTimeout(call.timer);
+    call.timer?.clear();
     const running = call.sentTo;
     call.sentTo = undefined;
     if (running && ![...this.pending.values()].some((other) => other.sentTo === running)) running.worker.unref();
@@ -221,7 +223,7 @@ export class IsolatedClassifier {
     const started = affected.filter((call) => call.startedAt !== undefined);
     const blamed = culprit ?? started.sort((a, b) => b.startedAt! - a.startedAt!)[0];
     for (const call of affected) {
-      clearTimeout(call.timer);
+      call.timer?.clear();
       call.timer = undefined;
       call.sentTo = undefined;
       call.startedAt = undefined;

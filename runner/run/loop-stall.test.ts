@@ -1,0 +1,147 @@
+import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { readLongestStallSince, readStalledMs, setStallAwareTimeout, watchLoopStalls } from './loop-stall.js';
+
+/** Keeps the event loop from running for `ms` (what an overloaded machine does to it). */
+function stallLoop(ms: number): void {
+  const end = performance.now() + ms;
+  while (performance.now() < end) {
+    // busy
+  }
+}
+
+const nextTurn = () => new Promise((resolve) => setTimeout(resolve, 25));
+
+let stops: (() => void)[] = [];
+afterEach(() => {
+  for (const stop of stops) stop();
+  stops = [];
+});
+const watch = () => stops.push(watchLoopStalls());
+
+/**
+ * A server that answers 20 ms after it is asked, a client that asks, and a stall of the loop
+ * right after the question: which comes first, the client reading the answer or the deadline?
+ */
+async function raceAnswerAgainstDeadline(setDeadline: (onExpire: () => void, ms: number) => void): Promise<string[]> {
+  const sockets = new Set<Socket>();
+  const server = createServer((socket) => {
+    sockets.add(socket);
+    socket.on('error', () => {}); // the client may be gone (the deadline won)
+    setTimeout(() => socket.end('answer'), 20);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const events: string[] = [];
+  try {
+    await new Promise<void>((resolve) => {
+      const client = connect((server.address() as AddressInfo).port, '127.0.0.1', () => {
+        client.write('question');
+        setDeadline(() => {
+          events.push('deadline');
+          client.destroy();
+          resolve();
+        }, 200);
+        // The loop stalls well past the deadline; the answer is sent during the first turn after it.
+        setTimeout(() => stallLoop(400), 5);
+      });
+      client.on('error', () => {});
+      client.on('data', () => {
+        events.push('answer');
+        client.destroy();
+        resolve();
+      });
+    });
+  } finally {
+    for (const socket of sockets) socket.destroy();
+    await new Promise((resolve) => server.close(resolve));
+  }
+  return events;
+}
+
+describe('loop stalls', () => {
+  it('measures the time the loop could not run, a stall still under way included', async () => {
+    watch();
+    const before = readStalledMs();
+    stallLoop(300);
+    expect(readStalledMs() - before).toBeGreaterThanOrEqual(250);
+    await nextTurn();
+    const after = readStalledMs() - before;
+    expect(after).toBeGreaterThanOrEqual(250);
+    expect(after).toBeLessThan(400);
+  });
+
+  it('names the longest single stall since a time, not the sum of short ones', async () => {
+    watch();
+    const start = performance.now();
+    stallLoop(250);
+    await nextTurn();
+    const between = performance.now();
+    stallLoop(120);
+    await nextTurn();
+    expect(readLongestStallSince(start)).toBeGreaterThanOrEqual(200);
+    expect(readLongestStallSince(start)).toBeLessThan(300);
+    expect(readLongestStallSince(between)).toBeGreaterThanOrEqual(80);
+    expect(readLongestStallSince(between)).toBeLessThan(200);
+  });
+
+  it('reads 0 stalls while nobody watches, and stops its ticker when the last watcher stops', () => {
+    const stop = watchLoopStalls();
+    stop();
+    stop(); // a second stop changes nothing
+    const before = readStalledMs();
+    stallLoop(100);
+    expect(readStalledMs()).toBe(before);
+  });
+});
+
+describe('a stall-aware deadline', () => {
+  it('lets the answer that was sent before it expired be read first (a plain timer gives up first)', async () => {
+    watch();
+    // The failure this prevents: the stalled loop runs the expired timer before it reads the socket.
+    expect(await raceAnswerAgainstDeadline((onExpire, ms) => setTimeout(onExpire, ms))).toEqual(['deadline']);
+    expect(await raceAnswerAgainstDeadline((onExpire, ms) => setStallAwareTimeout(onExpire, ms, 1000))).toEqual(['answer']);
+  });
+
+  it('still expires after its time when the loop does not stall, and when nobody watches', async () => {
+    for (const watched of [true, false]) {
+      if (watched) watch();
+      const started = performance.now();
+      let credited = -1;
+      await new Promise<void>((resolve) => {
+        const deadline = setStallAwareTimeout(() => {
+          credited = deadline.creditedMs;
+          resolve();
+        }, 60);
+      });
+      expect(performance.now() - started).toBeGreaterThanOrEqual(59);
+      // Watched, it may add what a loaded machine stalls meanwhile; unwatched it is a plain timer.
+      if (!watched) expect(credited).toBe(0);
+      for (const stop of stops) stop();
+      stops = [];
+    }
+  });
+
+  it('adds at most maxCreditMs, so a loop that keeps stalling still ends the wait', async () => {
+    watch();
+    let credited = 0;
+    const expired = new Promise<void>((resolve) => {
+      const deadline = setStallAwareTimeout(() => {
+        credited = deadline.creditedMs;
+        resolve();
+      }, 50, 100);
+    });
+    stallLoop(400);
+    await expired;
+    expect(credited).toBe(100);
+  });
+
+  it('never fires once cleared', async () => {
+    watch();
+    let fired = false;
+    const deadline = setStallAwareTimeout(() => (fired = true), 20);
+    stallLoop(60);
+    deadline.clear();
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    expect(fired).toBe(false);
+  });
+});

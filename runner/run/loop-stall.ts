@@ -1,0 +1,128 @@
+// How long this process's event loop could not run, and deadlines that do not count that time.
+//
+// The mock server, the harness and every deadline the runner keeps share one event loop. When the
+// machine is overloaded (or the loop is busy), the loop can stall for seconds; when it runs again,
+// expired timers run before the sockets are read. A deadline would then fire although the answer
+// it waits for was already sent, and a correct target would be judged as having timed out. Here
+// the loop's stalls are measured by a ticker, and a stall-aware deadline adds the stalled time to
+// its wait before it gives up.
+
+/** The ticker's period. */
+const TICK_MS = 20;
+/** Lateness of a tick that is not a stall (timer granularity, a busy but healthy loop). */
+const TOLERANCE_MS = 10;
+
+/** Stalls at least this long are remembered one by one (for readLongestStallSince). */
+const REMEMBERED_STALL_MS = 50;
+/** How many of them: the newest are kept. */
+const REMEMBERED_STALLS = 512;
+
+let stalledMs = 0;
+let lastTick = 0;
+let ticker: NodeJS.Timeout | undefined;
+let watchers = 0;
+/** Long stalls, oldest first: when each ended (performance.now()) and how long it was. */
+const longStalls: { endedAt: number; ms: number }[] = [];
+
+function onTick(): void {
+  const now = performance.now();
+  const stall = overshoot(now);
+  stalledMs += stall;
+  if (stall >= REMEMBERED_STALL_MS) {
+    longStalls.push({ endedAt: now, ms: stall });
+    if (longStalls.length > REMEMBERED_STALLS) longStalls.shift();
+  }
+  lastTick = now;
+}
+
+function overshoot(now: number): number {
+  return Math.max(0, now - lastTick - TICK_MS - TOLERANCE_MS);
+}
+
+/**
+ * Milliseconds the loop has stalled since the first watcher started, including a stall still
+ * under way (one the ticker has not run after yet). Only differences between two reads mean
+ * anything; 0 while nobody watches.
+ */
+export function readStalledMs(): number {
+  return ticker === undefined ? stalledMs : stalledMs + overshoot(performance.now());
+}
+
+/**
+ * The longest single stall that ended at or after `since` (a performance.now() time), a stall
+ * still under way included; 0 while nobody watches. A client's deadline is missed because of one
+ * long silence of the server, not because many short ones add up over a long cell.
+ */
+export function readLongestStallSince(since: number): number {
+  let longest = ticker === undefined ? 0 : overshoot(performance.now());
+  for (let index = longStalls.length - 1; index >= 0 && longStalls[index]!.endedAt >= since; index--) longest = Math.max(longest, longStalls[index]!.ms);
+  return longest;
+}
+
+/**
+ * Starts measuring stalls (a 20 ms ticker that never keeps the process alive) until every caller
+ * has called the returned stop function. Runs call it once for their whole duration.
+ */
+export function watchLoopStalls(): () => void {
+  watchers += 1;
+  if (ticker === undefined) {
+    lastTick = performance.now();
+    ticker = setInterval(onTick, TICK_MS);
+    ticker.unref();
+  }
+  let stopped = false;
+  return () => {
+    if (stopped) return;
+    stopped = true;
+    watchers -= 1;
+    if (watchers === 0 && ticker !== undefined) {
+      clearInterval(ticker);
+      ticker = undefined;
+    }
+  };
+}
+
+export interface StallAwareTimeout {
+  /** Cancels the deadline; nothing fires after it. */
+  clear(): void;
+  /** Milliseconds added to the wait so far because the loop stalled. */
+  readonly creditedMs: number;
+}
+
+/**
+ * Like setTimeout(onExpire, ms), but when it fires it first adds the time the loop stalled since it
+ * was set (and since the last time it checked), then waits again; it gives up once `ms` of time
+ * the loop could run have passed, or the added time reaches `maxCreditMs` (default: `ms`, so the
+ * wait at most doubles and a loop that never recovers still ends). Without a watcher
+ * (watchLoopStalls) it is a plain timeout. For the runner's own waits on work in this process or
+ * its threads (the harness, a classifier's worker, the cell budget); a client process keeps its
+ * own deadlines, so the runner's kill timers for it stay plain (run-cell.ts judges such a cell
+ * unmeasured after a long stall instead).
+ */
+export function setStallAwareTimeout(onExpire: () => void, ms: number, maxCreditMs = ms): StallAwareTimeout {
+  let seen = readStalledMs();
+  let credited = 0;
+  let timer: NodeJS.Timeout | undefined;
+  const check = (): void => {
+    const now = readStalledMs();
+    const owed = Math.min(now - seen, maxCreditMs - credited);
+    seen = now;
+    if (owed >= 1) {
+      credited += owed;
+      timer = setTimeout(check, Math.ceil(owed));
+      return;
+    }
+    timer = undefined;
+    onExpire();
+  };
+  timer = setTimeout(check, ms);
+  return {
+    clear() {
+      clearTimeout(timer);
+      timer = undefined;
+    },
+    get creditedMs() {
+      return credited;
+    },
+  };
+}
