@@ -151,6 +151,13 @@ export function relativeInside(dir: string, path: string): string | undefined {
   return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel) ? toPosix(rel) : undefined;
 }
 
+// A quick necessary test before path.relative (a run locates hundreds of inputs against each
+// root): on POSIX a resolved path inside a resolved folder starts with the folder's text. Windows
+// compares paths case-insensitively, so there every path goes to relativeInside.
+function mayHold(dir: string, path: string): boolean {
+  return sep !== '/' || path.startsWith(dir);
+}
+
 // sha256sum -c reads names verbatim after two spaces; a newline or backslash in a name would need
 // its escaped form, so such names stay in receipts.json only.
 function isSumsSafe(path: string): boolean {
@@ -183,11 +190,11 @@ export async function createReceipts(options: ReceiptsOptions): Promise<Receipts
 
   const locate = (path: string, rootName?: string): Pick<FileReceipt, 'path' | 'base'> => {
     const absolute = resolve(outDir, path);
-    const inReport = relativeInside(outDir, absolute);
+    const inReport = mayHold(outDir, absolute) ? relativeInside(outDir, absolute) : undefined;
     if (inReport) return { path: inReport, base: REPORT_ROOT };
     const own = roots.find((root) => root.name === rootName);
     for (const root of own ? [own, ...roots] : roots) {
-      const inRoot = relativeInside(root.dir, absolute);
+      const inRoot = mayHold(root.dir, absolute) ? relativeInside(root.dir, absolute) : undefined;
       if (inRoot === undefined) continue;
       used.add(root.name);
       return { path: inRoot, base: root.name };
