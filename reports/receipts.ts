@@ -131,7 +131,7 @@ export async function hashFile(path: string): Promise<{ sha256: string; bytes: n
   } catch (error) {
     if (!(error instanceof UserFileError && error.problem === 'too-large')) throw error;
   }
-  // Larger than the synchronous bound (or it grew past it while read): streamed, from the start.
+  // Larger than the synchronous bound (or a file of unknown size, such as under /proc, that is): streamed, from the start.
   const hash = createHash('sha256');
   const bytes = await forEachUserFileChunk(path, { maxBytes: HASHED_FILE_MAX_BYTES, what: 'file' }, (chunk) => hash.update(chunk));
   return { sha256: hash.digest('hex'), bytes };
