@@ -1,15 +1,12 @@
 // The self-contained HTML matrix: handlebars renders the view model; per-cell details travel
 // as escaped JSON and are built on click. No external resource is referenced, and a CSP with
 // the inline script's hash blocks any script that escaping might ever let through.
-import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import Handlebars from 'handlebars';
 import type { Cell, RunResult } from '../runner/types.js';
 import type { Comparison } from './compare-types.js';
 import { DetailsBuilder } from './html-details.js';
 import { GridBuilder, serializeGridChunks, type MatrixGrid } from './html-grid.js';
 import { serializeDetailsChunks } from './html-json-script.js';
+import { DETAILS_MARK, getHtmlTemplates, Handlebars, ROWS_MARK } from './html-templates.js';
 import { buildMatrixViewModel } from './html-view-model.js';
 import { toPassableResult, toReportSource, type ReportSource } from './report-source.js';
 import { buildTrendViews } from './trend-html.js';
@@ -33,48 +30,6 @@ export interface HtmlOptions {
    * @default LARGE_RUN_CELLS
    */
   drawRowsAbove?: number;
-}
-
-interface Compiled {
-  template: Handlebars.TemplateDelegate;
-  css: string;
-  trendCss: string;
-  js: string;
-  scriptHash: string;
-}
-
-let compiled: Compiled | undefined;
-
-// Stand where the JSON blocks go. Escaped text never contains `<`, so only the helper emits them.
-const DETAILS_MARK = '<!--mcp-error-matrix:cell-data-->';
-const ROWS_MARK = '<!--mcp-error-matrix:row-data-->';
-
-// From source the templates sit beside this file; from dist/reports/ they are in the
-// package's reports/templates/ (package.json "files" ships that folder, not a copy in dist).
-function readTemplateFile(name: string): string {
-  const candidates = [new URL(`./templates/${name}`, import.meta.url), new URL(`../../reports/templates/${name}`, import.meta.url)];
-  const found = candidates.find((url) => existsSync(fileURLToPath(url)));
-  if (!found) throw new Error(`HTML report template ${name} not found (looked in ${candidates.map((u) => fileURLToPath(u)).join(', ')})`);
-  return readFileSync(found, 'utf8');
-}
-
-// Compile once per process: a run may render several reports, and tests render many.
-function getCompiled(): Compiled {
-  if (compiled) return compiled;
-  const hbs = Handlebars.create();
-  // The JSON blocks are streamed in after rendering (see renderChunks); the template marks their place.
-  hbs.registerHelper('jsonScript', (name: unknown) => new hbs.SafeString(name === 'row-data' ? ROWS_MARK : DETAILS_MARK));
-  // One inline script (one hash in the CSP): the large page's row drawing, then the page's behaviour.
-  const js = `${readTemplateFile('matrix.rows.js')}${readTemplateFile('matrix.client.js')}`;
-  hbs.registerPartial('trend', readTemplateFile('trend.hbs')); // a family of versions: templates/trend.hbs
-  compiled = {
-    template: hbs.compile(readTemplateFile('matrix.hbs'), { strict: false, preventIndent: true }),
-    css: readTemplateFile('matrix.css'),
-    trendCss: readTemplateFile('trend.css'),
-    js,
-    scriptHash: `sha256-${createHash('sha256').update(js).digest('base64')}`,
-  };
-  return compiled;
 }
 
 /** Above this many cells bodies and target output are cut shorter (a report must stay openable). */
@@ -129,7 +84,7 @@ export function render(result: RunResult, options: HtmlOptions = {}): string {
  * trends, then the one pass of the grid and details), never gathered into one array.
  */
 export function* renderChunks(input: RunResult | ReportSource, options: HtmlOptions = {}): Generator<string> {
-  const { template, css, trendCss, js, scriptHash } = getCompiled();
+  const { template, css, trendCss, js, scriptHash } = getHtmlTemplates();
   // The cells are read in passes, never gathered: a source may make them on demand.
   const source = toReportSource(input);
   const result = toPassableResult(source);

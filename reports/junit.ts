@@ -1,6 +1,7 @@
 // JUnit XML for CI test views: one flat <testsuites>, one <testsuite> per target, one
 // <testcase> per case × protocol version. Only XML 1.0 characters survive; every text is escaped.
 import type { Cell, CellStatus, Check, RunResult } from '../runner/types.js';
+import { compareTableText } from '../runner/cases/compare-table-text.js';
 import { getConclusionLabel } from '../runner/run/describe-conclusions.js';
 import { indexCases } from './case-info.js';
 import { describeFailedCheck } from './describe-mismatch.js';
@@ -149,7 +150,8 @@ function planSuites(source: ReportSource): { suites: Suite[]; totals: Suite['sta
   const caseNames = [...caseIds.keys()];
   const versionNames = [...versions.keys()];
   const rank = caseNames.map((id) => caseOrder.get(id) ?? Infinity);
-  const compareNames = (names: string[], a: number, b: number) => (a === b ? 0 : names[a]!.localeCompare(names[b]!));
+  // localeCompare's order, without loading the ICU collator for plain ids and versions.
+  const compareNames = (names: string[], a: number, b: number) => (a === b ? 0 : compareTableText(names[a]!, names[b]!));
   const totals = { tests: 0, failures: 0, errors: 0, skipped: 0, ms: 0 };
   const suites = [...byTarget].map(([target, positions]): Suite => {
     positions.sort((a, b) => rank[caseOf[a]!]! - rank[caseOf[b]!]! || compareNames(caseNames, caseOf[a]!, caseOf[b]!) || compareNames(versionNames, versionOf[a]!, versionOf[b]!));

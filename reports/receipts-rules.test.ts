@@ -5,7 +5,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createReceipts, hashFile, mapWithLimit, RECEIPTS_FILE, relativeInside, SIGNATURE_FILE } from './receipts.js';
+import { createReceipts, hashFile, mapWithLimit, RECEIPTS_FILE, relativeInside, SIGNATURE_FILE, SYNC_HASH_MAX_BYTES } from './receipts.js';
 
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 const namesIn = (sums: string): string[] => sums.trimEnd().split('\n').map((line) => line.slice(66));
@@ -82,6 +82,17 @@ describe('createReceipts', () => {
 
   it('refuses to hash what is not a regular file, naming it a file', async () => {
     await expect(hashFile(outDir)).rejects.toThrow(/out: the file is not a regular file \(it is a folder\)/);
+  });
+
+  it.each([
+    ['empty', 0],
+    ['small, read at once', 1000],
+    ['at the synchronous bound', SYNC_HASH_MAX_BYTES],
+    ['over it, streamed in chunks', SYNC_HASH_MAX_BYTES + 70_000],
+  ])('hashes a file %s: the digest and size of exactly its bytes', async (_label, size) => {
+    const text = Array.from({ length: size }, (_, i) => String.fromCharCode(97 + ((i * 7) % 26))).join('');
+    await writeFile(join(root, 'f.txt'), text);
+    expect(await hashFile(join(root, 'f.txt'))).toEqual({ sha256: sha256(text), bytes: size });
   });
 
   it('ends receipts.json with a newline, and SHA256SUMS holds the digest of exactly those bytes', async () => {

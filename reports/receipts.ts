@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { HASHED_FILE_MAX_BYTES } from '../runner/io/input-caps.js';
-import { forEachUserFileChunk } from '../runner/io/read-user-file.js';
+import { forEachUserFileChunk, forEachUserFileChunkSync, UserFileError } from '../runner/io/read-user-file.js';
 
 export const RECEIPTS_FILE = 'receipts.json';
 export const SUMS_FILE = 'SHA256SUMS';
@@ -117,14 +117,28 @@ export interface ReceiptsResult {
 }
 
 /**
- * SHA-256 of a file's bytes, streamed; only a regular file up to HASHED_FILE_MAX_BYTES is read
- * (a FIFO or /dev/zero throws UserFileError at once instead of hanging or spinning).
+ * SHA-256 of a file's bytes; only a regular file up to HASHED_FILE_MAX_BYTES is read (a FIFO or
+ * /dev/zero throws UserFileError at once instead of hanging or spinning). A file up to
+ * SYNC_HASH_MAX_BYTES (most inputs: a run hashes hundreds of small source files) is read
+ * synchronously, sparing a thread-pool round trip per open, stat, read and close; a larger one is
+ * streamed, so the event loop is never held for long.
  */
 export async function hashFile(path: string): Promise<{ sha256: string; bytes: number }> {
+  const small = createHash('sha256');
+  try {
+    const bytes = forEachUserFileChunkSync(path, { maxBytes: SYNC_HASH_MAX_BYTES, what: 'file' }, (chunk) => small.update(chunk));
+    return { sha256: small.digest('hex'), bytes };
+  } catch (error) {
+    if (!(error instanceof UserFileError && error.problem === 'too-large')) throw error;
+  }
+  // Larger than the synchronous bound (or a file of unknown size, such as under /proc, that is): streamed, from the start.
   const hash = createHash('sha256');
   const bytes = await forEachUserFileChunk(path, { maxBytes: HASHED_FILE_MAX_BYTES, what: 'file' }, (chunk) => hash.update(chunk));
   return { sha256: hash.digest('hex'), bytes };
 }
+
+/** Files up to this size are hashed without leaving the event loop (see hashFile). */
+export const SYNC_HASH_MAX_BYTES = 1024 * 1024;
 
 function toPosix(path: string): string {
   // On POSIX `sep` is '/' and this leaves the path as it is.
@@ -135,6 +149,13 @@ function toPosix(path: string): string {
 export function relativeInside(dir: string, path: string): string | undefined {
   const rel = relative(dir, path);
   return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel) ? toPosix(rel) : undefined;
+}
+
+// A quick necessary test before path.relative (a run locates hundreds of inputs against each
+// root): on POSIX a resolved path inside a resolved folder starts with the folder's text. Windows
+// compares paths case-insensitively, so there every path goes to relativeInside.
+function mayHold(dir: string, path: string): boolean {
+  return sep !== '/' || path.startsWith(dir);
 }
 
 // sha256sum -c reads names verbatim after two spaces; a newline or backslash in a name would need
@@ -169,11 +190,11 @@ export async function createReceipts(options: ReceiptsOptions): Promise<Receipts
 
   const locate = (path: string, rootName?: string): Pick<FileReceipt, 'path' | 'base'> => {
     const absolute = resolve(outDir, path);
-    const inReport = relativeInside(outDir, absolute);
+    const inReport = mayHold(outDir, absolute) ? relativeInside(outDir, absolute) : undefined;
     if (inReport) return { path: inReport, base: REPORT_ROOT };
     const own = roots.find((root) => root.name === rootName);
     for (const root of own ? [own, ...roots] : roots) {
-      const inRoot = relativeInside(root.dir, absolute);
+      const inRoot = mayHold(root.dir, absolute) ? relativeInside(root.dir, absolute) : undefined;
       if (inRoot === undefined) continue;
       used.add(root.name);
       return { path: inRoot, base: root.name };

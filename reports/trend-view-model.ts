@@ -3,10 +3,14 @@
 // actual outcome per version, marked where it changed from the version before: a fix, a
 // regression or another outcome, named by its consequence when the failed check carries one.
 // Per version: cells passed, failed and false successes. The HTML partial and summary.md read this.
-import semver from 'semver';
+import { createRequire } from 'node:module';
 import { getTargetFamily } from '../runner/compare/pair-targets.js';
 import type { Cell, CellStatus, Consequence, Verdict } from '../runner/types.js';
 import { PROTOCOL_VERSIONS } from '../runner/types.js';
+
+// semver's index loads about fifty modules: only its two functions used here are required, and
+// only when a family has versions to order (most runs have none).
+const require = createRequire(import.meta.url);
 
 export type TrendChange = 'fix' | 'regression' | 'changed';
 
@@ -177,6 +181,8 @@ function versionOf(name: string): string {
 }
 
 function compareVersions(a: string, b: string): number {
-  const [x, y] = [semver.valid(a), semver.valid(b)];
-  return x && y ? semver.compare(x, y) : a.localeCompare(b);
+  const valid = require('semver/functions/valid') as typeof import('semver/functions/valid.js');
+  const compare = require('semver/functions/compare') as typeof import('semver/functions/compare.js');
+  const [x, y] = [valid(a), valid(b)];
+  return x && y ? compare(x, y) : a.localeCompare(b);
 }

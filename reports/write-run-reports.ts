@@ -1,5 +1,6 @@
 // Writes a run's report folder: every format, then receipts over the bytes on disk.
 import type { RunResult } from '../runner/types.js';
+import { loadPrecompiledTemplates } from './html-templates.js';
 import { renderReportChunks, type RenderContext, type ReportFormatName } from './index.js';
 import { createReceipts, RECEIPTS_FILE, SIGNATURE_FILE, SUMS_FILE, type ReceiptInput, type ReceiptRootOption, type ReceiptsSigner, type RunProvenance } from './receipts.js';
 import type { ReportSource } from './report-source.js';
@@ -28,6 +29,8 @@ const PACKAGE_ROOT_WHAT = 'the mcp-error-matrix package that ran; located by the
  * the result, or from a source read cell by cell (see report-source.ts).
  */
 export async function writeRunReports(outDir: string, result: RunResult | ReportSource, options: WriteRunReportsOptions): Promise<string[]> {
+  // The build's precompiled HTML templates, when present, spare compiling matrix.hbs (html-templates.ts).
+  if (options.formats?.includes('html') ?? true) await loadPrecompiledTemplates();
   const files = renderReportChunks(result, options.comparison ? { comparison: options.comparison } : {}, options.formats);
   const { cwd, home, shownAs, onStep } = options;
   const folderOptions = { ...(cwd === undefined ? {} : { cwd }), ...(home === undefined ? {} : { home }), ...(shownAs === undefined ? {} : { shownAs }), ...(onStep ? { onStep } : {}) };

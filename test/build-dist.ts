@@ -1,7 +1,7 @@
 // The tests that start the CLI as a process run the compiled dist/ with plain node
 // (test/hostile/start-cli.ts), not the sources through vite-node, which compiled every module
 // again in every child (measured: 3.0–3.3 s of CPU per CLI start against 1.0–1.2 s from dist/).
-// ensureDist() builds dist/ (`npm run build`'s two steps) when it is missing or older than a
+// ensureDist() builds dist/ (`npm run build`'s three steps) when it is missing or older than a
 // source, once: test files in other workers wait on a lock folder instead of building beside it.
 // Only the files that need dist/ call it, so a run of other tests never pays for a build.
 import { execFileSync } from 'node:child_process';
@@ -84,6 +84,7 @@ function build(root: string): void {
   const started = performance.now();
   try {
     execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    execFileSync(process.execPath, [join(root, 'dist/runner/build-html-templates.js')], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
     execFileSync(process.execPath, [join(root, 'dist/runner/cases/build-case-validator.js')], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
   } catch (error) {
     const { stdout, stderr } = error as { stdout?: unknown; stderr?: unknown };

@@ -4,14 +4,15 @@
 // required is left open by the spec (LEGACY §8.8, WIRE-FACTS §8.9): the table reads the MUST
 // strictly for a success, and asks nothing of a tool error (`isError: true`), which reports a
 // failure rather than the tool's output.
-import { Ajv as AjvDraft07, type ValidateFunction } from 'ajv';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormatsModule, { type FormatsPlugin } from 'ajv-formats';
+import { createRequire } from 'node:module';
+import type { ValidateFunction } from 'ajv';
+import type { FormatsPlugin } from 'ajv-formats';
 import type { ProtocolVersion } from '../types.js';
 import { getOutputSchemaDialect } from '../version-features.js';
 
-// ajv-formats is CommonJS: under NodeNext its default import is the module object.
-const addFormats = (addFormatsModule as unknown as { default: FormatsPlugin }).default;
+// ajv (CommonJS, about a hundred modules with its formats) is required on the first outputSchema
+// to compile, not when the classifier is imported: a run whose cases declare none never loads it.
+const require = createRequire(import.meta.url);
 
 /** Compiled output schemas kept, by dialect and schema text; the table has few, so a small bound is plenty. */
 export const MAX_COMPILED = 64;
@@ -58,8 +59,8 @@ function compileAlone(schema: object, dialect: Dialect): Compiled {
   // validateSchema: false: the draft 2020-12 meta-schema costs about 1 s to compile; a schema
   // ajv cannot compile still fails, and is reported as unusable.
   const options = { allErrors: false, strict: false, validateSchema: false };
-  const ajv = dialect === '2020-12' ? new Ajv2020(options) : new AjvDraft07(options);
-  addFormats(ajv);
+  const ajv = dialect === '2020-12' ? new (require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js')).Ajv2020(options) : new (require('ajv') as typeof import('ajv')).Ajv(options);
+  (require('ajv-formats') as FormatsPlugin)(ajv);
   try {
     return { ok: true, validate: ajv.compile(schema) };
   } catch (error) {
