@@ -10,7 +10,7 @@ import { describeThrownMessage } from '../safe-copy.js';
 import { copyTargetOutcome } from './copy-target-outcome.js';
 import { buildReproCommand, type ReproContext } from './repro.js';
 import { CELL_BUDGET_GRACE_MS, getCellBudgetMs } from './cell-budget.js';
-import { readLongestStallSince, setStallAwareTimeout, watchLoopStalls, type StallAwareTimeout } from './loop-stall.js';
+import { readLongestStallSince, setStallAwareTimeout, watchLoopStalls, type StallAwareTimeout } from '../loop-stall.js';
 
 /**
  * One stall of this process longer than this share of the per-exchange timeout, and than
@@ -87,7 +87,7 @@ export async function runCell(options: RunCellOptions): Promise<Cell> {
  * (and at least a second) during the cell (an overloaded machine), the server may have answered late by that much, and a
  * correct client may have given up: its timing was not measured, so the cell is `error`, its
  * verdicts kept as evidence.
- * The harness and the runner's own deadlines do not count stalls (run/loop-stall.ts), so classifier
+ * The harness and the runner's own deadlines do not count stalls (runner/loop-stall.ts), so classifier
  * cells need no such guard.
  */
 function refuseStalledClientTiming(options: RunCellOptions, outcome: TargetOutcome, longestStallMs: number): TargetOutcome {

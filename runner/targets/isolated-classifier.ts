@@ -8,7 +8,7 @@
 import { Worker } from 'node:worker_threads';
 import { packagePath } from '../package-paths.js';
 import type { ClassifierInput } from '../types.js';
-import { setStallAwareTimeout, type StallAwareTimeout } from '../run/loop-stall.js';
+import { setStallAwareTimeout, type StallAwareTimeout } from '../loop-stall.js';
 
 /** How long a module may take to load (its top-level code) before the worker is given up. */
 export const CLASSIFIER_LOAD_TIMEOUT_MS = 15_000;
