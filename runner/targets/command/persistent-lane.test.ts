@@ -61,7 +61,7 @@ describe('the persistent lane', () => {
     const cells = cellsOf(CORRECT);
     expect(cells.length).toBe(countCells());
     for (const cell of cells) {
-      expect({ id: `${cell.case} ${cell.protocolVersion}`, status: cell.status }).toEqual({ id: `${cell.case} ${cell.protocolVersion}`, status: 'pass' });
+      expect({ id: `${cell.case} ${cell.protocolVersion}`, status: cell.status, reason: cell.reason }).toEqual({ id: `${cell.case} ${cell.protocolVersion}`, status: 'pass', reason: undefined });
       expect(cell.conclusion).toBe('verdict');
     }
     expect(cellOf(CORRECT, 'http-503-empty-body').actual).toMatchObject([{ outcome: 'HTTP_ERROR', status: 503 }]);
@@ -76,7 +76,7 @@ describe('the persistent lane', () => {
   ])('%s: only the cells of the faulty case are error, with the reason; the others are judged', (fault, reason) => {
     for (const cell of cellsOf(name(fault))) {
       const where = `${fault} ${cell.case} ${cell.protocolVersion}`;
-      if (cell.case !== 'tool-is-error') expect(cell.status, where).toBe('pass');
+      if (cell.case !== 'tool-is-error') expect(cell.status, `${where}: ${cell.reason}`).toBe('pass');
       else expect({ status: cell.status, reason: cell.reason }, where).toMatchObject({ status: 'error', reason: expect.stringMatching(reason) });
     }
     expect(cellsOf(name(fault)).filter((cell) => cell.status === 'error').length).toBe(cellsOf(name(fault)).filter((cell) => cell.case === 'tool-is-error').length);
