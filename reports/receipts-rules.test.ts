@@ -1,10 +1,11 @@
 // The receipts' rules one at a time, on small folders: where a path is anchored, which names
 // SHA256SUMS can carry, which digests are trusted as given, and the bounded hashing pool.
 import { createHash } from 'node:crypto';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { HASHED_FILE_MAX_BYTES } from '../runner/io/input-caps.js';
 import { createReceipts, hashFile, mapWithLimit, RECEIPTS_FILE, relativeInside, SIGNATURE_FILE, SYNC_HASH_MAX_BYTES } from './receipts.js';
 
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
@@ -93,6 +94,14 @@ describe('createReceipts', () => {
     const text = Array.from({ length: size }, (_, i) => String.fromCharCode(97 + ((i * 7) % 26))).join('');
     await writeFile(join(root, 'f.txt'), text);
     expect(await hashFile(join(root, 'f.txt'))).toEqual({ sha256: sha256(text), bytes: size });
+  });
+
+  it('refuses a file over the hashing cap unread, naming it a file and the cap', async () => {
+    // Sparse: the size is set, no byte is written, and none is read (the cap is checked at open).
+    const huge = join(root, 'huge.bin');
+    await writeFile(huge, '');
+    await truncate(huge, HASHED_FILE_MAX_BYTES + 1);
+    await expect(hashFile(huge)).rejects.toThrow(/huge\.bin: the file is larger than the 2048 MiB cap \(2147483649 bytes\)/);
   });
 
   it('ends receipts.json with a newline, and SHA256SUMS holds the digest of exactly those bytes', async () => {
