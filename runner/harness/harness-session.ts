@@ -6,6 +6,7 @@ import { PROTOCOL_VERSIONS, type ProtocolVersion, type ToolCallRequest } from '.
 import { allowsBatching, hasInitializeSession, hasProtocolVersionHeader } from '../version-features.js';
 import { answerInputRequest, getHarnessCapabilities, HARNESS_CLIENT_INFO } from './build-tool-call-request.js';
 import type { ExchangeResponse } from './exchange-response.js';
+import { createPostDeadlines, type PostDeadlines } from './post-deadlines.js';
 import { postMessage } from './post-message.js';
 import { buildModernHeaders } from './request-headers.js';
 
@@ -49,14 +50,16 @@ export async function openHarnessSession(options: HarnessSessionOptions): Promis
   const setup: ExchangeResponse[] = [];
   let sessionId: string | undefined;
   let negotiatedVersion: string = options.protocolVersion;
+  // Each POST has its own budget of timeoutMs; one timer and one link to the signal serve them all.
+  const deadlines = createPostDeadlines(options.timeoutMs, options.signal);
   const post = (body: unknown, headers: Record<string, string>, onChunk?: (bytes: Buffer, type: string | undefined) => void) =>
     postMessage({
       dispatcher: pool,
       path,
       headers: { accept: ACCEPT, 'content-type': 'application/json', ...headers },
       body: JSON.stringify(body),
+      deadlines,
       timeoutMs: options.timeoutMs,
-      ...(options.signal ? { signal: options.signal } : {}),
       ...(onChunk ? { onChunk } : {}),
     });
   // T0618 § Protocol Version Header: from 2025-06-18 every request after initialize names the
@@ -77,13 +80,13 @@ export async function openHarnessSession(options: HarnessSessionOptions): Promis
       {},
     );
     setup.push(init);
-    if (init.transportError) await failSetup(pool, options, 'initialize', init.transportError.message);
+    if (init.transportError) await failSetup(pool, deadlines, options, 'initialize', init.transportError.message);
     sessionId = init.headers['mcp-session-id'];
     // L0326/L25 § Version Negotiation: use the version the server answered with.
     negotiatedVersion = readInitializeVersion(init) ?? options.protocolVersion;
     const initialized = await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, legacyHeaders());
     setup.push(initialized);
-    if (initialized.transportError) await failSetup(pool, options, 'notifications/initialized', initialized.transportError.message);
+    if (initialized.transportError) await failSetup(pool, deadlines, options, 'notifications/initialized', initialized.transportError.message);
   }
 
   return {
@@ -100,11 +103,15 @@ export async function openHarnessSession(options: HarnessSessionOptions): Promis
       await Promise.all(replies);
       return response;
     },
-    close: () => (options.connections ? Promise.resolve() : pool.destroy()),
+    close: () => {
+      deadlines.close();
+      return options.connections ? Promise.resolve() : pool.destroy();
+    },
   };
 }
 
-async function failSetup(pool: Dispatcher, options: HarnessSessionOptions, step: string, problem: string): Promise<never> {
+async function failSetup(pool: Dispatcher, deadlines: PostDeadlines, options: HarnessSessionOptions, step: string, problem: string): Promise<never> {
+  deadlines.close();
   if (!options.connections) await pool.destroy();
   throw new HarnessSetupError(`the harness could not set up its session (${step}: ${problem}): the cell was not measured`);
 }

@@ -1,0 +1,89 @@
+// The time budgets of one session's POSTs: one timer and one link to the caller's signal for all
+// of them, instead of an AbortController, an AbortSignal.any and a timer per POST.
+
+/** One POST being watched: whether it was stopped, and how to stop watching it. */
+export interface WatchedPost {
+  /** The POST's own deadline passed (it is then stopped as a timeout). */
+  readonly expired: boolean;
+  /** The POST ended: its deadline no longer applies. */
+  release(): void;
+}
+
+export interface PostDeadlines {
+  /** Whether the caller's signal has aborted (every POST then ends as a timeout). */
+  readonly aborted: boolean;
+  /** Starts a POST's budget now; `stop` is called once when it runs out or the caller's signal aborts. */
+  watch(stop: () => void): WatchedPost;
+  /** Clears the timer and the link to the caller's signal; call when the session is over. */
+  close(): void;
+}
+
+interface Entry {
+  deadline: number;
+  expired: boolean;
+  stop: () => void;
+}
+
+// A timer may fire up to a millisecond before performance.now() reaches the deadline (libuv keeps
+// a cached loop time): a POST that close to its deadline is stopped then, not after one more turn.
+const FIRE_TOLERANCE_MS = 1;
+
+/**
+ * Watches the POSTs of one session, each against its own deadline of `timeoutMs` from its start.
+ * Every POST gets the same budget, so deadlines come in start order: the one timer, armed for the
+ * earliest, is never late for a later POST; when it fires it stops the POSTs past their deadline
+ * and re-arms for the next one still open. The caller's signal is linked once, through
+ * AbortSignal.any, which adds no listener to it (a run signal shared by many sessions stays bare).
+ */
+export function createPostDeadlines(timeoutMs: number, signal?: AbortSignal): PostDeadlines {
+  const open = new Set<Entry>();
+  let timer: NodeJS.Timeout | undefined;
+  const linked = signal ? AbortSignal.any([signal]) : undefined;
+  const stopAll = (): void => {
+    for (const entry of [...open]) stopEntry(entry);
+  };
+  const stopEntry = (entry: Entry): void => {
+    open.delete(entry);
+    entry.stop();
+  };
+  const arm = (deadline: number, now: number): void => {
+    timer = setTimeout(expire, Math.max(1, Math.ceil(deadline - now)));
+  };
+  const expire = (): void => {
+    timer = undefined;
+    const now = performance.now();
+    for (const entry of [...open]) {
+      if (entry.deadline > now + FIRE_TOLERANCE_MS) return arm(entry.deadline, now);
+      entry.expired = true;
+      stopEntry(entry);
+    }
+  };
+  linked?.addEventListener('abort', stopAll, { once: true });
+  return {
+    get aborted() {
+      return signal?.aborted ?? false;
+    },
+    watch(stop) {
+      const now = performance.now();
+      const entry: Entry = { deadline: now + timeoutMs, expired: false, stop };
+      if (signal?.aborted) {
+        stop();
+      } else {
+        open.add(entry);
+        if (timer === undefined) arm(entry.deadline, now);
+      }
+      return {
+        get expired() {
+          return entry.expired;
+        },
+        release: () => void open.delete(entry),
+      };
+    },
+    close() {
+      clearTimeout(timer);
+      timer = undefined;
+      open.clear();
+      linked?.removeEventListener('abort', stopAll);
+    },
+  };
+}
