@@ -2,6 +2,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Case } from '../cases/case-types.js';
+import { freezeParsedJson } from '../cases/freeze-parsed-json.js';
 import type { ProtocolVersion, RecordedExchange, RecordedResponse, Recording } from '../types.js';
 import { playResponse, type PlayContext } from './play-response.js';
 import { listenOnLoopback } from './listen-loopback.js';
@@ -155,9 +156,15 @@ export function armCase(options: Omit<MockServerOptions, 'port'>, url: string) {
     await playResponse(res, rendered, recorded, context);
     reportExchange(exchange);
   };
+  // An exchange the server is done with, and whose response did not hang, never changes again: it is
+  // frozen once and every snapshot shares it. Only the others (a request still being read, a hang
+  // that may yet become client_closed) are copied by each snapshot.
+  const final = new WeakSet<RecordedExchange>();
+  const snapshot = (exchange: RecordedExchange): RecordedExchange => (final.has(exchange) ? exchange : structuredClone(exchange));
   const reportExchange = (exchange: RecordedExchange): void => {
+    if (exchange.response?.ending !== 'hang') final.add(freezeParsedJson(exchange));
     try {
-      options.onExchange?.(structuredClone(exchange));
+      options.onExchange?.(snapshot(exchange));
     } catch {
       // A broken log callback must not change what the server plays.
     }
@@ -165,7 +172,7 @@ export function armCase(options: Omit<MockServerOptions, 'port'>, url: string) {
 
   return {
     handle,
-    recording: (): Recording => structuredClone({ url, exchanges }),
+    recording: (): Recording => ({ url, exchanges: exchanges.map(snapshot) }),
     stop(): void {
       abort.abort(CASE_CLOSED);
       waiter.close();
