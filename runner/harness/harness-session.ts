@@ -15,6 +15,7 @@ export interface HarnessSessionOptions {
   protocolVersion: ProtocolVersion;
   /** Budget for each POST. */
   timeoutMs: number;
+  /** Stops every POST of the session, as a timeout; it gets one listener while the session is open (a signal of the cell's own, not the run's). */
   signal?: AbortSignal;
   /** The called tool, for 2026 `Mcp-Param-*` headers (x-mcp-header); optional. */
   tool?: ToolSpec;

@@ -1,5 +1,5 @@
-// The time budgets of one session's POSTs: one timer and one link to the caller's signal for all
-// of them, instead of an AbortController, an AbortSignal.any and a timer per POST.
+// The time budgets of one session's POSTs: one timer and one abort listener for all of them,
+// instead of an AbortController, an AbortSignal.any and a timer per POST.
 
 /** One POST being watched: whether it was stopped, and how to stop watching it. */
 export interface WatchedPost {
@@ -32,13 +32,13 @@ const FIRE_TOLERANCE_MS = 1;
  * Watches the POSTs of one session, each against its own deadline of `timeoutMs` from its start.
  * Every POST gets the same budget, so deadlines come in start order: the one timer, armed for the
  * earliest, is never late for a later POST; when it fires it stops the POSTs past their deadline
- * and re-arms for the next one still open. The caller's signal is linked once, through
- * AbortSignal.any, which adds no listener to it (a run signal shared by many sessions stays bare).
+ * and re-arms for the next one still open. The caller's signal gets one listener for the whole
+ * session, removed by close(): give it a signal of the session's own (runCell gives each cell one,
+ * linked to the run's through AbortSignal.any), never one shared by many sessions at once.
  */
 export function createPostDeadlines(timeoutMs: number, signal?: AbortSignal): PostDeadlines {
   const open = new Set<Entry>();
   let timer: NodeJS.Timeout | undefined;
-  const linked = signal ? AbortSignal.any([signal]) : undefined;
   const stopAll = (): void => {
     for (const entry of [...open]) stopEntry(entry);
   };
@@ -58,7 +58,7 @@ export function createPostDeadlines(timeoutMs: number, signal?: AbortSignal): Po
       stopEntry(entry);
     }
   };
-  linked?.addEventListener('abort', stopAll, { once: true });
+  signal?.addEventListener('abort', stopAll, { once: true });
   return {
     get aborted() {
       return signal?.aborted ?? false;
@@ -83,7 +83,7 @@ export function createPostDeadlines(timeoutMs: number, signal?: AbortSignal): Po
       clearTimeout(timer);
       timer = undefined;
       open.clear();
-      linked?.removeEventListener('abort', stopAll);
+      signal?.removeEventListener('abort', stopAll);
     },
   };
 }

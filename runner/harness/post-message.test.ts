@@ -28,15 +28,16 @@ async function startSlowServer(delayMs: number): Promise<string> {
 const post = (deadlines: ReturnType<typeof createPostDeadlines>, timeoutMs: number) => postMessage({ dispatcher: pool!, path: '/mcp', headers: {}, body: '{}', deadlines, timeoutMs });
 
 describe('postMessage', () => {
-  it('adds no abort listener to the shared run signal, however many POSTs and sessions are in flight', async () => {
+  it("adds one abort listener per session to the session's signal, none per POST, and removes it at close", async () => {
     pool = new Pool(await startSlowServer(50), { connections: 20 });
-    const run = new AbortController();
-    const sessions = Array.from({ length: 12 }, () => createPostDeadlines(2000, run.signal));
-    const posts = Array.from({ length: 24 }, (_, index) => post(sessions[index % sessions.length]!, 2000));
-    expect(getEventListeners(run.signal, 'abort')).toHaveLength(0);
+    const cell = new AbortController();
+    const deadlines = createPostDeadlines(2000, cell.signal);
+    const posts = Array.from({ length: 20 }, () => post(deadlines, 2000));
+    expect(getEventListeners(cell.signal, 'abort')).toHaveLength(1);
     const responses = await Promise.all(posts);
-    expect(responses.map((response) => response.body)).toEqual(Array(24).fill('{"ok":true}'));
-    for (const session of sessions) session.close();
+    expect(responses.map((response) => response.body)).toEqual(Array(20).fill('{"ok":true}'));
+    deadlines.close();
+    expect(getEventListeners(cell.signal, 'abort')).toHaveLength(0);
   });
 
   it('still stops a POST when the run signal aborts, as a timeout', async () => {
