@@ -2,13 +2,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Case } from '../cases/case-types.js';
-import { freezeParsedJson } from '../cases/freeze-parsed-json.js';
 import type { ProtocolVersion, RecordedExchange, RecordedResponse, Recording } from '../types.js';
 import { playResponse, type PlayContext } from './play-response.js';
 import { listenOnLoopback } from './listen-loopback.js';
 import { isLoopbackOrigin } from './lockdown.js';
 import { createErrorReply } from './mcp-replies.js';
-import { readRequest } from './record-request.js';
+import { freezeRecordedExchange, readRequest } from './record-request.js';
 import { renderResponseSpec } from './render-response.js';
 import { createReplyWaiter } from './reply-waiter.js';
 import { allowsBatching } from '../version-features.js';
@@ -176,7 +175,7 @@ export function armCase(options: Omit<MockServerOptions, 'port'>, url: string) {
   const reportExchange = (exchange: RecordedExchange, res: ServerResponse): void => {
     // A response the server ended (or cut) no longer holds its socket for this case.
     if (res.writableEnded || res.destroyed) inFlight.delete(res);
-    if (exchange.response?.ending !== 'hang') final.add(freezeParsedJson(exchange));
+    if (exchange.response?.ending !== 'hang') final.add(freezeRecordedExchange(exchange));
     try {
       options.onExchange?.(snapshot(exchange));
     } catch {
