@@ -146,8 +146,18 @@ function sendsVersionHeader(version: string): boolean {
 }
 
 function createServerRequestAnswerer(version: ProtocolVersion, send: (reply: unknown) => void): (bytes: Buffer, contentType: string | undefined) => void {
-  const decoder = new TextDecoder();
-  const parser = createParser({
+  // Made on the first event-stream chunk: most answers are plain JSON and need neither.
+  let stream: { decoder: InstanceType<typeof TextDecoder>; parser: ReturnType<typeof createParser> } | undefined;
+  const createStream = () => ({ decoder: new TextDecoder(), parser: createEventParser(version, send) });
+  return (bytes, contentType) => {
+    if (!contentType?.includes('text/event-stream')) return;
+    stream ??= createStream();
+    stream.parser.feed(stream.decoder.decode(bytes, { stream: true }));
+  };
+}
+
+function createEventParser(version: ProtocolVersion, send: (reply: unknown) => void): ReturnType<typeof createParser> {
+  return createParser({
     onEvent(event) {
       let message: unknown;
       try {
@@ -165,7 +175,4 @@ function createServerRequestAnswerer(version: ProtocolVersion, send: (reply: unk
       }
     },
   });
-  return (bytes, contentType) => {
-    if (contentType?.includes('text/event-stream')) parser.feed(decoder.decode(bytes, { stream: true }));
-  };
 }
