@@ -34,6 +34,11 @@ export interface HarnessSession {
 
 const ACCEPT = 'application/json, text/event-stream';
 
+/** The headers every harness POST starts with, in sending order. */
+function createBaseHeaders(): Record<string, string> {
+  return { accept: ACCEPT, 'content-type': 'application/json' };
+}
+
 /**
  * The harness's own lifecycle (initialize, notifications/initialized) got no complete answer: the
  * session does not exist, so a call sent now would measure the harness, not the case.
@@ -54,21 +59,15 @@ export async function openHarnessSession(options: HarnessSessionOptions): Promis
   // Each POST has its own budget of timeoutMs; one timer and one link to the signal serve them all.
   const deadlines = createPostDeadlines(options.timeoutMs, options.signal);
   const post = (body: unknown, headers: Record<string, string>, onChunk?: (bytes: Buffer, type: string | undefined) => void) =>
-    postMessage({
-      dispatcher: pool,
-      path,
-      headers: { accept: ACCEPT, 'content-type': 'application/json', ...headers },
-      body: JSON.stringify(body),
-      deadlines,
-      timeoutMs: options.timeoutMs,
-      ...(onChunk ? { onChunk } : {}),
-    });
+    postMessage({ dispatcher: pool, path, headers, body: JSON.stringify(body), deadlines, timeoutMs: options.timeoutMs, onChunk });
   // T0618 § Protocol Version Header: from 2025-06-18 every request after initialize names the
   // negotiated version; a 2025-03-26 client has no such header (LEGACY 1.13).
-  const legacyHeaders = (): Record<string, string> => ({
-    ...(sendsVersionHeader(negotiatedVersion) ? { 'mcp-protocol-version': negotiatedVersion } : {}),
-    ...(sessionId !== undefined ? { 'mcp-session-id': sessionId } : {}),
-  });
+  const legacyHeaders = (): Record<string, string> => {
+    const headers = createBaseHeaders();
+    if (sendsVersionHeader(negotiatedVersion)) headers['mcp-protocol-version'] = negotiatedVersion;
+    if (sessionId !== undefined) headers['mcp-session-id'] = sessionId;
+    return headers;
+  };
 
   if (hasInitializeSession(options.protocolVersion)) {
     const init = await post(
@@ -78,7 +77,7 @@ export async function openHarnessSession(options: HarnessSessionOptions): Promis
         method: 'initialize',
         params: { protocolVersion: options.protocolVersion, capabilities: getHarnessCapabilities(options.protocolVersion), clientInfo: HARNESS_CLIENT_INFO },
       },
-      {},
+      createBaseHeaders(),
     );
     setup.push(init);
     if (init.transportError) await failSetup(pool, deadlines, options, 'initialize', init.transportError.message);
@@ -96,7 +95,7 @@ export async function openHarnessSession(options: HarnessSessionOptions): Promis
     },
     setup,
     async call(request) {
-      if (options.protocolVersion === '2026-07-28') return post(request, buildModernHeaders(request, options.tool));
+      if (options.protocolVersion === '2026-07-28') return post(request, Object.assign(createBaseHeaders(), buildModernHeaders(request, options.tool)));
       // T25 § Sending Messages, item 6: answer server requests arriving on the call's stream.
       const replies: Promise<unknown>[] = [];
       const onChunk = createServerRequestAnswerer(options.protocolVersion, (reply) => replies.push(post(reply, legacyHeaders())));

@@ -14,7 +14,7 @@ export interface PostOptions {
   /** The budget's length, for the timeout message. */
   timeoutMs: number;
   /** Sees raw body bytes as they arrive (used to answer server requests on a stream). */
-  onChunk?(bytes: Buffer, contentType: string | undefined): void;
+  onChunk?: ((bytes: Buffer, contentType: string | undefined) => void) | undefined;
 }
 
 /**

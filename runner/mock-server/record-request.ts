@@ -77,7 +77,8 @@ function readBody(req: IncomingMessage): Promise<{ bytes: Buffer; tooLarge: bool
       tooLarge = true;
       resolve({ bytes: Buffer.concat(chunks), tooLarge });
     });
-    req.on('end', () => resolve({ bytes: Buffer.concat(chunks), tooLarge }));
+    // Most bodies arrive in one chunk: no copy then.
+    req.on('end', () => resolve({ bytes: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks), tooLarge }));
     req.on('error', reject);
   });
 }
