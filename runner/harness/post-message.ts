@@ -2,7 +2,7 @@
 import { util as undiciUtil, type Dispatcher } from 'undici';
 import type { TransportErrorKind } from '../types.js';
 import { createTransportError, decodeBody, normalizeResponseHeaders, type ExchangeResponse } from './exchange-response.js';
-import type { PostDeadlines } from './post-deadlines.js';
+import type { PostDeadlines, WatchedPost } from './post-deadlines.js';
 
 export interface PostOptions {
   dispatcher: Dispatcher;
@@ -24,57 +24,81 @@ export interface PostOptions {
  */
 export function postMessage(options: PostOptions): Promise<ExchangeResponse> {
   return new Promise((resolve, reject) => {
-    let status = 0;
-    let headers: Record<string, string> = {};
-    const chunks: Buffer[] = [];
-    let abortRequest: ((reason: Error) => void) | undefined;
-    let stopped = false;
-    let settled = false;
-    const watched = options.deadlines.watch(() => {
-      stopped = true;
-      abortRequest?.(new Error('the POST ran out of time'));
-    });
-    const finish = (error: unknown): void => {
-      if (settled) return;
-      settled = true;
-      watched.release();
-      let response: ExchangeResponse;
-      try {
-        response = { status, headers, contentType: headers['content-type'], ...decodeBody(Buffer.concat(chunks), headers['content-encoding']) };
-      } catch (decodeError) {
-        // decodeBody refuses a decompression bomb: the caller names it.
-        return reject(decodeError);
-      }
-      if (error !== undefined) response.transportError = createTransportError(watched.expired || options.deadlines.aborted ? 'timeout' : classifyError(error), options.timeoutMs);
-      resolve(response);
-    };
-    const handler: Dispatcher.DispatchHandler = {
-      onConnect(abort) {
-        abortRequest = abort;
-        if (stopped) abort(new Error('the POST ran out of time'));
-      },
-      onHeaders(statusCode, rawHeaders) {
-        // An informational (1xx) head is not the response: wait for the final one, as `request` does.
-        if (statusCode < 200) return true;
-        status = statusCode;
-        headers = normalizeResponseHeaders(Object.entries(undiciUtil.parseHeaders(rawHeaders)));
-        return true;
-      },
-      onData(chunk) {
-        if (settled) return true;
-        chunks.push(chunk);
-        options.onChunk?.(chunk, headers['content-type']);
-        return true;
-      },
-      onComplete: () => finish(undefined),
-      onError: (error) => finish(error),
-    };
+    const handler = new PostHandler(options, resolve, reject);
     options.dispatcher.dispatch(
       // The harness deadline rules; undici's own timers would race it.
       { path: options.path, method: 'POST', headers: options.headers, body: options.body, headersTimeout: 0, bodyTimeout: 0 },
       handler,
     );
   });
+}
+
+const OUT_OF_TIME = 'the POST ran out of time';
+
+// One POST's state, as undici's handler: what arrived so far, and how it ended.
+class PostHandler implements Dispatcher.DispatchHandler {
+  private status = 0;
+  private headers: Record<string, string> = {};
+  private readonly chunks: Buffer[] = [];
+  private abortRequest: ((reason: Error) => void) | undefined;
+  private stopped = false;
+  private settled = false;
+  private readonly watched: WatchedPost;
+
+  constructor(
+    private readonly options: PostOptions,
+    private readonly resolve: (response: ExchangeResponse) => void,
+    private readonly reject: (error: unknown) => void,
+  ) {
+    this.watched = options.deadlines.watch(() => {
+      this.stopped = true;
+      this.abortRequest?.(new Error(OUT_OF_TIME));
+    });
+  }
+
+  onConnect(abort: (reason?: Error) => void): void {
+    this.abortRequest = abort;
+    if (this.stopped) abort(new Error(OUT_OF_TIME));
+  }
+
+  onHeaders(statusCode: number, rawHeaders: Buffer[]): boolean {
+    // An informational (1xx) head is not the response: wait for the final one, as `request` does.
+    if (statusCode < 200) return true;
+    this.status = statusCode;
+    this.headers = normalizeResponseHeaders(Object.entries(undiciUtil.parseHeaders(rawHeaders)));
+    return true;
+  }
+
+  onData(chunk: Buffer): boolean {
+    if (this.settled) return true;
+    this.chunks.push(chunk);
+    this.options.onChunk?.(chunk, this.headers['content-type']);
+    return true;
+  }
+
+  onComplete(): void {
+    this.finish(undefined);
+  }
+
+  onError(error: Error): void {
+    this.finish(error);
+  }
+
+  private finish(error: Error | undefined): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.watched.release();
+    const { status, headers, chunks } = this;
+    let response: ExchangeResponse;
+    try {
+      response = { status, headers, contentType: headers['content-type'], ...decodeBody(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks), headers['content-encoding']) };
+    } catch (decodeError) {
+      // decodeBody refuses a decompression bomb: the caller names it.
+      return this.reject(decodeError);
+    }
+    if (error !== undefined) response.transportError = createTransportError(this.watched.expired || this.options.deadlines.aborted ? 'timeout' : classifyError(error), this.options.timeoutMs);
+    this.resolve(response);
+  }
 }
 
 function classifyError(error: unknown): TransportErrorKind {

@@ -170,12 +170,11 @@ export function armCase(options: Omit<MockServerOptions, 'port'>, url: string) {
   // An exchange the server is done with, and whose response did not hang, never changes again: it is
   // frozen once and every snapshot shares it. Only the others (a request still being read, a hang
   // that may yet become client_closed) are copied by each snapshot.
-  const final = new WeakSet<RecordedExchange>();
-  const snapshot = (exchange: RecordedExchange): RecordedExchange => (final.has(exchange) ? exchange : structuredClone(exchange));
+  const snapshot = (exchange: RecordedExchange): RecordedExchange => (Object.isFrozen(exchange) ? exchange : structuredClone(exchange));
   const reportExchange = (exchange: RecordedExchange, res: ServerResponse): void => {
     // A response the server ended (or cut) no longer holds its socket for this case.
     if (res.writableEnded || res.destroyed) inFlight.delete(res);
-    if (exchange.response?.ending !== 'hang') final.add(freezeRecordedExchange(exchange));
+    if (exchange.response?.ending !== 'hang') freezeRecordedExchange(exchange);
     try {
       options.onExchange?.(snapshot(exchange));
     } catch {
