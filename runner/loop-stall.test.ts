@@ -1,14 +1,6 @@
-import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { raceAnswerAgainstDeadline, stallLoop } from '../test/race-answer-against-deadline.js';
 import { readLongestStallSince, readStalledMs, setStallAwareTimeout, watchLoopStalls } from './loop-stall.js';
-
-/** Keeps the event loop from running for `ms` (what an overloaded machine does to it). */
-function stallLoop(ms: number): void {
-  const end = performance.now() + ms;
-  while (performance.now() < end) {
-    // busy
-  }
-}
 
 const nextTurn = () => new Promise((resolve) => setTimeout(resolve, 25));
 
@@ -18,45 +10,6 @@ afterEach(() => {
   stops = [];
 });
 const watch = () => stops.push(watchLoopStalls());
-
-/**
- * A server that answers 20 ms after it is asked, a client that asks, and a stall of the loop
- * right after the question: which comes first, the client reading the answer or the deadline?
- */
-async function raceAnswerAgainstDeadline(setDeadline: (onExpire: () => void, ms: number) => void): Promise<string[]> {
-  const sockets = new Set<Socket>();
-  const server = createServer((socket) => {
-    sockets.add(socket);
-    socket.on('error', () => {}); // the client may be gone (the deadline won)
-    setTimeout(() => socket.end('answer'), 20);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const events: string[] = [];
-  try {
-    await new Promise<void>((resolve) => {
-      const client = connect((server.address() as AddressInfo).port, '127.0.0.1', () => {
-        client.write('question');
-        setDeadline(() => {
-          events.push('deadline');
-          client.destroy();
-          resolve();
-        }, 200);
-        // The loop stalls well past the deadline; the answer is sent during the first turn after it.
-        setTimeout(() => stallLoop(400), 5);
-      });
-      client.on('error', () => {});
-      client.on('data', () => {
-        events.push('answer');
-        client.destroy();
-        resolve();
-      });
-    });
-  } finally {
-    for (const socket of sockets) socket.destroy();
-    await new Promise((resolve) => server.close(resolve));
-  }
-  return events;
-}
 
 describe('loop stalls', () => {
   it('measures the time the loop could not run, a stall still under way included', async () => {
@@ -105,6 +58,8 @@ describe('a stall-aware deadline', () => {
     // The failure this prevents: the stalled loop runs the expired timer before it reads the socket.
     expect(await raceAnswerAgainstDeadline((onExpire, ms) => setTimeout(onExpire, ms))).toEqual(['deadline']);
     expect(await raceAnswerAgainstDeadline((onExpire, ms) => setStallAwareTimeout(onExpire, ms, 1000))).toEqual(['answer']);
+    // Past its credit (50 ms for a 400 ms stall) it still gives the loop one more turn first.
+    expect(await raceAnswerAgainstDeadline((onExpire, ms) => setStallAwareTimeout(onExpire, ms, 50))).toEqual(['answer']);
   });
 
   it('still expires after its time when the loop does not stall, and when nobody watches', async () => {

@@ -93,7 +93,8 @@ export interface StallAwareTimeout {
  * Like setTimeout(onExpire, ms), but when it fires it first adds the time the loop stalled since it
  * was set (and since the last time it checked), then waits again; it gives up once `ms` of time
  * the loop could run have passed, or the added time reaches `maxCreditMs` (default: `ms`, so the
- * wait at most doubles and a loop that never recovers still ends). Without a watcher
+ * wait at most doubles and a loop that never recovers still ends; a stall past that still gets one
+ * more turn of the loop, so what arrived during it is read before the deadline fires). Without a watcher
  * (watchLoopStalls) it is a plain timeout. For the runner's own waits on work in this process or
  * its threads (the harness, a classifier's worker, the cell budget); a client process keeps its
  * own deadlines, so the runner's kill timers for it stay plain (run-cell.ts judges such a cell
@@ -102,14 +103,22 @@ export interface StallAwareTimeout {
 export function setStallAwareTimeout(onExpire: () => void, ms: number, maxCreditMs = ms): StallAwareTimeout {
   let seen = readStalledMs();
   let credited = 0;
+  let lastTurn = false;
   let timer: NodeJS.Timeout | undefined;
   const check = (): void => {
     const now = readStalledMs();
-    const owed = Math.min(now - seen, maxCreditMs - credited);
+    const stall = now - seen;
+    const owed = Math.min(stall, maxCreditMs - credited);
     seen = now;
     if (owed >= 1) {
       credited += owed;
       timer = setTimeout(check, Math.ceil(owed));
+      return;
+    }
+    // A stall past the credit: one more turn of the loop, once, so what arrived meanwhile is read first.
+    if (stall >= 1 && !lastTurn) {
+      lastTurn = true;
+      timer = setTimeout(check, 1);
       return;
     }
     timer = undefined;

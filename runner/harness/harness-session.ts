@@ -6,6 +6,7 @@ import { PROTOCOL_VERSIONS, type ProtocolVersion, type ToolCallRequest } from '.
 import { allowsBatching, hasInitializeSession, hasProtocolVersionHeader } from '../version-features.js';
 import { answerInputRequest, getHarnessCapabilities, HARNESS_CLIENT_INFO } from './build-tool-call-request.js';
 import type { ExchangeResponse } from './exchange-response.js';
+import { createPostDeadlines, type PostDeadlines } from './post-deadlines.js';
 import { postMessage } from './post-message.js';
 import { buildModernHeaders } from './request-headers.js';
 
@@ -14,6 +15,7 @@ export interface HarnessSessionOptions {
   protocolVersion: ProtocolVersion;
   /** Budget for each POST. */
   timeoutMs: number;
+  /** Stops every POST of the session, as a timeout; it gets one listener while the session is open (a signal of the cell's own, not the run's). */
   signal?: AbortSignal;
   /** The called tool, for 2026 `Mcp-Param-*` headers (x-mcp-header); optional. */
   tool?: ToolSpec;
@@ -32,6 +34,11 @@ export interface HarnessSession {
 
 const ACCEPT = 'application/json, text/event-stream';
 
+/** The headers every harness POST starts with, in sending order. */
+function createBaseHeaders(): Record<string, string> {
+  return { accept: ACCEPT, 'content-type': 'application/json' };
+}
+
 /**
  * The harness's own lifecycle (initialize, notifications/initialized) got no complete answer: the
  * session does not exist, so a call sent now would measure the harness, not the case.
@@ -49,22 +56,18 @@ export async function openHarnessSession(options: HarnessSessionOptions): Promis
   const setup: ExchangeResponse[] = [];
   let sessionId: string | undefined;
   let negotiatedVersion: string = options.protocolVersion;
+  // Each POST has its own budget of timeoutMs; one timer and one link to the signal serve them all.
+  const deadlines = createPostDeadlines(options.timeoutMs, options.signal);
   const post = (body: unknown, headers: Record<string, string>, onChunk?: (bytes: Buffer, type: string | undefined) => void) =>
-    postMessage({
-      dispatcher: pool,
-      path,
-      headers: { accept: ACCEPT, 'content-type': 'application/json', ...headers },
-      body: JSON.stringify(body),
-      timeoutMs: options.timeoutMs,
-      ...(options.signal ? { signal: options.signal } : {}),
-      ...(onChunk ? { onChunk } : {}),
-    });
+    postMessage({ dispatcher: pool, path, headers, body: JSON.stringify(body), deadlines, timeoutMs: options.timeoutMs, onChunk });
   // T0618 § Protocol Version Header: from 2025-06-18 every request after initialize names the
   // negotiated version; a 2025-03-26 client has no such header (LEGACY 1.13).
-  const legacyHeaders = (): Record<string, string> => ({
-    ...(sendsVersionHeader(negotiatedVersion) ? { 'mcp-protocol-version': negotiatedVersion } : {}),
-    ...(sessionId !== undefined ? { 'mcp-session-id': sessionId } : {}),
-  });
+  const legacyHeaders = (): Record<string, string> => {
+    const headers = createBaseHeaders();
+    if (sendsVersionHeader(negotiatedVersion)) headers['mcp-protocol-version'] = negotiatedVersion;
+    if (sessionId !== undefined) headers['mcp-session-id'] = sessionId;
+    return headers;
+  };
 
   if (hasInitializeSession(options.protocolVersion)) {
     const init = await post(
@@ -74,16 +77,16 @@ export async function openHarnessSession(options: HarnessSessionOptions): Promis
         method: 'initialize',
         params: { protocolVersion: options.protocolVersion, capabilities: getHarnessCapabilities(options.protocolVersion), clientInfo: HARNESS_CLIENT_INFO },
       },
-      {},
+      createBaseHeaders(),
     );
     setup.push(init);
-    if (init.transportError) await failSetup(pool, options, 'initialize', init.transportError.message);
+    if (init.transportError) await failSetup(pool, deadlines, options, 'initialize', init.transportError.message);
     sessionId = init.headers['mcp-session-id'];
     // L0326/L25 § Version Negotiation: use the version the server answered with.
     negotiatedVersion = readInitializeVersion(init) ?? options.protocolVersion;
     const initialized = await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, legacyHeaders());
     setup.push(initialized);
-    if (initialized.transportError) await failSetup(pool, options, 'notifications/initialized', initialized.transportError.message);
+    if (initialized.transportError) await failSetup(pool, deadlines, options, 'notifications/initialized', initialized.transportError.message);
   }
 
   return {
@@ -92,7 +95,7 @@ export async function openHarnessSession(options: HarnessSessionOptions): Promis
     },
     setup,
     async call(request) {
-      if (options.protocolVersion === '2026-07-28') return post(request, buildModernHeaders(request, options.tool));
+      if (options.protocolVersion === '2026-07-28') return post(request, Object.assign(createBaseHeaders(), buildModernHeaders(request, options.tool)));
       // T25 § Sending Messages, item 6: answer server requests arriving on the call's stream.
       const replies: Promise<unknown>[] = [];
       const onChunk = createServerRequestAnswerer(options.protocolVersion, (reply) => replies.push(post(reply, legacyHeaders())));
@@ -100,11 +103,15 @@ export async function openHarnessSession(options: HarnessSessionOptions): Promis
       await Promise.all(replies);
       return response;
     },
-    close: () => (options.connections ? Promise.resolve() : pool.destroy()),
+    close: () => {
+      deadlines.close();
+      return options.connections ? Promise.resolve() : pool.destroy();
+    },
   };
 }
 
-async function failSetup(pool: Dispatcher, options: HarnessSessionOptions, step: string, problem: string): Promise<never> {
+async function failSetup(pool: Dispatcher, deadlines: PostDeadlines, options: HarnessSessionOptions, step: string, problem: string): Promise<never> {
+  deadlines.close();
   if (!options.connections) await pool.destroy();
   throw new HarnessSetupError(`the harness could not set up its session (${step}: ${problem}): the cell was not measured`);
 }
@@ -138,8 +145,18 @@ function sendsVersionHeader(version: string): boolean {
 }
 
 function createServerRequestAnswerer(version: ProtocolVersion, send: (reply: unknown) => void): (bytes: Buffer, contentType: string | undefined) => void {
-  const decoder = new TextDecoder();
-  const parser = createParser({
+  // Made on the first event-stream chunk: most answers are plain JSON and need neither.
+  let stream: { decoder: InstanceType<typeof TextDecoder>; parser: ReturnType<typeof createParser> } | undefined;
+  const createStream = () => ({ decoder: new TextDecoder(), parser: createEventParser(version, send) });
+  return (bytes, contentType) => {
+    if (!contentType?.includes('text/event-stream')) return;
+    stream ??= createStream();
+    stream.parser.feed(stream.decoder.decode(bytes, { stream: true }));
+  };
+}
+
+function createEventParser(version: ProtocolVersion, send: (reply: unknown) => void): ReturnType<typeof createParser> {
+  return createParser({
     onEvent(event) {
       let message: unknown;
       try {
@@ -157,7 +174,4 @@ function createServerRequestAnswerer(version: ProtocolVersion, send: (reply: unk
       }
     },
   });
-  return (bytes, contentType) => {
-    if (contentType?.includes('text/event-stream')) parser.feed(decoder.decode(bytes, { stream: true }));
-  };
 }

@@ -3,6 +3,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Pool } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
+import { raceAnswerAgainstDeadline } from '../../test/race-answer-against-deadline.js';
+import { watchLoopStalls } from '../loop-stall.js';
+import { createPostDeadlines } from './post-deadlines.js';
 import { postMessage } from './post-message.js';
 
 let server: Server | undefined;
@@ -24,24 +27,84 @@ async function startSlowServer(delayMs: number): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
+const post = (deadlines: ReturnType<typeof createPostDeadlines>, timeoutMs: number) => postMessage({ dispatcher: pool!, path: '/mcp', headers: {}, body: '{}', deadlines, timeoutMs });
+
 describe('postMessage', () => {
-  it('adds no abort listener to the shared run signal, however many POSTs are in flight', async () => {
+  it("adds one abort listener per session to the session's signal, none per POST, and removes it at close", async () => {
     pool = new Pool(await startSlowServer(50), { connections: 20 });
-    const run = new AbortController();
-    const posts = Array.from({ length: 20 }, () => postMessage({ dispatcher: pool!, path: '/mcp', headers: {}, body: '{}', timeoutMs: 2000, signal: run.signal }));
-    expect(getEventListeners(run.signal, 'abort')).toHaveLength(0);
+    const cell = new AbortController();
+    const deadlines = createPostDeadlines(2000, cell.signal);
+    const posts = Array.from({ length: 20 }, () => post(deadlines, 2000));
+    expect(getEventListeners(cell.signal, 'abort')).toHaveLength(1);
     const responses = await Promise.all(posts);
     expect(responses.map((response) => response.body)).toEqual(Array(20).fill('{"ok":true}'));
+    deadlines.close();
+    expect(getEventListeners(cell.signal, 'abort')).toHaveLength(0);
   });
 
   it('still stops a POST when the run signal aborts, as a timeout', async () => {
     pool = new Pool(await startSlowServer(5000));
     const run = new AbortController();
-    const pending = postMessage({ dispatcher: pool, path: '/mcp', headers: {}, body: '{}', timeoutMs: 2000, signal: run.signal });
+    const deadlines = createPostDeadlines(2000, run.signal);
+    const pending = post(deadlines, 2000);
     setTimeout(() => run.abort(), 30);
     const started = performance.now();
     const response = await pending;
     expect(performance.now() - started).toBeLessThan(1000);
     expect(response.transportError?.kind).toBe('timeout');
+    deadlines.close();
+  });
+
+  it("times each POST out at its own deadline, not at an earlier POST's", async () => {
+    pool = new Pool(await startSlowServer(60_000), { connections: 2 });
+    const timeoutMs = 300;
+    const deadlines = createPostDeadlines(timeoutMs);
+    const firstStarted = performance.now();
+    let firstEnded = 0;
+    const first = post(deadlines, timeoutMs).then((response) => ((firstEnded = performance.now()), response));
+    // The second starts once the first has been waiting a while, so their deadlines differ by as much.
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    const secondStarted = performance.now();
+    let secondEnded = 0;
+    const second = post(deadlines, timeoutMs).then((response) => ((secondEnded = performance.now()), response));
+    const firstResponse = await first;
+    expect(secondEnded).toBe(0);
+    const secondResponse = await second;
+    for (const response of [firstResponse, secondResponse]) expect(response.transportError).toEqual({ kind: 'timeout', message: `no complete response within ${timeoutMs} ms` });
+    // Never before its own deadline (a millisecond of timer rounding allowed).
+    expect(firstEnded - firstStarted).toBeGreaterThanOrEqual(timeoutMs - 1);
+    expect(secondEnded - secondStarted).toBeGreaterThanOrEqual(timeoutMs - 1);
+    deadlines.close();
+  });
+
+  it('gives a POST started after an earlier one ended its whole budget', async () => {
+    pool = new Pool(await startSlowServer(0));
+    const timeoutMs = 400;
+    const deadlines = createPostDeadlines(timeoutMs);
+    expect((await post(deadlines, timeoutMs)).body).toBe('{"ok":true}');
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    // Answered after 300 ms: inside its own budget, though past the first POST's deadline.
+    server!.removeAllListeners('request');
+    server!.on('request', (req, res) => {
+      req.resume();
+      req.on('end', () => setTimeout(() => res.end('late but in time'), 300));
+    });
+    const response = await post(deadlines, timeoutMs);
+    expect(response).toMatchObject({ status: 200, body: 'late but in time' });
+    expect(response.transportError).toBeUndefined();
+    deadlines.close();
+  });
+});
+
+describe('POST deadlines and loop stalls', () => {
+  it("do not count a stall of this process's loop: an answer sent before the deadline is read, not timed out", async () => {
+    // Unwatched, the deadlines are plain timers, and the stalled loop runs them before it reads the socket.
+    expect(await raceAnswerAgainstDeadline((onExpire, ms) => createPostDeadlines(ms).watch(onExpire))).toEqual(['deadline']);
+    const stopWatching = watchLoopStalls();
+    try {
+      expect(await raceAnswerAgainstDeadline((onExpire, ms) => createPostDeadlines(ms).watch(onExpire))).toEqual(['answer']);
+    } finally {
+      stopWatching();
+    }
   });
 });

@@ -14,8 +14,10 @@ export const AWAIT_REPLY_TIMEOUT_MS = 5000;
 const RESET_SETTLE_MS = 30;
 
 export interface PlayContext {
-  /** Aborted by close(): every wait ends at once. */
-  signal: AbortSignal;
+  /** Set by close(): nothing more is written. */
+  readonly closed: boolean;
+  /** Aborted by close(): every wait ends at once. Read only to wait (a case that never waits makes none). */
+  readonly signal: AbortSignal;
   waiter: ReplyWaiter;
   now(): number;
 }
@@ -36,30 +38,39 @@ export async function playResponse(res: ServerResponse, rendered: RenderedRespon
     }
   });
   const clientGone = (): boolean => res.destroyed || (serverDone && recorded.ending === 'client_closed');
-  if (!(await sleep(rendered.delayMs, context.signal)) || clientGone()) return;
+  if (!(await sleep(rendered.delayMs, context)) || clientGone()) return;
   if (rendered.start === 'hang') return finish('hang');
   if (rendered.start === 'reset') {
     finish('reset');
     return void res.socket?.resetAndDestroy();
   }
+  let contentLength: number | undefined;
   try {
-    writeHead(res, rendered, recorded);
+    contentLength = writeHead(res, rendered, recorded);
   } catch {
     // Node refuses header values with control characters; the socket is cut instead.
     finish('reset');
     return void res.socket?.resetAndDestroy();
   }
+  const only = rendered.chunks.length === 1 ? rendered.chunks[0]! : undefined;
+  if (only && contentLength !== undefined && rendered.end === 'close' && only.delayMs <= 0 && !only.isEvent && !('awaitReplyId' in only)) {
+    // One body sent at once with a Content-Length: end() writes the head and the body together,
+    // the same bytes in the same single write as write() then end(), with one step less.
+    recorded.body += only.bytes.toString('utf8');
+    finish('complete');
+    return void res.end(only.bytes);
+  }
   for (const chunk of rendered.chunks) {
-    if (!(await sleep(chunk.delayMs, context.signal)) || clientGone()) return;
+    if (!(await sleep(chunk.delayMs, context)) || clientGone()) return;
     await write(res, chunk.bytes);
     recorded.body += chunk.bytes.toString('utf8');
     if (chunk.isEvent) (recorded.events ??= []).push({ at: context.now(), text: chunk.bytes.toString('utf8') });
     if ('awaitReplyId' in chunk) await context.waiter.wait(chunk.awaitReplyId, AWAIT_REPLY_TIMEOUT_MS);
   }
-  if (clientGone() || context.signal.aborted) return;
+  if (clientGone() || context.closed) return;
   if (rendered.end === 'hang') return finish('hang');
   if (rendered.end === 'reset') {
-    await sleep(RESET_SETTLE_MS, context.signal);
+    await sleep(RESET_SETTLE_MS, context);
     // A client in this process whose event loop was held up past the settle time reads in the
     // poll phase that follows this timer; setImmediate runs after it, so the RST never overtakes
     // bytes already delivered (under load it did: a 'closed' read where direct mode says 'reset').
@@ -71,7 +82,8 @@ export async function playResponse(res: ServerResponse, rendered: RenderedRespon
   res.end();
 }
 
-function writeHead(res: ServerResponse, rendered: RenderedResponse, recorded: RecordedResponse): void {
+/** Writes the status line and headers (sent at once unless the body follows right away); returns the Content-Length it added. */
+function writeHead(res: ServerResponse, rendered: RenderedResponse, recorded: RecordedResponse): number | undefined {
   const headers: [string, string][] = [...rendered.headers];
   const contentLength = getContentLength(rendered);
   if (contentLength !== undefined) headers.push(['Content-Length', String(contentLength)]);
@@ -88,6 +100,7 @@ function writeHead(res: ServerResponse, rendered: RenderedResponse, recorded: Re
     const key = name.toLowerCase();
     recorded.headers[key] = key in recorded.headers ? `${recorded.headers[key]}, ${value}` : value;
   }
+  return contentLength;
 }
 
 function write(res: ServerResponse, bytes: Buffer): Promise<void> {
@@ -98,11 +111,11 @@ function write(res: ServerResponse, bytes: Buffer): Promise<void> {
 }
 
 /** Waits, or returns false at once when the server is closing. */
-async function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
-  if (signal.aborted) return false;
+async function sleep(ms: number, context: PlayContext): Promise<boolean> {
+  if (context.closed) return false;
   if (ms <= 0) return true;
   try {
-    await delay(ms, undefined, { signal });
+    await delay(ms, undefined, { signal: context.signal });
     return true;
   } catch {
     return false;

@@ -1,6 +1,7 @@
 // Reads and records one incoming HTTP request, with its JSON-RPC shape when it has one.
 import type { IncomingMessage } from 'node:http';
-import type { RecordedRequest } from '../types.js';
+import { freezeParsedJson } from '../cases/freeze-parsed-json.js';
+import type { RecordedExchange, RecordedRequest } from '../types.js';
 
 /** Bodies above this size are refused with 413 (the mock server is a test fixture, not a sink). */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -32,8 +33,9 @@ export async function readRequest(req: IncomingMessage): Promise<ReadRequest> {
 /** Lower-cases names and joins repeated headers, as recorded and as the harness reports them. */
 export function normalizeHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined) continue;
+  for (const name in headers) {
+    const value = headers[name];
+    if (value === undefined || !Object.hasOwn(headers, name)) continue;
     out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
   }
   return out;
@@ -75,7 +77,25 @@ function readBody(req: IncomingMessage): Promise<{ bytes: Buffer; tooLarge: bool
       tooLarge = true;
       resolve({ bytes: Buffer.concat(chunks), tooLarge });
     });
-    req.on('end', () => resolve({ bytes: Buffer.concat(chunks), tooLarge }));
+    // Most bodies arrive in one chunk: no copy then.
+    req.on('end', () => resolve({ bytes: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks), tooLarge }));
     req.on('error', reject);
   });
+}
+
+/**
+ * Freezes an exchange the server is done with, knowing its shape: only the JSON-RPC message the
+ * request carried (parsed from the body) is walked as data of any shape.
+ */
+export function freezeRecordedExchange(exchange: RecordedExchange): RecordedExchange {
+  const { request, response } = exchange;
+  Object.freeze(request.headers);
+  if (request.rpc) freezeParsedJson(request.rpc);
+  Object.freeze(request);
+  if (response) {
+    Object.freeze(response.headers);
+    if (response.events) for (const event of Object.freeze(response.events)) Object.freeze(event);
+    Object.freeze(response);
+  }
+  return Object.freeze(exchange);
 }

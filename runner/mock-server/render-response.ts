@@ -34,6 +34,7 @@ export interface RenderOptions {
 }
 
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+const NO_NAMES: ReadonlySet<string> = new Set();
 
 /** Renders one scripted exchange's response for a given request id. */
 export function renderResponse(exchange: ExchangeSpec, options: RenderOptions): RenderedResponse {
@@ -81,8 +82,9 @@ export function renderResponseSpec(spec: ResponseSpec, options: RenderOptions): 
 }
 
 function buildHeaders(spec: ResponseSpec, defaultContentType: string | undefined, isStream: boolean): [string, string][] {
-  const extra = Object.entries(spec.headers ?? {});
-  const overridden = new Set(extra.map(([name]) => name.toLowerCase()));
+  const extra = spec.headers ? Object.entries(spec.headers) : [];
+  // Most responses script no header: no set to build then.
+  const overridden = extra.length > 0 ? new Set(extra.map(([name]) => name.toLowerCase())) : NO_NAMES;
   const headers: [string, string][] = [];
   const contentType = spec.contentType === undefined ? defaultContentType : spec.contentType;
   if (contentType !== null && contentType !== undefined && !overridden.has('content-type')) {

@@ -1,5 +1,6 @@
 // Matches client JSON-RPC responses (POSTed separately) to server requests sent on a stream.
 import { isDeepStrictEqual } from 'node:util';
+import { setStallAwareTimeout } from '../loop-stall.js';
 
 export interface ReplyWaiter {
   /** Resolves true when a reply with this id arrived (before or after the call), false on timeout or close. */
@@ -33,12 +34,13 @@ export function createReplyWaiter(): ReplyWaiter {
         const entry: PendingWait = {
           id,
           settle(received) {
-            clearTimeout(timer);
+            timer.clear();
             pending.delete(entry);
             resolve(received);
           },
         };
-        const timer = setTimeout(() => entry.settle(false), timeoutMs);
+        // A stall of this process's loop is not the client's delay (runner/loop-stall.ts).
+        const timer = setStallAwareTimeout(() => entry.settle(false), timeoutMs);
         pending.add(entry);
       });
     },

@@ -200,6 +200,25 @@ describe('mock server on the wire (2026-07-28)', () => {
     expect(exchanges[1]!.at).toBeGreaterThanOrEqual(first.at);
   });
 
+  it('shares a finished exchange, frozen, between snapshots, and copies one still open', async () => {
+    const server = await start(makeCase([{ body: { json: SUCCESS_JSON } }, { start: 'hang' }]));
+    await sendRaw(server.url, post(call(1)));
+    await sendRaw(server.url, post(call(2)), 150);
+    await vi.waitFor(() => expect(server.recording().exchanges).toHaveLength(2), { timeout: 5000, interval: 5 });
+    const before = server.recording();
+    const [done, hanging] = before.exchanges;
+    // The finished exchange is final: frozen all the way down (nobody can edit the evidence) and the same object in every snapshot.
+    expect(Object.isFrozen(done) && Object.isFrozen(done!.request.rpc!.params) && Object.isFrozen(done!.response!.headers)).toBe(true);
+    expect(() => ((done!.response as { ending: string }).ending = 'reset')).toThrow(TypeError);
+    await vi.waitFor(() => expect(server.recording().exchanges[1]!.response!.ending).toBe('client_closed'), { timeout: 5000, interval: 5 });
+    const after = server.recording();
+    expect(after.exchanges[0]).toBe(done);
+    // The open one was a copy: what happened to it later shows in the later snapshot only.
+    expect(hanging!.response!.ending).toBe('hang');
+    expect(Object.isFrozen(hanging)).toBe(false);
+    expect(after.exchanges[1]).not.toBe(hanging);
+  });
+
   it('records an MRTR follow-up with its inputResponses and requestState', async () => {
     const inputRequired = { jsonrpc: '2.0', result: { resultType: 'input_required', requestState: 'opaque', inputRequests: { a: { method: 'roots/list' } } } };
     const server = await start(makeCase([{ body: { json: inputRequired } }, { body: { json: SUCCESS_JSON } }]));

@@ -7,7 +7,7 @@ import { playResponse, type PlayContext } from './play-response.js';
 import { listenOnLoopback } from './listen-loopback.js';
 import { isLoopbackOrigin } from './lockdown.js';
 import { createErrorReply } from './mcp-replies.js';
-import { readRequest } from './record-request.js';
+import { freezeRecordedExchange, readRequest } from './record-request.js';
 import { renderResponseSpec } from './render-response.js';
 import { createReplyWaiter } from './reply-waiter.js';
 import { allowsBatching } from '../version-features.js';
@@ -113,17 +113,29 @@ const CASE_CLOSED = Object.freeze({ reason: 'the case was closed' });
 export function armCase(options: Omit<MockServerOptions, 'port'>, url: string) {
   const startedAt = performance.now();
   const now = (): number => Math.round((performance.now() - startedAt) * 1000) / 1000;
-  const abort = new AbortController();
+  // The abort for waits is made on the first wait: most cases never wait.
+  let abort: AbortController | undefined;
+  let closed = false;
   const waiter = createReplyWaiter();
   const state = createRouterState();
   const exchanges: RecordedExchange[] = [];
-  const context: PlayContext = { signal: abort.signal, waiter, now };
+  const context: PlayContext = {
+    get closed() {
+      return closed;
+    },
+    get signal() {
+      abort ??= new AbortController();
+      if (closed) abort.abort(CASE_CLOSED);
+      return abort.signal;
+    },
+    waiter,
+    now,
+  };
   // Responses of this case in flight: a shared listener cuts at close only those the server has
   // not ended (a socket whose response was ended may already carry another cell's request).
   const inFlight = new Set<ServerResponse>();
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     inFlight.add(res);
-    res.once('close', () => inFlight.delete(res));
     const at = now();
     const read = await readRequest(req);
     const exchange: RecordedExchange = { seq: exchanges.length, at, request: read.recorded, response: undefined };
@@ -133,7 +145,7 @@ export function armCase(options: Omit<MockServerOptions, 'port'>, url: string) {
     if (read.tooLarge) {
       const spec = { status: 413, headers: { Connection: 'close' } };
       await playResponse(res, renderResponseSpec(spec, { requestId: undefined, idPresent: false }), recorded, context);
-      return reportExchange(exchange);
+      return reportExchange(exchange, res);
     }
     // T25 § Security Warning / SH26 § Security & Endpoint: a present Origin that is not ours
     // (loopback) MUST get 403; the body may be a JSON-RPC error without id. An absent Origin is fine.
@@ -141,7 +153,7 @@ export function armCase(options: Omit<MockServerOptions, 'port'>, url: string) {
     if (origin !== undefined && !isLoopbackOrigin(origin)) {
       const spec = createErrorReply(403, -32600, 'Forbidden: Origin is not a loopback origin', false);
       await playResponse(res, renderResponseSpec(spec, { requestId: undefined, idPresent: false }), recorded, context);
-      return reportExchange(exchange);
+      return reportExchange(exchange, res);
     }
     const rpc = read.recorded.rpc;
     if (rpc?.isResponse) waiter.deliver(rpc.id);
@@ -153,11 +165,18 @@ export function armCase(options: Omit<MockServerOptions, 'port'>, url: string) {
     if (decision.scriptStep !== undefined) read.recorded.scriptStep = decision.scriptStep;
     const rendered = renderResponseSpec(decision.spec, { requestId: decision.requestId, idPresent: decision.idPresent });
     await playResponse(res, rendered, recorded, context);
-    reportExchange(exchange);
+    reportExchange(exchange, res);
   };
-  const reportExchange = (exchange: RecordedExchange): void => {
+  // An exchange the server is done with, and whose response did not hang, never changes again: it is
+  // frozen once and every snapshot shares it. Only the others (a request still being read, a hang
+  // that may yet become client_closed) are copied by each snapshot.
+  const snapshot = (exchange: RecordedExchange): RecordedExchange => (Object.isFrozen(exchange) ? exchange : structuredClone(exchange));
+  const reportExchange = (exchange: RecordedExchange, res: ServerResponse): void => {
+    // A response the server ended (or cut) no longer holds its socket for this case.
+    if (res.writableEnded || res.destroyed) inFlight.delete(res);
+    if (exchange.response?.ending !== 'hang') freezeRecordedExchange(exchange);
     try {
-      options.onExchange?.(structuredClone(exchange));
+      options.onExchange?.(snapshot(exchange));
     } catch {
       // A broken log callback must not change what the server plays.
     }
@@ -165,9 +184,10 @@ export function armCase(options: Omit<MockServerOptions, 'port'>, url: string) {
 
   return {
     handle,
-    recording: (): Recording => structuredClone({ url, exchanges }),
+    recording: (): Recording => ({ url, exchanges: exchanges.map(snapshot) }),
     stop(): void {
-      abort.abort(CASE_CLOSED);
+      closed = true;
+      abort?.abort(CASE_CLOSED);
       waiter.close();
     },
     /** The sockets still carrying a response of this case (a hang, a stream cut short by stop()). */

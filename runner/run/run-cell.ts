@@ -11,6 +11,7 @@ import { copyTargetOutcome } from './copy-target-outcome.js';
 import { buildReproCommand, type ReproContext } from './repro.js';
 import { CELL_BUDGET_GRACE_MS, getCellBudgetMs } from './cell-budget.js';
 import { readLongestStallSince, setStallAwareTimeout, watchLoopStalls, type StallAwareTimeout } from '../loop-stall.js';
+import { createCellAbort } from './cell-signal.js';
 
 /**
  * One stall of this process longer than this share of the per-exchange timeout, and than
@@ -112,13 +113,20 @@ function judgeOutcome(options: RunCellOptions, outcome: TargetOutcome, recording
 }
 
 async function runTarget(options: RunCellOptions): Promise<{ outcome: TargetOutcome; recording?: Recording }> {
-  const { loaded, protocolVersion, target, mode } = options;
   // The cell's own signal: aborted by the run's, or by the cell budget (the target then stops
-  // and hands over what it has, which is kept as evidence). AbortSignal.any adds no listener to
-  // the run's signal, so dozens of cells in flight do not pile listeners on it.
-  const budget = new AbortController();
-  const signal = AbortSignal.any([options.signal, budget.signal]);
-  const context = { case: loaded.case, protocolVersion, mode, timeoutMs: options.timeoutMs, signal };
+  // and hands over what it has, which is kept as evidence). The cells in flight share one
+  // listener on the run's signal (cell-signal.ts), so dozens of them do not pile listeners on it.
+  const cell = createCellAbort(options.signal);
+  try {
+    return await runTargetWithin(options, cell.controller);
+  } finally {
+    cell.release();
+  }
+}
+
+async function runTargetWithin(options: RunCellOptions, budget: AbortController): Promise<{ outcome: TargetOutcome; recording?: Recording }> {
+  const { loaded, protocolVersion, target, mode } = options;
+  const context = { case: loaded.case, protocolVersion, mode, timeoutMs: options.timeoutMs, signal: budget.signal };
   const budgetMs = getCellBudgetMs(options.timeoutMs, loaded.case.exchanges.length, target.getCellLimitMs?.(context));
   if (!target.usesServer(mode)) return { outcome: await withBudget(target.run(context), budgetMs, budget) };
   // Only the built-in harness is known to be done with the server when run() settles (it closes

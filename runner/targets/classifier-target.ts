@@ -1,11 +1,12 @@
 // A classifier as a target: the harness plays a correct client around each scripted exchange
 // and hands the classifier what came back (over loopback or directly). A classifier function
-// runs in-process on its own structured clone of each input (a mutation reaches nothing else);
+// runs in-process on its own deep copy of each input (a mutation reaches nothing else);
 // a classifier module runs in its own worker thread (isolated-classifier.ts).
 import type { Case, ExchangeSpec } from '../cases/case-types.js';
 import { readVerdict } from '../classify/read-verdict.js';
 import { buildToolCallRequest } from '../harness/build-tool-call-request.js';
 import { renderDirectResponse } from '../harness/render-direct-response.js';
+import { copyClassifierInput } from '../harness/copy-classifier-input.js';
 import { DecodedBodyTooLargeError, type ExchangeResponse } from '../harness/exchange-response.js';
 import { HarnessSetupError, openHarnessSession, type HarnessSession } from '../harness/harness-session.js';
 import type { Classifier, ClassifierInput, Target, TargetContext, TargetInfo, TargetOutcome, Verdict } from '../types.js';
@@ -19,7 +20,7 @@ type CallClassifier = (input: ClassifierInput, context: TargetContext) => Promis
 
 /** Wraps a classifier function as a target (in-process: each call gets its own copy of the input). */
 export function createClassifierTarget(info: TargetInfo, classify: Classifier): Target {
-  const call: CallClassifier = async (input) => classify(structuredClone(input));
+  const call: CallClassifier = async (input) => classify(copyClassifierInput(input));
   return {
     info,
     usesServer: (mode) => mode === 'http',
