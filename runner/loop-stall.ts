@@ -9,12 +9,13 @@
 
 /** The ticker's period. */
 const TICK_MS = 20;
-/** Lateness of a tick that is not a stall (timer granularity, a busy but healthy loop). */
-const TOLERANCE_MS = 10;
-
-/** Stalls at least this long are remembered one by one (for readLongestStallSince). */
-const REMEMBERED_STALL_MS = 50;
-/** How many of them: the newest are kept. */
+/**
+ * A tick this late or later is a stall. Shorter lateness (timer granularity, garbage collection, a
+ * busy 2-core machine sharing the CPU) is left out: counted, it added up over every long wait and
+ * stretched waits that time out on purpose; a deadline still gives the loop one more turn.
+ */
+const STALL_MIN_MS = 100;
+/** How many stalls are remembered one by one (for readLongestStallSince): the newest. */
 const REMEMBERED_STALLS = 512;
 
 let stalledMs = 0;
@@ -28,15 +29,17 @@ function onTick(): void {
   const now = performance.now();
   const stall = overshoot(now);
   stalledMs += stall;
-  if (stall >= REMEMBERED_STALL_MS) {
+  if (stall > 0) {
     longStalls.push({ endedAt: now, ms: stall });
     if (longStalls.length > REMEMBERED_STALLS) longStalls.shift();
   }
   lastTick = now;
 }
 
+/** How late the next tick is at `now`, when that is a stall; else 0. */
 function overshoot(now: number): number {
-  return Math.max(0, now - lastTick - TICK_MS - TOLERANCE_MS);
+  const late = now - lastTick - TICK_MS;
+  return late >= STALL_MIN_MS ? late : 0;
 }
 
 /**
@@ -93,8 +96,8 @@ export interface StallAwareTimeout {
  * Like setTimeout(onExpire, ms), but when it fires it first adds the time the loop stalled since it
  * was set (and since the last time it checked), then waits again; it gives up once `ms` of time
  * the loop could run have passed, or the added time reaches `maxCreditMs` (default: `ms`, so the
- * wait at most doubles and a loop that never recovers still ends; a stall past that still gets one
- * more turn of the loop, so what arrived during it is read before the deadline fires). Without a watcher
+ * wait at most doubles and a loop that never recovers still ends), and then one more turn of the
+ * loop, so what arrived meanwhile is read before the deadline fires. Without a watcher
  * (watchLoopStalls) it is a plain timeout. For the runner's own waits on work in this process or
  * its threads (the harness, a classifier's worker, the cell budget); a client process keeps its
  * own deadlines, so the runner's kill timers for it stay plain (run-cell.ts judges such a cell
@@ -115,8 +118,9 @@ export function setStallAwareTimeout(onExpire: () => void, ms: number, maxCredit
       timer = setTimeout(check, Math.ceil(owed));
       return;
     }
-    // A stall past the credit: one more turn of the loop, once, so what arrived meanwhile is read first.
-    if (stall >= 1 && !lastTurn) {
+    // Then one more turn of the loop, once, so what arrived meanwhile (a stall past the credit, or
+    // a short lateness not counted as a stall) is read before the deadline fires.
+    if (!lastTurn) {
       lastTurn = true;
       timer = setTimeout(check, 1);
       return;

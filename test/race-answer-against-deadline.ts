@@ -50,3 +50,46 @@ export async function raceAnswerAgainstDeadline(setDeadline: (onExpire: () => vo
   }
   return events;
 }
+
+/**
+ * The harder race: the server in this process answers 20 ms after it reads the question, and the
+ * loop stalls for 300 ms right after the question is written, before the server could read it.
+ * With a 200 ms deadline, one more turn of the loop after the deadline is not enough (the server
+ * only then reads the question); only a deadline that adds the stalled time gives `['answer']`.
+ */
+export async function raceTwoStepAnswerAgainstDeadline(setDeadline: (onExpire: () => void, ms: number) => void): Promise<string[]> {
+  const sockets = new Set<Socket>();
+  const server = createServer((socket) => {
+    sockets.add(socket);
+    socket.on('error', () => {});
+    socket.once('data', () => setTimeout(() => socket.end('answer'), 20));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const events: string[] = [];
+  try {
+    await new Promise<void>((resolve) => {
+      const client = connect((server.address() as AddressInfo).port, '127.0.0.1', () => {
+        // Let the server accept first, then ask and stall before it can read the question.
+        setTimeout(() => {
+          client.write('question');
+          setDeadline(() => {
+            events.push('deadline');
+            client.destroy();
+            resolve();
+          }, 200);
+          stallLoop(300);
+        }, 10);
+      });
+      client.on('error', () => {});
+      client.on('data', () => {
+        events.push('answer');
+        client.destroy();
+        resolve();
+      });
+    });
+  } finally {
+    for (const socket of sockets) socket.destroy();
+    await new Promise((resolve) => server.close(resolve));
+  }
+  return events;
+}

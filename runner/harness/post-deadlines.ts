@@ -26,7 +26,7 @@ interface Entry {
   stallSeen: number;
   /** The stalled time added so far (at most timeoutMs: a POST waits at most twice its budget). */
   credited: number;
-  /** Whether the one more loop turn after a stall past the credit was given (see expire). */
+  /** Whether the one more loop turn before it is stopped was given (see expire). */
   lastTurn: boolean;
   expired: boolean;
   stop: () => void;
@@ -66,16 +66,16 @@ export function createPostDeadlines(timeoutMs: number, signal?: AbortSignal): Po
     const now = performance.now();
     const stalled = readStalledMs();
     for (const entry of [...open]) {
-      const stall = stalled - entry.stallSeen;
-      const owed = Math.min(stall, timeoutMs - entry.credited);
+      const owed = Math.min(stalled - entry.stallSeen, timeoutMs - entry.credited);
       entry.stallSeen = stalled;
       if (owed > 0) {
         entry.credited += owed;
         entry.deadline += owed;
       }
       if (entry.deadline > now + FIRE_TOLERANCE_MS) return arm(entry.deadline, now);
-      // A stall past the credit: one more turn of the loop, once, so the sockets are read first.
-      if (stall > 0 && !entry.lastTurn) {
+      // Then one more turn of the loop, once, so the sockets are read first (a stall past the
+      // credit, or a short lateness not counted as a stall).
+      if (!entry.lastTurn) {
         entry.lastTurn = true;
         return arm(now + 1, now);
       }

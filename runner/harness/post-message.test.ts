@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Pool } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
-import { raceAnswerAgainstDeadline } from '../../test/race-answer-against-deadline.js';
+import { raceAnswerAgainstDeadline, raceTwoStepAnswerAgainstDeadline } from '../../test/race-answer-against-deadline.js';
 import { watchLoopStalls } from '../loop-stall.js';
 import { createPostDeadlines } from './post-deadlines.js';
 import { postMessage } from './post-message.js';
@@ -98,11 +98,15 @@ describe('postMessage', () => {
 
 describe('POST deadlines and loop stalls', () => {
   it("do not count a stall of this process's loop: an answer sent before the deadline is read, not timed out", async () => {
-    // Unwatched, the deadlines are plain timers, and the stalled loop runs them before it reads the socket.
-    expect(await raceAnswerAgainstDeadline((onExpire, ms) => createPostDeadlines(ms).watch(onExpire))).toEqual(['deadline']);
+    // A plain timer loses: the stalled loop runs it before it reads the socket.
+    expect(await raceAnswerAgainstDeadline((onExpire, ms) => setTimeout(onExpire, ms))).toEqual(['deadline']);
+    // The deadlines give the loop one more turn before they stop a POST, watched or not.
+    expect(await raceAnswerAgainstDeadline((onExpire, ms) => createPostDeadlines(ms).watch(onExpire))).toEqual(['answer']);
+    // When the stall kept the server from reading the question, only adding the stalled time helps.
+    expect(await raceTwoStepAnswerAgainstDeadline((onExpire, ms) => createPostDeadlines(ms).watch(onExpire))).toEqual(['deadline']);
     const stopWatching = watchLoopStalls();
     try {
-      expect(await raceAnswerAgainstDeadline((onExpire, ms) => createPostDeadlines(ms).watch(onExpire))).toEqual(['answer']);
+      expect(await raceTwoStepAnswerAgainstDeadline((onExpire, ms) => createPostDeadlines(ms).watch(onExpire))).toEqual(['answer']);
     } finally {
       stopWatching();
     }
