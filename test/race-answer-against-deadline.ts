@@ -11,31 +11,35 @@ export function stallLoop(ms: number): void {
 }
 
 /**
- * A server that answers 20 ms after it is asked, a client that asks and sets a 200 ms deadline,
- * and a 400 ms stall of the loop right after the question: which comes first, the client reading
- * the answer or the deadline? A plain timer gives `['deadline']` (the stalled loop runs expired
- * timers before it reads sockets); one that does not count stalls gives `['answer']`.
+ * A server in this process that answers 100 ms after the client set a 200 ms deadline, and a
+ * 400 ms stall of the loop that starts at once: when the loop runs again, the server's timer writes
+ * the answer, and then which comes first, the client reading the answer or the deadline? When the loop runs again, a plain timer fires first (expired timers run before
+ * sockets are read): `['deadline']`. A deadline that does not count the stall, or gives the loop
+ * one more turn, reads the answer: `['answer']`.
  */
 export async function raceAnswerAgainstDeadline(setDeadline: (onExpire: () => void, ms: number) => void): Promise<string[]> {
-  const sockets = new Set<Socket>();
+  let accepted: (socket: Socket) => void = () => {};
+  const serverSide = new Promise<Socket>((resolve) => (accepted = resolve));
   const server = createServer((socket) => {
-    sockets.add(socket);
     socket.on('error', () => {}); // the client may be gone (the deadline won)
-    setTimeout(() => socket.end('answer'), 20);
+    accepted(socket);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const events: string[] = [];
   try {
-    await new Promise<void>((resolve) => {
+    await new Promise<void>((resolve, reject) => {
       const client = connect((server.address() as AddressInfo).port, '127.0.0.1', () => {
-        client.write('question');
-        setDeadline(() => {
-          events.push('deadline');
-          client.destroy();
-          resolve();
-        }, 200);
-        // The loop stalls well past the deadline; the answer is sent during the first turn after it.
-        setTimeout(() => stallLoop(400), 5);
+        serverSide.then((socket) => {
+          setDeadline(() => {
+            events.push('deadline');
+            client.destroy();
+            resolve();
+          }, 200);
+          setTimeout(() => socket.end('answer'), 100);
+          // The stall starts before any timer can run; when it ends, the answer's timer (due
+          // first) and the deadline are both due in the same turn, and the answer is on the socket.
+          setImmediate(() => stallLoop(400));
+        }, reject);
       });
       client.on('error', () => {});
       client.on('data', () => {
@@ -45,7 +49,7 @@ export async function raceAnswerAgainstDeadline(setDeadline: (onExpire: () => vo
       });
     });
   } finally {
-    for (const socket of sockets) socket.destroy();
+    (await serverSide).destroy();
     await new Promise((resolve) => server.close(resolve));
   }
   return events;
