@@ -1,12 +1,13 @@
 import { getEventListeners } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Pool } from 'undici';
+import { Pool, util as undiciUtil } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { raceAnswerAgainstDeadline, raceTwoStepAnswerAgainstDeadline } from '../../test/race-answer-against-deadline.js';
 import { watchLoopStalls } from '../loop-stall.js';
 import { createPostDeadlines } from './post-deadlines.js';
-import { postMessage } from './post-message.js';
+import { normalizeResponseHeaders } from './exchange-response.js';
+import { pairRawHeaders, postMessage } from './post-message.js';
 
 let server: Server | undefined;
 let pool: Pool | undefined;
@@ -110,5 +111,21 @@ describe('POST deadlines and loop stalls', () => {
     } finally {
       stopWatching();
     }
+  });
+});
+
+describe('pairRawHeaders', () => {
+  it("gives the headers undici's parseHeaders gives, duplicates, case and latin1 bytes included", () => {
+    const raw = [
+      ['Content-Type', 'application/json'],
+      ['Set-Cookie', 'a=1'],
+      ['set-cookie', 'b=2'],
+      ['X-Latin', 'caf\u00e9'],
+      ['WWW-Authenticate', 'Bearer realm="x"'],
+      ['Connection', 'keep-alive'],
+    ].flatMap(([name, value]) => [Buffer.from(name!, 'latin1'), Buffer.from(value!, 'latin1')]);
+    const ours = normalizeResponseHeaders(pairRawHeaders(raw));
+    expect(ours).toEqual(normalizeResponseHeaders(Object.entries(undiciUtil.parseHeaders(raw))));
+    expect(ours).toEqual({ 'content-type': 'application/json', 'set-cookie': 'a=1, b=2', 'x-latin': 'caf\u00e9', 'www-authenticate': 'Bearer realm="x"' });
   });
 });

@@ -1,5 +1,5 @@
 // One POST over undici that never throws for wire problems: it returns what arrived.
-import { util as undiciUtil, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import type { TransportErrorKind } from '../types.js';
 import { createTransportError, decodeBody, normalizeResponseHeaders, type ExchangeResponse } from './exchange-response.js';
 import type { PostDeadlines, WatchedPost } from './post-deadlines.js';
@@ -65,7 +65,7 @@ class PostHandler implements Dispatcher.DispatchHandler {
     // An informational (1xx) head is not the response: wait for the final one, as `request` does.
     if (statusCode < 200) return true;
     this.status = statusCode;
-    this.headers = normalizeResponseHeaders(Object.entries(undiciUtil.parseHeaders(rawHeaders)));
+    this.headers = normalizeResponseHeaders(pairRawHeaders(rawHeaders));
     return true;
   }
 
@@ -118,4 +118,17 @@ function collectCodes(error: unknown): string[] {
     current = cause;
   }
   return codes;
+}
+
+/**
+ * The raw header list a dispatch handler gets (name, value, name, value, … as bytes) as pairs of
+ * latin1 text, in order: what undici's parseHeaders reads, without importing undici (about 130 ms
+ * of CPU at every start of the CLI, direct mode included) for it.
+ */
+export function pairRawHeaders(raw: readonly (Buffer | string | readonly Buffer[])[]): [string, string | string[]][] {
+  const text = (value: Buffer | string | readonly Buffer[] | undefined): string | string[] =>
+    value === undefined ? '' : typeof value === 'string' ? value : Buffer.isBuffer(value) ? value.toString('latin1') : value.map((item) => item.toString('latin1'));
+  const pairs: [string, string | string[]][] = [];
+  for (let index = 0; index + 1 < raw.length; index += 2) pairs.push([String(text(raw[index])), text(raw[index + 1])]);
+  return pairs;
 }
