@@ -47,6 +47,9 @@ export class HarnessSetupError extends Error {
   override name = 'HarnessSetupError';
 }
 
+/** How many times the per-exchange timeout the harness waits for its own initialize and notifications/initialized. */
+export const SETUP_PATIENCE = 3;
+
 /** Opens a session: versions before 2026-07-28 initialize (keeping the session id); 2026-07-28 is stateless. */
 export async function openHarnessSession(options: HarnessSessionOptions): Promise<HarnessSession> {
   const url = new URL(options.url);
@@ -60,6 +63,12 @@ export async function openHarnessSession(options: HarnessSessionOptions): Promis
   const deadlines = createPostDeadlines(options.timeoutMs, options.signal);
   const post = (body: unknown, headers: Record<string, string>, onChunk?: (bytes: Buffer, type: string | undefined) => void) =>
     postMessage({ dispatcher: pool, path, headers, body: JSON.stringify(body), deadlines, timeoutMs: options.timeoutMs, onChunk });
+  // The harness's own lifecycle is not what a cell measures: it waits SETUP_PATIENCE times longer,
+  // so a runner busy starting many cells at once (the default run's first seconds) still sets up.
+  const setupTimeoutMs = options.timeoutMs * SETUP_PATIENCE;
+  const setupDeadlines = createPostDeadlines(setupTimeoutMs, options.signal);
+  const postSetup = (body: unknown, headers: Record<string, string>) =>
+    postMessage({ dispatcher: pool, path, headers, body: JSON.stringify(body), deadlines: setupDeadlines, timeoutMs: setupTimeoutMs });
   // T0618 § Protocol Version Header: from 2025-06-18 every request after initialize names the
   // negotiated version; a 2025-03-26 client has no such header (LEGACY 1.13).
   const legacyHeaders = (): Record<string, string> => {
@@ -70,7 +79,7 @@ export async function openHarnessSession(options: HarnessSessionOptions): Promis
   };
 
   if (hasInitializeSession(options.protocolVersion)) {
-    const init = await post(
+    const init = await postSetup(
       {
         jsonrpc: '2.0',
         id: 'harness-initialize',
@@ -80,14 +89,15 @@ export async function openHarnessSession(options: HarnessSessionOptions): Promis
       createBaseHeaders(),
     );
     setup.push(init);
-    if (init.transportError) await failSetup(pool, deadlines, options, 'initialize', init.transportError.message);
+    if (init.transportError) await failSetup(pool, [deadlines, setupDeadlines], options, 'initialize', init.transportError.message);
     sessionId = init.headers['mcp-session-id'];
     // L0326/L25 § Version Negotiation: use the version the server answered with.
     negotiatedVersion = readInitializeVersion(init) ?? options.protocolVersion;
-    const initialized = await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, legacyHeaders());
+    const initialized = await postSetup({ jsonrpc: '2.0', method: 'notifications/initialized' }, legacyHeaders());
     setup.push(initialized);
-    if (initialized.transportError) await failSetup(pool, deadlines, options, 'notifications/initialized', initialized.transportError.message);
+    if (initialized.transportError) await failSetup(pool, [deadlines, setupDeadlines], options, 'notifications/initialized', initialized.transportError.message);
   }
+  setupDeadlines.close();
 
   return {
     get sessionId() {
@@ -110,8 +120,8 @@ export async function openHarnessSession(options: HarnessSessionOptions): Promis
   };
 }
 
-async function failSetup(pool: Dispatcher, deadlines: PostDeadlines, options: HarnessSessionOptions, step: string, problem: string): Promise<never> {
-  deadlines.close();
+async function failSetup(pool: Dispatcher, deadlines: PostDeadlines[], options: HarnessSessionOptions, step: string, problem: string): Promise<never> {
+  for (const each of deadlines) each.close();
   if (!options.connections) await pool.destroy();
   throw new HarnessSetupError(`the harness could not set up its session (${step}: ${problem}): the cell was not measured`);
 }

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadCases } from '../cases/load-cases.js';
 import { classifyReference } from '../classify/reference.js';
 import { createClassifierTarget } from './classifier-target.js';
+import { SETUP_PATIENCE } from '../harness/harness-session.js';
 
 let server: Server;
 let url: string;
@@ -38,7 +39,8 @@ describe('a classifier cell whose session setup failed', () => {
     const item = (await loadCases()).find((loaded) => loaded.case.id === 'baseline')!.case;
     const target = createClassifierTarget({ name: 'reference', kind: 'classifier' }, classifyReference);
     const outcome = await target.run({ case: item, protocolVersion: '2025-06-18', mode: 'http', serverUrl: url, timeoutMs: 300, signal: new AbortController().signal });
-    expect(outcome.error).toBe('the harness could not set up its session (initialize: no complete response within 300 ms): the cell was not measured');
+    // The harness's own setup waits SETUP_PATIENCE times the per-exchange timeout.
+    expect(outcome.error).toBe(`the harness could not set up its session (initialize: no complete response within ${300 * SETUP_PATIENCE} ms): the cell was not measured`);
     expect(outcome.verdicts).toEqual([]);
     expect(calls).toBe(0);
   });
