@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { LoadedCase } from '../cases/case-types.js';
+import type { LoadedCase, ResponseSpec } from '../cases/case-types.js';
 import { makeCase, SUCCESS_JSON } from '../mock-server/test-cases.js';
 import { createClassifierTarget } from '../targets/classifier-target.js';
 import { classifyReference } from '../classify/reference.js';
-import { estimateWaitMs } from './estimate-wait.js';
+import { estimateWaitMs, scriptOutlastsTimeout } from './estimate-wait.js';
 import { runMatrix } from './run-matrix.js';
 
 const load = (id: string, ...args: Parameters<typeof makeCase>): LoadedCase => ({
@@ -57,5 +57,18 @@ describe('runMatrix with waiting cells', () => {
       ['hang-b', 'pass'],
       ['hang-c', 'pass'],
     ]);
+  });
+});
+
+describe('scriptOutlastsTimeout', () => {
+  it('holds for a hang, a hanging stream and delays of half the timeout or more; not for a prompt answer', () => {
+    const at = (response: ResponseSpec) => scriptOutlastsTimeout(makeCase([response]).exchanges[0]!, 2000);
+    expect(at({ start: 'hang' })).toBe(true);
+    expect(at({ body: { sse: { events: [], end: 'hang' } } })).toBe(true);
+    expect(at({ delayMs: 1000, body: { json: SUCCESS_JSON } })).toBe(true);
+    expect(at({ body: { sse: { events: [{ data: SUCCESS_JSON, delayMs: 600 }, { data: SUCCESS_JSON, delayMs: 400, response: true }] } } })).toBe(true);
+    expect(at({ body: { json: SUCCESS_JSON } })).toBe(false);
+    expect(at({ delayMs: 300, body: { sse: { events: [{ data: SUCCESS_JSON, delayMs: 300, response: true }] } } })).toBe(false);
+    expect(at({ status: 503, headers: { 'Retry-After': '5' } })).toBe(false); // the client's sleep, not the server's delay
   });
 });

@@ -27,3 +27,20 @@ function estimateExchangeWaitMs(exchange: ExchangeSpec, timeoutMs: number): numb
   if (Number.isFinite(seconds) && seconds > 0) wait += seconds * 1000;
   return wait;
 }
+
+/**
+ * Whether the script itself keeps the server from finishing this exchange's answer within the
+ * timeout: a hang, or scripted delays of half the timeout or more. Otherwise a client that got no
+ * complete answer in time was kept waiting by something else than the case.
+ */
+export function scriptOutlastsTimeout(exchange: ExchangeSpec, timeoutMs: number): boolean {
+  const response = exchange.response;
+  if (response.start === 'hang') return true;
+  let wait = response.delayMs ?? 0;
+  const body = response.body;
+  if (body && 'sse' in body) {
+    if (body.sse.end === 'hang') return true;
+    for (const event of body.sse.events) wait += event.delayMs ?? 0;
+  }
+  return wait >= timeoutMs / 2;
+}

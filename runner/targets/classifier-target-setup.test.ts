@@ -45,3 +45,26 @@ describe('a classifier cell whose session setup failed', () => {
     expect(calls).toBe(0);
   });
 });
+
+describe('a classifier cell whose harness timed out on an answer the script gives at once', () => {
+  it('is an error (the runner was too busy), never a NO_RESPONSE verdict judged against the case', async () => {
+    // 2026-07-28 has no session setup; this server never answers the call, as a runner too busy to serve it would not.
+    const silent = createServer(() => {});
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const item = (await loadCases()).find((loaded) => loaded.case.id === 'baseline')!.case;
+      const target = createClassifierTarget({ name: 'reference', kind: 'classifier' }, classifyReference);
+      const outcome = await target.run({ case: item, protocolVersion: '2026-07-28', mode: 'http', serverUrl: `http://127.0.0.1:${(silent.address() as AddressInfo).port}/mcp`, timeoutMs: 200, signal: new AbortController().signal });
+      expect(outcome.error).toBe('exchange 1: the harness got no complete response within 200 ms, although the script answers sooner: the runner was too busy (an overloaded machine), so the cell was not measured');
+      expect(outcome.verdicts).toEqual([]);
+      // A script that hangs is what a timeout measures: that cell is judged.
+      const hang = (await loadCases()).find((loaded) => loaded.case.id === 'no-response-hang')!.case;
+      const judged = await target.run({ case: hang, protocolVersion: '2026-07-28', mode: 'http', serverUrl: `http://127.0.0.1:${(silent.address() as AddressInfo).port}/mcp`, timeoutMs: 200, signal: new AbortController().signal });
+      expect(judged.error).toBeUndefined();
+      expect(judged.verdicts).toMatchObject([{ outcome: 'NO_RESPONSE' }]);
+    } finally {
+      silent.closeAllConnections();
+      await new Promise((resolve) => silent.close(resolve));
+    }
+  });
+});

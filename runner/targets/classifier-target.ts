@@ -12,6 +12,7 @@ import { HarnessSetupError, openHarnessSession, type HarnessSession } from '../h
 import type { Classifier, ClassifierInput, Target, TargetContext, TargetInfo, TargetOutcome, Verdict } from '../types.js';
 import { getAdvertisedOutputSchema } from '../version-features.js';
 import { ClassifierFailure, type IsolatedClassifier } from './isolated-classifier.js';
+import { scriptOutlastsTimeout } from '../run/estimate-wait.js';
 
 /** How long an isolated classifier may take per input beyond the per-exchange timeout. */
 const CLASSIFY_SLACK_MS = 1000;
@@ -67,6 +68,11 @@ async function runClassifier(classify: CallClassifier, context: TargetContext): 
         // A decompression bomb in the case is an error of this cell, named as such; anything else is a harness bug.
         if (error instanceof DecodedBodyTooLargeError) return { verdicts, error: `exchange ${index + 1}: ${error.message}` };
         throw error;
+      }
+      // The harness is this process: a timeout the script does not cause is the runner's own
+      // slowness (an overloaded machine), and judging the classifier on it would be a false verdict.
+      if (session && response.transportError?.kind === 'timeout' && !context.signal.aborted && !scriptOutlastsTimeout(exchange, context.timeoutMs)) {
+        return { verdicts, error: `exchange ${index + 1}: the harness got no complete response within ${context.timeoutMs} ms, although the script answers sooner: the runner was too busy (an overloaded machine), so the cell was not measured` };
       }
       const input: ClassifierInput = { ...response, expectedId: request.id, protocolVersion, request, ...(outputSchema ? { outputSchema } : {}) };
       let raw: unknown;
