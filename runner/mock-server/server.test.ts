@@ -253,7 +253,8 @@ describe('mock server on the wire (2026-07-28)', () => {
 
   it('refuses bodies over 1 MiB with 413 and still records the request', async () => {
     const server = await start(makeCase([{}]));
-    const raw = await sendRaw(server.url, post(`{"pad":"${'x'.repeat(1024 * 1024 + 10)}"}`));
+    // 10 s, not the 1 s default: in a fresh-clone CI run at load 8 the answer to a 1 MiB upload took longer.
+    const raw = await sendRaw(server.url, post(`{"pad":"${'x'.repeat(1024 * 1024 + 10)}"}`), 10_000);
     expect(raw.statusLine).toBe('HTTP/1.1 413 Payload Too Large');
     expect(server.recording().exchanges[0]!.response!.status).toBe(413);
   });
