@@ -38,8 +38,12 @@ function onTick(): void {
 
 /** How late the next tick is at `now`, when that is a stall; else 0. */
 function overshoot(now: number): number {
-  const late = now - lastTick - TICK_MS;
-  return late >= STALL_MIN_MS ? late : 0;
+  return countAsStall(now - lastTick - TICK_MS);
+}
+
+/** A tick's lateness counted as a stall: all of it from STALL_MIN_MS on, none below. */
+export function countAsStall(lateMs: number): number {
+  return lateMs >= STALL_MIN_MS ? lateMs : 0;
 }
 
 /**
