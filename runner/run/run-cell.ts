@@ -84,12 +84,12 @@ export async function runCell(options: RunCellOptions): Promise<Cell> {
 
 /**
  * A real client keeps its own deadlines, in its own process, against the mock server in this one.
- * When this process's event loop stalled, at one time, for half the per-exchange timeout or more
- * (and at least a second) during the cell (an overloaded machine), the server may have answered late by that much, and a
- * correct client may have given up: its timing was not measured, so the cell is `error`, its
- * verdicts kept as evidence.
- * The harness and the runner's own deadlines do not count stalls (runner/loop-stall.ts), so classifier
- * cells need no such guard.
+ * When this process's event loop stalled at one time, during the cell, for half the per-exchange
+ * timeout or more and at least a second (an overloaded machine), the server may have answered late
+ * by that much, and a correct client may have given up: its timing was not measured, so the cell
+ * is `error`, its verdicts kept as evidence. Classifier cells need no such guard: the harness's
+ * deadlines do not count stalls (runner/loop-stall.ts), and a harness timeout the script does not
+ * cause is an error there (targets/classifier-target.ts).
  */
 function refuseStalledClientTiming(options: RunCellOptions, outcome: TargetOutcome, longestStallMs: number): TargetOutcome {
   if (options.target.info.kind === 'classifier' || !options.target.usesServer(options.mode)) return outcome;
