@@ -23,6 +23,14 @@ function normalizeCell(cell: Cell): string {
     .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, 'UUID');
 }
 
+/** Where two normalized cells first differ: a little of each around that point. */
+function showFirstDifference(before: string, after: string): string {
+  let at = 0;
+  while (at < before.length && before[at] === after[at]) at++;
+  const around = (text: string) => text.slice(Math.max(0, at - 120), at + 120);
+  return `first run …${around(before)}… this run …${around(after)}…`;
+}
+
 // The whole table against the reference is the most expensive run of the suite (453 cells, the
 // http mode a mock server each); the first run of each mode also carries the case-table rule that
 // the reference passes every cell (moved here from test/case-table.test.ts, which ran it once more).
@@ -53,8 +61,8 @@ describe.each(['direct', 'http'] as const)('determinism, %s mode', (mode) => {
       const result = run === 0 ? await getFirstRun() : await runWholeTable();
       const cells = result.cells.map(normalizeCell);
       first ??= cells;
-      // Compare cell by cell, so a difference names its cell.
-      const differing = cells.flatMap((cell, index) => (cell === first![index] ? [] : [`${result.cells[index]!.case}@${result.cells[index]!.protocolVersion}`]));
+      // Compare cell by cell, so a difference names its cell and shows where the two first part.
+      const differing = cells.flatMap((cell, index) => (cell === first![index] ? [] : [`${result.cells[index]!.case}@${result.cells[index]!.protocolVersion}: ${showFirstDifference(first![index]!, cell)}`]));
       expect(differing, `run ${run + 1}`).toEqual([]);
       fingerprints.push(createHash('sha256').update(cells.join('\n')).digest('hex').slice(0, 16));
     }
