@@ -9,7 +9,13 @@ import { findTestSchemasDir, formatSkipNotice, getBrowserRequirement, getSchemaR
 const schemasDir = findTestSchemasDir();
 const env = { ...process.env, ...(schemasDir ? { MCP_SCHEMAS_DIR: schemasDir } : {}) };
 const notice = formatSkipNotice([getSchemaRequirement(env), getSpecExamplesRequirement(env), getBrowserRequirement()], env);
-if (notice) console.warn(notice);
+// vitest evaluates this file once for the root and once per project: the notice is printed once per run.
+const NOTICE_SHOWN = Symbol.for('mcp-error-matrix.skip-notice-shown');
+const shared = globalThis as { [NOTICE_SHOWN]?: boolean };
+if (notice && !shared[NOTICE_SHOWN]) {
+  shared[NOTICE_SHOWN] = true;
+  console.warn(notice);
+}
 
 const INCLUDE = ['runner/**/*.test.ts', 'reports/**/*.test.ts', 'test/**/*.test.ts'];
 // Worker threads that stay up for the whole run, one more than cores: most test files wait on
