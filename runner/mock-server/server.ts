@@ -11,6 +11,7 @@ import { freezeRecordedExchange, readRequest } from './record-request.js';
 import { renderResponseSpec } from './render-response.js';
 import { createReplyWaiter } from './reply-waiter.js';
 import { allowsBatching } from '../version-features.js';
+import { setStallAwareTimeout } from '../loop-stall.js';
 import { createRouterState, MCP_PATH, routeRequest } from './route-request.js';
 
 export interface MockServer {
@@ -18,6 +19,13 @@ export interface MockServer {
   url: string;
   /** A snapshot of everything seen so far. */
   recording(): Recording;
+  /**
+   * Resolves once the server has seen the end of every response of this case still in flight
+   * (its connection closed, or the response ended), or after `maxMs` of time the loop could run.
+   * A target that cut a connection and then settled is not yet seen by the server: a recording
+   * taken at once says `hang` or `client_closed` by chance. Take it after this.
+   */
+  settle(maxMs: number): Promise<void>;
   /** Stops the server, cutting hanging responses; never leaves timers running. */
   close(): Promise<void>;
 }
@@ -39,6 +47,7 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
   return {
     url: server.url,
     recording: server.recording,
+    settle: server.settle,
     close() {
       closing ??= server.close().then(() => host.close());
       return closing;
@@ -91,7 +100,7 @@ export async function createMockServerHost(port = 0): Promise<MockServerHost> {
         })();
         return closing;
       };
-      return { url, recording: cell.recording, close: closeArmed };
+      return { url, recording: cell.recording, settle: cell.settle, close: closeArmed };
     },
     close() {
       hostClosing ??= (async () => {
@@ -185,6 +194,7 @@ export function armCase(options: Omit<MockServerOptions, 'port'>, url: string) {
   return {
     handle,
     recording: (): Recording => ({ url, exchanges: exchanges.map(snapshot) }),
+    settle: (maxMs: number): Promise<void> => settleResponses([...inFlight], maxMs),
     stop(): void {
       closed = true;
       abort?.abort(CASE_CLOSED);
@@ -193,6 +203,26 @@ export function armCase(options: Omit<MockServerOptions, 'port'>, url: string) {
     /** The sockets still carrying a response of this case (a hang, a stream cut short by stop()). */
     unfinishedSockets: (): Socket[] => [...inFlight].flatMap((res) => (res.socket && !res.writableEnded ? [res.socket] : [])),
   };
+}
+
+/** Waits until each response has ended or lost its connection, at most `maxMs` (stall-aware). */
+function settleResponses(responses: ServerResponse[], maxMs: number): Promise<void> {
+  const open = responses.filter((res) => !res.writableEnded && !res.destroyed);
+  if (open.length === 0) return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    let left = open.length;
+    const deadline = setStallAwareTimeout(done, maxMs);
+    function done(): void {
+      deadline.clear();
+      for (const res of open) res.off('close', onEnd).off('finish', onEnd);
+      resolve();
+    }
+    function onEnd(this: ServerResponse): void {
+      this.off('close', onEnd).off('finish', onEnd);
+      if (--left === 0) done();
+    }
+    for (const res of open) res.on('close', onEnd).on('finish', onEnd);
+  });
 }
 
 function isResponseObject(value: unknown): value is { id: unknown } {

@@ -57,6 +57,7 @@ export async function startSharedMockServer(): Promise<SharedMockServer> {
       return {
         url,
         recording: cell.recording,
+        settle: cell.settle,
         close() {
           cellClosing ??= (async () => {
             cells.delete(token);

@@ -3,7 +3,7 @@ import type { LoadedCase } from '../cases/case-types.js';
 import { decideCellStatus } from '../judge/cell-status.js';
 import { judgeClient, type CheckRequestMessage } from '../judge/judge-client.js';
 import { getAlternatives, getExpectedVerdicts, judgeVerdicts } from '../judge/judge-verdicts.js';
-import { startMockServer } from '../mock-server/server.js';
+import { startMockServer, type MockServer } from '../mock-server/server.js';
 import type { ServerHosts } from './server-hosts.js';
 import type { Cell, ProtocolVersion, Recording, SchemaResult, Target, TargetOutcome } from '../types.js';
 import { describeThrownMessage } from '../safe-copy.js';
@@ -136,7 +136,7 @@ async function runTargetWithin(options: RunCellOptions, budget: AbortController)
     const { server, connections } = await options.hosts.open(loaded.case, protocolVersion);
     try {
       const outcome = await withBudget(target.run({ ...context, serverUrl: server.url, ...(connections ? { connections } : {}) }), budgetMs, budget);
-      return { outcome, recording: server.recording() };
+      return { outcome, recording: await readSettledRecording(server) };
     } finally {
       // A target past its budget that still sends reaches a closed path: a 404 recorded nowhere.
       await server.close();
@@ -145,10 +145,23 @@ async function runTargetWithin(options: RunCellOptions, budget: AbortController)
   const server = await startMockServer({ case: loaded.case, protocolVersion });
   try {
     const outcome = await withBudget(target.run({ ...context, serverUrl: server.url }), budgetMs, budget);
-    return { outcome, recording: server.recording() };
+    return { outcome, recording: await readSettledRecording(server) };
   } finally {
     await server.close();
   }
+}
+
+/**
+ * How long the recording waits for the server to see a response end once the target is done. The
+ * harness closes what it gave up on before it settles, so its cells wait only for the server to
+ * read that; a client that leaves a response open past its conclusion costs at most this.
+ */
+export const RECORDING_SETTLE_MS = 500;
+
+/** The recording once the server has seen the target's last closes (server.settle): the same cell records the same ending every run. */
+async function readSettledRecording(server: MockServer): Promise<Recording> {
+  await server.settle(RECORDING_SETTLE_MS);
+  return server.recording();
 }
 
 /**

@@ -48,9 +48,12 @@ beforeAll(async () => {
     createCommandTarget({ name: 'null-verdict', command: 'node test/fixtures/clients/persistent-faulty.mjs null-verdict tool-is-error', persistent: 1, cwd: ROOT, env }),
     createCommandTarget({ name: 'exits-at-start', command: 'node test/fixtures/clients/persistent-faulty.mjs exits-at-start -', persistent: 1, cwd: ROOT, env }),
   ];
+  // The run's timeout is long although every answer comes at once: a cell is `error` when this
+  // process's loop stalls for half of it (run-cell.ts). In one full-suite run the first cell of
+  // both runs, while the nine clients were starting, was `error` after a 2.5 s stall at 4000 ms.
   const [together, oneAtATime] = await Promise.all([
-    runMatrix({ cases: table, targets: correct, timeoutMs: 4000, concurrency: 4 }),
-    runMatrix({ cases: table, targets: faulty, timeoutMs: 4000, concurrency: 1 }),
+    runMatrix({ cases: table, targets: correct, timeoutMs: 10_000, concurrency: 4 }),
+    runMatrix({ cases: table, targets: faulty, timeoutMs: 10_000, concurrency: 1 }),
   ]);
   matrix = { ...together, cells: [...together.cells, ...oneAtATime.cells] };
   await Promise.all([...correct, ...faulty].map((target) => target.close?.()));
