@@ -72,7 +72,7 @@ describeWithSchemas('a repro line pasted into sh gives its cell again, with the 
       pick(direct, CLASSIFIER_TARGET, 'tool-is-error'),
     ];
     // The sample covers what a repro line must carry.
-    expect(sample.map((cell) => cell.status)).toEqual(['xfail', 'pass', 'fail', 'pass', 'fail']);
+    expect(sample.map((cell) => (cell.status === 'error' ? `error: ${cell.reason}` : cell.status))).toEqual(['xfail', 'pass', 'fail', 'pass', 'fail']);
     expect(sample[0]!.repro).toMatch(/ --timeout 3000 --baseline baselines\/default\.yaml --no-schemas$/);
     expect(sample[2]!.repro).toContain(` --cases '${table}' `);
     expect(sample[4]!.repro).toContain(' --mode direct');
