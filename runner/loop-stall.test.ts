@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { raceAnswerAgainstDeadline, raceTwoStepAnswerAgainstDeadline, stallLoop } from '../test/race-answer-against-deadline.js';
-import { countAsStall, readLongestStallSince, readStalledMs, setStallAwareTimeout, watchLoopStalls } from './loop-stall.js';
+import { countAsStall, readStalledMs, readStallsSince, setStallAwareTimeout, watchLoopStalls } from './loop-stall.js';
 
 const nextTurn = () => new Promise((resolve) => setTimeout(resolve, 25));
 
@@ -25,21 +25,31 @@ describe('loop stalls', () => {
     expect(after - during).toBeLessThan(200);
   });
 
-  it('names the longest single stall since a time, not the sum of short ones', async () => {
+  it('lists each stall since a time, with when it started and ended, not the sum of short ones', async () => {
     watch();
     const start = performance.now();
-    const stalledBefore = readStalledMs();
     stallLoop(600);
     await nextTurn();
     const between = performance.now();
     stallLoop(200);
     await nextTurn();
-    const longest = readLongestStallSince(start);
-    // The longest, not the sum: the second stall is left out.
-    expect(longest).toBeGreaterThanOrEqual(550);
-    expect(readStalledMs() - stalledBefore - longest).toBeGreaterThanOrEqual(150);
-    expect(readLongestStallSince(between)).toBeGreaterThanOrEqual(150);
-    expect(readLongestStallSince(between)).toBeLessThan(longest);
+    const stalls = readStallsSince(start);
+    expect(stalls).toHaveLength(2);
+    const [first, second] = stalls.map((item) => ({ ...item, ms: item.endedAt - item.startedAt }));
+    expect(first!.ms).toBeGreaterThanOrEqual(550);
+    expect(second!.ms).toBeGreaterThanOrEqual(150);
+    expect(second!.ms).toBeLessThan(first!.ms);
+    expect(first!.startedAt).toBeGreaterThanOrEqual(start);
+    expect(first!.endedAt).toBeLessThanOrEqual(second!.startedAt);
+    expect(readStallsSince(between)).toEqual([stalls[1]]);
+  });
+
+  it('lists a stall still under way as ending now', () => {
+    watch();
+    const start = performance.now();
+    stallLoop(300);
+    const [ongoing] = readStallsSince(start);
+    expect(ongoing!.endedAt - ongoing!.startedAt).toBeGreaterThanOrEqual(250);
   });
 
   it('leaves out lateness under 100 ms: a busy machine is not a stalled loop', () => {

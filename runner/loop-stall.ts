@@ -15,7 +15,7 @@ const TICK_MS = 20;
  * stretched waits that time out on purpose; a deadline still gives the loop one more turn.
  */
 const STALL_MIN_MS = 100;
-/** How many stalls are remembered one by one (for readLongestStallSince): the newest. */
+/** How many stalls are remembered one by one (for readStallsSince): the newest. */
 const REMEMBERED_STALLS = 512;
 
 let stalledMs = 0;
@@ -55,15 +55,26 @@ export function readStalledMs(): number {
   return ticker === undefined ? stalledMs : stalledMs + overshoot(performance.now());
 }
 
+/** One stall of the loop, as performance.now() times. */
+export interface LoopStall {
+  startedAt: number;
+  endedAt: number;
+}
+
 /**
- * The longest single stall that ended at or after `since` (a performance.now() time), a stall
- * still under way included; 0 while nobody watches. A client's deadline is missed because of one
- * long silence of the server, not because many short ones add up over a long cell.
+ * The stalls that ended at or after `since` (a performance.now() time), oldest first, with a stall
+ * still under way ending now; none while nobody watches.
  */
-export function readLongestStallSince(since: number): number {
-  let longest = ticker === undefined ? 0 : overshoot(performance.now());
-  for (let index = longStalls.length - 1; index >= 0 && longStalls[index]!.endedAt >= since; index--) longest = Math.max(longest, longStalls[index]!.ms);
-  return longest;
+export function readStallsSince(since: number): LoopStall[] {
+  const stalls: LoopStall[] = [];
+  for (let index = longStalls.length - 1; index >= 0 && longStalls[index]!.endedAt >= since; index--) {
+    const { endedAt, ms } = longStalls[index]!;
+    stalls.unshift({ startedAt: endedAt - ms, endedAt });
+  }
+  const now = performance.now();
+  const ongoing = ticker === undefined ? 0 : overshoot(now);
+  if (ongoing > 0) stalls.push({ startedAt: now - ongoing, endedAt: now });
+  return stalls;
 }
 
 /**

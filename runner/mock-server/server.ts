@@ -19,6 +19,8 @@ export interface MockServer {
   url: string;
   /** A snapshot of everything seen so far. */
   recording(): Recording;
+  /** performance.now() when this case's clock started: the recording's times count from it. */
+  readonly clockOrigin: number;
   /**
    * Resolves once the server has seen the end of every response of this case still in flight
    * (its connection closed, or the response ended), or after `maxMs` of time the loop could run.
@@ -47,6 +49,7 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
   return {
     url: server.url,
     recording: server.recording,
+    clockOrigin: server.clockOrigin,
     settle: server.settle,
     close() {
       closing ??= server.close().then(() => host.close());
@@ -100,7 +103,7 @@ export async function createMockServerHost(port = 0): Promise<MockServerHost> {
         })();
         return closing;
       };
-      return { url, recording: cell.recording, settle: cell.settle, close: closeArmed };
+      return { url, recording: cell.recording, clockOrigin: cell.clockOrigin, settle: cell.settle, close: closeArmed };
     },
     close() {
       hostClosing ??= (async () => {
@@ -194,6 +197,7 @@ export function armCase(options: Omit<MockServerOptions, 'port'>, url: string) {
   return {
     handle,
     recording: (): Recording => ({ url, exchanges: exchanges.map(snapshot) }),
+    clockOrigin: startedAt,
     settle: (maxMs: number): Promise<void> => settleResponses([...inFlight], maxMs),
     stop(): void {
       closed = true;

@@ -57,6 +57,7 @@ export async function startSharedMockServer(): Promise<SharedMockServer> {
       return {
         url,
         recording: cell.recording,
+        clockOrigin: cell.clockOrigin,
         settle: cell.settle,
         close() {
           cellClosing ??= (async () => {

@@ -10,7 +10,8 @@ import { describeThrownMessage } from '../safe-copy.js';
 import { copyTargetOutcome } from './copy-target-outcome.js';
 import { buildReproCommand, type ReproContext } from './repro.js';
 import { CELL_BUDGET_GRACE_MS, getCellBudgetMs } from './cell-budget.js';
-import { readLongestStallSince, setStallAwareTimeout, watchLoopStalls, type StallAwareTimeout } from '../loop-stall.js';
+import { readStallsSince, setStallAwareTimeout, watchLoopStalls, type LoopStall, type StallAwareTimeout } from '../loop-stall.js';
+import { findHarmfulStallMs } from './harmful-stall.js';
 import { createCellAbort } from './cell-signal.js';
 
 /**
@@ -52,7 +53,7 @@ export async function runCell(options: RunCellOptions): Promise<Cell> {
     const targetStarted = performance.now();
     try {
       const result = await runTarget(options);
-      outcome = refuseStalledClientTiming(options, result.outcome, readLongestStallSince(targetStarted));
+      outcome = refuseStalledClientTiming(options, result, readStallsSince(targetStarted));
       recording = result.recording;
     } catch (error) {
       outcome = { verdicts: [], error: `harness error: ${describeThrownMessage(error)}` };
@@ -84,18 +85,23 @@ export async function runCell(options: RunCellOptions): Promise<Cell> {
 
 /**
  * A real client keeps its own deadlines, in its own process, against the mock server in this one.
- * When this process's event loop stalled at one time, during the cell, for half the per-exchange
- * timeout or more and at least a second (an overloaded machine), the server may have answered late
- * by that much, and a correct client may have given up: its timing was not measured, so the cell
- * is `error`, its verdicts kept as evidence. Classifier cells need no such guard: the harness's
+ * When this process's event loop stalled at one time, while the server held a request of the cell
+ * it was still to answer (harmful-stall.ts), for half the per-exchange timeout or more and at least
+ * a second (an overloaded machine), the server may have answered late by that much, and a correct
+ * client may have given up: its timing was not measured, so the cell is `error`, its verdicts kept
+ * as evidence. A stall while nothing of the cell was in flight (the client still starting) cannot
+ * have made the server late. Classifier cells need no such guard: the harness's
  * deadlines do not count stalls (runner/loop-stall.ts), and a harness timeout the script does not
  * cause is an error there (targets/classifier-target.ts).
  */
-function refuseStalledClientTiming(options: RunCellOptions, outcome: TargetOutcome, longestStallMs: number): TargetOutcome {
-  if (options.target.info.kind === 'classifier' || !options.target.usesServer(options.mode)) return outcome;
-  if (outcome.error !== undefined || outcome.skip !== undefined || longestStallMs < Math.max(options.timeoutMs * MAX_CLIENT_STALL_SHARE, MIN_CLIENT_STALL_MS)) return outcome;
+function refuseStalledClientTiming(options: RunCellOptions, result: TargetResult, stalls: LoopStall[]): TargetOutcome {
+  const { outcome, recording, clockOrigin } = result;
+  if (options.target.info.kind === 'classifier' || !recording || clockOrigin === undefined) return outcome;
+  if (outcome.error !== undefined || outcome.skip !== undefined) return outcome;
+  const longestStallMs = findHarmfulStallMs({ stalls, recording, clockOrigin, case: options.loaded.case });
+  if (longestStallMs < Math.max(options.timeoutMs * MAX_CLIENT_STALL_SHARE, MIN_CLIENT_STALL_MS)) return outcome;
   const error =
-    `not measured: this process's event loop stalled for ${Math.round(longestStallMs)} ms at once during the cell (the machine was overloaded), ` +
+    `not measured: this process's event loop stalled for ${Math.round(longestStallMs)} ms at once while the mock server held a request of the cell (the machine was overloaded), ` +
     `so the mock server may have answered the client late against its own ${options.timeoutMs} ms timeout; ` +
     'run the cell again on a less loaded machine, or with a higher --timeout or a lower --concurrency';
   return { ...outcome, error };
@@ -112,7 +118,14 @@ function judgeOutcome(options: RunCellOptions, outcome: TargetOutcome, recording
   return { expected: client.expected, checks: judged ? client.checks : [], schema: [...options.schema, ...client.schema], conclusion: client.conclusion };
 }
 
-async function runTarget(options: RunCellOptions): Promise<{ outcome: TargetOutcome; recording?: Recording }> {
+/** What a target run hands back: its outcome and, when it used the mock server, the recording and the clock it counts from. */
+interface TargetResult {
+  outcome: TargetOutcome;
+  recording?: Recording;
+  clockOrigin?: number;
+}
+
+async function runTarget(options: RunCellOptions): Promise<TargetResult> {
   // The cell's own signal: aborted by the run's, or by the cell budget (the target then stops
   // and hands over what it has, which is kept as evidence). The cells in flight share one
   // listener on the run's signal (cell-signal.ts), so dozens of them do not pile listeners on it.
@@ -124,7 +137,7 @@ async function runTarget(options: RunCellOptions): Promise<{ outcome: TargetOutc
   }
 }
 
-async function runTargetWithin(options: RunCellOptions, budget: AbortController): Promise<{ outcome: TargetOutcome; recording?: Recording }> {
+async function runTargetWithin(options: RunCellOptions, budget: AbortController): Promise<TargetResult> {
   const { loaded, protocolVersion, target, mode } = options;
   const context = { case: loaded.case, protocolVersion, mode, timeoutMs: options.timeoutMs, signal: budget.signal };
   const budgetMs = getCellBudgetMs(options.timeoutMs, loaded.case.exchanges.length, target.getCellLimitMs?.(context));
@@ -136,7 +149,7 @@ async function runTargetWithin(options: RunCellOptions, budget: AbortController)
     const { server, connections } = await options.hosts.open(loaded.case, protocolVersion);
     try {
       const outcome = await withBudget(target.run({ ...context, serverUrl: server.url, ...(connections ? { connections } : {}) }), budgetMs, budget);
-      return { outcome, recording: await readSettledRecording(server) };
+      return { outcome, recording: await readSettledRecording(server), clockOrigin: server.clockOrigin };
     } finally {
       // A target past its budget that still sends reaches a closed path: a 404 recorded nowhere.
       await server.close();
@@ -145,7 +158,7 @@ async function runTargetWithin(options: RunCellOptions, budget: AbortController)
   const server = await startMockServer({ case: loaded.case, protocolVersion });
   try {
     const outcome = await withBudget(target.run({ ...context, serverUrl: server.url }), budgetMs, budget);
-    return { outcome, recording: await readSettledRecording(server) };
+    return { outcome, recording: await readSettledRecording(server), clockOrigin: server.clockOrigin };
   } finally {
     await server.close();
   }
