@@ -45,7 +45,7 @@ beforeAll(async () => {
 }, 180_000);
 
 describe('command target: a client without a verdict is judged on its exit status', () => {
-  it('fails a client that throws at start on every case: it made no call and concluded nothing', () => {
+  it('fails a client that throws at start, on a result case and on a failed case: it made no call and concluded nothing', () => {
     expect(statuses('throws-at-start', CONTROL_CASES)).toEqual(CONTROL_CASES.map((id) => `${id}:fail/none`));
     expect(cellOf('throws-at-start', 'http-503-empty-body').checks.find((c) => c.id === 'wire.tool-called')?.passed).toBe(false);
   });
