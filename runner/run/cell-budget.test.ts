@@ -12,7 +12,9 @@ import { runCell } from './run-cell.js';
 const ROOT = resolve(import.meta.dirname, '../..');
 const load = (item = makeCase([{ body: { json: SUCCESS_JSON } }])): LoadedCase => ({ case: item, file: 'x.json', relativeFile: 'x.json', sha256: '0'.repeat(64) });
 
-describe('the cell budget', () => {
+// The two tests that wait out a budget (5.3 s and 6 s of wall, next to no CPU) wait side by side:
+// both suites are concurrent.
+describe.concurrent('the cell budget', () => {
   it('keeps the old room for small cases: every exchange may time out, plus one, plus slack', () => {
     expect(getCellBudgetMs(2000, 1)).toBe(2000 * 3 + CELL_BUDGET_SLACK_MS);
     expect(getCellBudgetMs(2000, 3)).toBe(2000 * 5 + CELL_BUDGET_SLACK_MS);
@@ -51,14 +53,15 @@ describe('the cell budget', () => {
   }, 15_000);
 });
 
-describe("a client's own #timeout is honoured", () => {
+describe.concurrent("a client's own #timeout is honoured", () => {
   it('passes a client that needs longer than the default cell budget but within its #timeout', async () => {
     const baseline = (await loadCases({ cwd: ROOT })).find((item) => item.case.id === 'baseline')!;
-    // --timeout 300: the default budget is 300 × 3 + 5000 = 5900 ms (2900 ms before); the client waits 7000 ms first.
-    const env = { ...process.env, MCP_MATRIX_FIXTURE_DELAY_MS: '7000' };
+    // --timeout 100: the default budget is 100 × 3 + 5000 = 5300 ms; the client waits 6000 ms first,
+    // so the cell lasts longer than that budget whatever the machine's load.
+    const env = { ...process.env, MCP_MATRIX_FIXTURE_DELAY_MS: '6000' };
     const slow = createCommandTarget({ command: 'node test/fixtures/clients/slow-with-own-timeout.mjs', cwd: ROOT, timeoutMs: 30_000, env });
-    const cell = await runCell({ loaded: baseline, protocolVersion: '2026-07-28', target: slow, mode: 'http', timeoutMs: 300, signal: new AbortController().signal, schema: [] });
-    expect(cell.durationMs).toBeGreaterThan(getCellBudgetMs(300, 1));
+    const cell = await runCell({ loaded: baseline, protocolVersion: '2026-07-28', target: slow, mode: 'http', timeoutMs: 100, signal: new AbortController().signal, schema: [] });
+    expect(cell.durationMs).toBeGreaterThan(getCellBudgetMs(100, 1));
     expect(cell.checks.filter((c) => !c.passed), JSON.stringify(cell.targetRun)).toEqual([]);
     expect(cell).toMatchObject({ status: 'pass', conclusion: 'verdict', actual: [{ outcome: 'TOOL_SUCCESS' }] });
     expect(cell.targetRun?.timedOut).toBe(false);
