@@ -53,11 +53,6 @@ async function pasteIntoShell(repro: string): Promise<RunResult> {
   return JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as RunResult;
 }
 
-async function runInTurn<T>(steps: (() => Promise<T>)[]): Promise<T[]> {
-  const results: T[] = [];
-  for (const step of steps) results.push(await step());
-  return results;
-}
 
 function pick(result: RunResult, target: string, caseId: string): Cell {
   const cell = result.cells.find((item) => item.target === target && item.case === caseId);
@@ -71,17 +66,15 @@ describeWithSchemas('a repro line pasted into sh gives its cell again, with the 
     // One run at a time, here and for the pasted lines: runs in this process share its event loop,
     // and one run's loading (the case table, the schemas) stalled a neighbour's SDK cell past the
     // stall guard ("not measured"), which separate CLI processes never did.
-    const [defaults, mine, direct] = await runInTurn([
-      // The bundled baseline, so naive's failure is xfail; given as an absolute path, so the line
-      // must carry the baseline the run applied (as a path from the run's folder), not the text of
-      // --baseline. Without --target a run applies that file by itself (run-baseline-rules.test.ts),
-      // through the same repro context; it would start every default client's worker (7 SDK workers,
-      // about 9 s of CPU) for two sampled cells.
-      () => runMatrixOnce(['--target', 'naive', '--target', 'ts-sdk@1.32.2', '--baseline', packagePath(BUNDLED_BASELINE), '--case', 'tool-is-error', '--version', '2025-11-25', '--timeout', '3000', '--no-schemas']),
-      // --timeout 10000: the command client starts a process per cell, which at load 15-18 outlasted the default 2 s.
-      () => runMatrixOnce(['--cases', table, '--target', CLASSIFIER_TARGET, '--target', COMMAND_TARGET, '--version', '2025-11-25', '--timeout', '10000']),
-      () => runMatrixOnce(['--cases', table, '--target', CLASSIFIER_TARGET, '--mode', 'direct', '--case', 'tool-is-error', '--version', '2026-07-28']),
-    ]);
+    // The bundled baseline, so naive's failure is xfail; given as an absolute path, so the line
+    // must carry the baseline the run applied (as a path from the run's folder), not the text of
+    // --baseline. Without --target a run applies that file by itself (run-baseline-rules.test.ts),
+    // through the same repro context; it would start every default client's worker (7 SDK workers,
+    // about 9 s of CPU) for two sampled cells.
+    const defaults = await runMatrixOnce(['--target', 'naive', '--target', 'ts-sdk@1.32.2', '--baseline', packagePath(BUNDLED_BASELINE), '--case', 'tool-is-error', '--version', '2025-11-25', '--timeout', '3000', '--no-schemas']);
+    // --timeout 10000: the command client starts a process per cell, which at load 15-18 outlasted the default 2 s.
+    const mine = await runMatrixOnce(['--cases', table, '--target', CLASSIFIER_TARGET, '--target', COMMAND_TARGET, '--version', '2025-11-25', '--timeout', '10000']);
+    const direct = await runMatrixOnce(['--cases', table, '--target', CLASSIFIER_TARGET, '--mode', 'direct', '--case', 'tool-is-error', '--version', '2026-07-28']);
     const sample = [
       pick(defaults, 'naive', 'tool-is-error'),
       pick(defaults, 'ts-sdk@1.32.2', 'tool-is-error'),
@@ -95,7 +88,8 @@ describeWithSchemas('a repro line pasted into sh gives its cell again, with the 
     expect(sample[2]!.repro).toContain(` --cases '${table}' `);
     expect(sample[4]!.repro).toContain(' --mode direct');
 
-    const again = await runInTurn(sample.map((cell) => () => pasteIntoShell(cell.repro)));
+    const again: RunResult[] = [];
+    for (const cell of sample) again.push(await pasteIntoShell(cell.repro));
     again.forEach((result, index) => {
       const cell = sample[index]!;
       expect(result.cells.map((item) => [item.case, item.target, item.protocolVersion, item.status]), cell.repro).toEqual([[cell.case, cell.target, cell.protocolVersion, cell.status]]);
