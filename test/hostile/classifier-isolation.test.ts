@@ -69,7 +69,7 @@ describe('classifier modules run isolated', () => {
     expect(verdictsOf(result, 'reference')).toEqual(verdictsOf(readResults(control), 'reference'));
     expect(verdictsOf(result, 'naive')).toEqual(verdictsOf(readResults(control), 'naive'));
     expect(verdictsOf(result, 'naive').some((cell) => cell.status === 'fail')).toBe(true);
-    // Every blocked input costs its deadline (and a restart), no more: 4 cells of the busy loop, ~1.3 s each.
+    // Every blocked input costs its deadline (and a restart), no more: 2 cells of the busy loop, ~1.3 s each.
     expect(elapsedMs).toBeLessThan(40_000);
   });
 
