@@ -1,7 +1,9 @@
 // Every repro line reproduces its cell: runs small real matrices, takes a sample of cells
 // (bundled and --cases tables, classifier, command and SDK targets, a baseline, direct mode, a
 // non-default timeout), pastes each cell's repro line into sh, and expects that one cell back
-// with the same status. The pasted lines run the compiled CLI (bin/ → dist/: `npm run build`).
+// with the same status. sh reads each line into the CLI's arguments (quotes, spaces, $, \), which
+// run in this process as `npx mcp-error-matrix` would run them: a CLI process per line cost about
+// 1.5 s of CPU each. The classifier target is the compiled naive (dist/: `npm run build`).
 import { execFile } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,12 +11,12 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, expect, test } from 'vitest';
 import { describeWithSchemas } from './describe-requiring.js';
+import { BUNDLED_BASELINE } from '../runner/baseline/run-baseline.js';
 import { packagePath } from '../runner/package-paths.js';
 import type { Cell, RunResult } from '../runner/types.js';
 import { runCli } from './run-cli.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
-const BIN = resolve(ROOT, 'bin/mcp-error-matrix.js');
 const work = mkdtempSync(join(tmpdir(), 'mem-repro-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
@@ -37,16 +39,20 @@ async function runMatrixOnce(args: string[]): Promise<RunResult> {
   return JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as RunResult;
 }
 
-/** Pastes the line into sh, where `npx mcp-error-matrix` is this checkout's CLI; returns the run's results. */
+/**
+ * Pastes the line into sh, where `npx mcp-error-matrix` hands the words sh read to this checkout's
+ * CLI (NUL-separated, so no word is split or joined again); runs them and returns the run's results.
+ */
 async function pasteIntoShell(repro: string): Promise<RunResult> {
   const out = join(work, `repro-${++runs}`);
-  const script = `npx() { shift; node "$MEM_BIN" "$@"; }\n${repro} --out "$MEM_OUT" --quiet > /dev/null`;
-  await promisify(execFile)('sh', ['-c', script], { cwd: ROOT, env: { ...process.env, MEM_BIN: BIN, MEM_OUT: out }, timeout: 60_000 }).catch((error: { code?: unknown }) => {
-    // Exit 1 is a run with unexpected failures, which a failing cell is; anything else is not a run.
-    if (error.code !== 1) throw error;
-  });
+  const script = `npx() { [ "$1" = mcp-error-matrix ] || exit 3; shift; printf '%s\\0' "$@"; }\n${repro} --out "$MEM_OUT" --quiet`;
+  const { stdout } = await promisify(execFile)('sh', ['-c', script], { cwd: ROOT, env: { ...process.env, MEM_OUT: out }, timeout: 60_000 });
+  const run = await runCli(stdout.split('\0').slice(0, -1), { cwd: ROOT });
+  // Exit 1 is a run with unexpected failures, which a failing cell is; anything else is not a run.
+  expect([0, 1], `${repro}\n${run.stderr}`).toContain(run.code);
   return JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as RunResult;
 }
+
 
 function pick(result: RunResult, target: string, caseId: string): Cell {
   const cell = result.cells.find((item) => item.target === target && item.case === caseId);
@@ -56,14 +62,19 @@ function pick(result: RunResult, target: string, caseId: string): Cell {
 
 describeWithSchemas('a repro line pasted into sh gives its cell again, with the same status', () => {
   test('bundled table with its baseline, SDK client; --cases table, classifier module, command with quotes; direct mode', { timeout: 180_000 }, async () => {
-    if (!existsSync(resolve(ROOT, 'dist/runner/cli.js'))) throw new Error('test/repro.test.ts pastes repro lines into sh, which run the compiled CLI: run `npm run build` first');
-    const [defaults, mine, direct] = await Promise.all([
-      // No --target: the built-in targets and the bundled baseline, so naive's failure is xfail.
-      runMatrixOnce(['--case', 'tool-is-error', '--version', '2025-11-25', '--timeout', '3000', '--no-schemas']),
-      // --timeout 10000: the command client starts a process per cell, which at load 15-18 outlasted the default 2 s.
-      runMatrixOnce(['--cases', table, '--target', CLASSIFIER_TARGET, '--target', COMMAND_TARGET, '--version', '2025-11-25', '--timeout', '10000']),
-      runMatrixOnce(['--cases', table, '--target', CLASSIFIER_TARGET, '--mode', 'direct', '--case', 'tool-is-error', '--version', '2026-07-28']),
-    ]);
+    if (!existsSync(resolve(ROOT, 'dist/runner/cli.js'))) throw new Error('test/repro.test.ts runs the compiled naive classifier as a module target: run `npm run build` first');
+    // One run at a time, here and for the pasted lines: runs in this process share its event loop,
+    // and one run's loading (the case table, the schemas) stalled a neighbour's SDK cell past the
+    // stall guard ("not measured"), which separate CLI processes never did.
+    // The bundled baseline, so naive's failure is xfail; given as an absolute path, so the line
+    // must carry the baseline the run applied (as a path from the run's folder), not the text of
+    // --baseline. Without --target a run applies that file by itself (run-baseline-rules.test.ts),
+    // through the same repro context; it would start every default client's worker (7 SDK workers,
+    // about 9 s of CPU) for two sampled cells.
+    const defaults = await runMatrixOnce(['--target', 'naive', '--target', 'ts-sdk@1.32.2', '--baseline', packagePath(BUNDLED_BASELINE), '--case', 'tool-is-error', '--version', '2025-11-25', '--timeout', '3000', '--no-schemas']);
+    // --timeout 10000: the command client starts a process per cell, which at load 15-18 outlasted the default 2 s.
+    const mine = await runMatrixOnce(['--cases', table, '--target', CLASSIFIER_TARGET, '--target', COMMAND_TARGET, '--version', '2025-11-25', '--timeout', '10000']);
+    const direct = await runMatrixOnce(['--cases', table, '--target', CLASSIFIER_TARGET, '--mode', 'direct', '--case', 'tool-is-error', '--version', '2026-07-28']);
     const sample = [
       pick(defaults, 'naive', 'tool-is-error'),
       pick(defaults, 'ts-sdk@1.32.2', 'tool-is-error'),
@@ -77,7 +88,8 @@ describeWithSchemas('a repro line pasted into sh gives its cell again, with the 
     expect(sample[2]!.repro).toContain(` --cases '${table}' `);
     expect(sample[4]!.repro).toContain(' --mode direct');
 
-    const again = await Promise.all(sample.map((cell) => pasteIntoShell(cell.repro)));
+    const again: RunResult[] = [];
+    for (const cell of sample) again.push(await pasteIntoShell(cell.repro));
     again.forEach((result, index) => {
       const cell = sample[index]!;
       expect(result.cells.map((item) => [item.case, item.target, item.protocolVersion, item.status]), cell.repro).toEqual([[cell.case, cell.target, cell.protocolVersion, cell.status]]);

@@ -15,13 +15,16 @@ import { createSdkTarget } from './sdk-target.js';
 
 const CASE_IDS = ['baseline', 'http-503-then-200', 'tool-is-error', 'jsonrpc-invalid-params', 'malformed-json', 'no-response-hang', 'input-required', 'mrtr-form-without-requested-schema'];
 const BUNDLED = ['ts-sdk@1.25.0', 'ts-sdk@1.32.2', 'ts-client@2.0.0', 'ts-client@2.4.0'];
+const RESOLVED = 'ts-client@2.4.0';
 
 let cases: LoadedCase[];
 let targets: Awaited<ReturnType<typeof createSdkTarget>>[];
 
 beforeAll(async () => {
   cases = (await loadCases()).filter((loaded) => CASE_IDS.includes(loaded.case.id));
-  targets = await Promise.all(BUNDLED.map((spec) => createSdkTarget(spec)));
+  // ts-client@2.4.0 comes through --target's resolver (checked below), the others straight from the
+  // factory: one worker each, shared by the tests that are not about a worker's life.
+  targets = await Promise.all(BUNDLED.map((spec) => (spec === RESOLVED ? (resolveTarget(spec, { cwd: process.cwd() }) as ReturnType<typeof createSdkTarget>) : createSdkTarget(spec))));
 }, 60_000); // four workers start and warm up; seconds on a loaded machine
 
 afterAll(async () => {
@@ -110,14 +113,10 @@ describe('ts-sdk / ts-client targets', () => {
     expect(target.worker.pid).not.toBe(pid);
   }, 20_000);
 
-  it('resolves through --target with the package version and package.json as source', async () => {
-    const target = await resolveTarget('ts-client@2.4.0', { cwd: process.cwd() });
-    try {
-      expect(target.info).toMatchObject({ name: 'ts-client@2.4.0', kind: 'client', version: '2.4.0' });
-      expect(target.info.source).toMatch(/mcp-client-2\.4\.0[\\/]package\.json$/);
-    } finally {
-      await target.close?.();
-    }
+  it('resolves through --target with the package version and package.json as source', () => {
+    const target = targets[BUNDLED.indexOf(RESOLVED)]!; // resolved by resolveTarget in beforeAll
+    expect(target.info).toMatchObject({ name: 'ts-client@2.4.0', kind: 'client', version: '2.4.0' });
+    expect(target.info.source).toMatch(/mcp-client-2\.4\.0[\\/]package\.json$/);
   });
 
   it('rejects a spec that is not an exact version', async () => {
