@@ -80,10 +80,18 @@ function makeTallResult() {
 const LARGE = makeSyntheticRunResult({ cases: 150, targets: 6, versions: ['2025-11-25', '2026-07-28'] });
 const LARGE_PAGE = { drawRowsAbove: 1000 };
 
+// Every check of a load: no request but the document itself, no dialog, no page error.
+const NOTHING_SEEN = { requests: [], dialogs: [], errors: [] };
+// playwright's default viewport, which every load starts from (two tests resize it).
+const VIEWPORT = { width: 1280, height: 720 };
+
 describeRequiring(requirement, 'HTML matrix in headless Chromium', () => {
   let dir: string;
   let browser: Browser;
+  let sharedPage: Page;
   const files: Record<'plain' | 'hostile' | 'tall' | 'tallDrawn' | 'trend' | 'large', string> = { plain: '', hostile: '', tall: '', tallDrawn: '', trend: '', large: '' };
+  // What the current load saw; open() starts a new record for each load.
+  let load = { url: '', seen: { requests: [] as string[], dialogs: [] as string[], errors: [] as string[] } };
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'mem-browser-'));
@@ -100,28 +108,40 @@ describeRequiring(requirement, 'HTML matrix in headless Chromium', () => {
     files.trend = join(dir, 'trend.html');
     await writeFile(files.trend, render(makeTrendRunResult()));
     browser = await playwright!.chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
+    // One page for the whole file, each test loading its report afresh: a new page cost about
+    // 1.7 s of Chromium CPU, a navigation 0.3-0.5 s. Every request but the document's is aborted.
+    const context = await browser.newContext({ viewport: VIEWPORT });
+    await context.route('**/*', (route: { request(): { url(): string }; continue(): Promise<void>; abort(): Promise<void> }) => (route.request().url() === load.url ? route.continue() : route.abort()));
+    sharedPage = await context.newPage();
+    sharedPage.on('request', (request: { url(): string }) => {
+      if (request.url() !== load.url) load.seen.requests.push(request.url());
+    });
+    sharedPage.on('dialog', (dialog: { message(): string; dismiss(): Promise<void> }) => {
+      load.seen.dialogs.push(dialog.message());
+      void dialog.dismiss();
+    });
+    sharedPage.on('pageerror', (error: Error) => load.seen.errors.push(error.message));
   });
   afterAll(async () => {
     await browser?.close();
     await rm(dir, { recursive: true, force: true });
   });
 
-  /** Opens a report; records every request but the document itself, every dialog and page error. */
+  /**
+   * Loads a report into a new document on the shared page, at the default viewport with the mouse
+   * in the corner, as a new page would; records every request but the document itself, every
+   * dialog and page error of this load.
+   */
   async function open(file: string) {
-    const page = await browser.newPage();
     const url = pathToFileURL(file).href;
-    const seen = { requests: [] as string[], dialogs: [] as string[], errors: [] as string[] };
-    page.on('request', (request: { url(): string }) => {
-      if (request.url() !== url) seen.requests.push(request.url());
-    });
-    page.on('dialog', (dialog: { message(): string; dismiss(): Promise<void> }) => {
-      seen.dialogs.push(dialog.message());
-      void dialog.dismiss();
-    });
-    page.on('pageerror', (error: Error) => seen.errors.push(error.message));
-    await page.route('**/*', (route: { request(): { url(): string }; continue(): Promise<void>; abort(): Promise<void> }) => (route.request().url() === url ? route.continue() : route.abort()));
-    await page.goto(url, { waitUntil: 'load' });
-    return { page, seen };
+    const size = sharedPage.viewportSize();
+    if (size?.width !== VIEWPORT.width || size.height !== VIEWPORT.height) await sharedPage.setViewportSize(VIEWPORT);
+    await sharedPage.mouse.move(0, 0);
+    load = { url, seen: { requests: [], dialogs: [], errors: [] } };
+    await sharedPage.goto(url, { waitUntil: 'load' });
+    // A new document, not the last test's: a mark left in the previous load's window is gone.
+    expect(await sharedPage.evaluate('(() => { const before = window.__loadedBefore; window.__loadedBefore = true; return before; })()')).toBeUndefined();
+    return { page: sharedPage, seen: load.seen };
   }
 
   const visibleRows = (page: Page) => page.locator('#matrix tbody tr[data-q]:not(.hide)').count();
@@ -133,8 +153,7 @@ describeRequiring(requirement, 'HTML matrix in headless Chromium', () => {
     expect(await visibleRows(page)).toBe(3);
     expect(await page.locator('#f-count').textContent()).toBe('3 of 3 cases');
     expect(await page.locator('#matrix td[data-s="xfail"]').count()).toBeGreaterThan(0);
-    expect(seen).toEqual({ requests: [], dialogs: [], errors: [] });
-    await page.close();
+    expect(seen).toEqual(NOTHING_SEEN);
   });
 
   it('filters by status, target, layer and text', async () => {
@@ -153,8 +172,7 @@ describeRequiring(requirement, 'HTML matrix in headless Chromium', () => {
     await page.selectOption('#f-target', naive!);
     expect(await page.locator(`#matrix td:not(.hide)`).count()).toBeLessThan(await page.locator('#matrix td').count());
     expect(await visibleRows(page)).toBe(3);
-    expect(seen.errors).toEqual([]);
-    await page.close();
+    expect(seen).toEqual(NOTHING_SEEN);
   });
 
   it('opens a cell\'s details with the transcript, and closes them with Escape', async () => {
@@ -169,8 +187,7 @@ describeRequiring(requirement, 'HTML matrix in headless Chromium', () => {
     expect(text).toContain('npx mcp-error-matrix run --case content-not-array');
     await page.keyboard.press('Escape');
     await expect(page.locator('#details').isHidden()).resolves.toBe(true);
-    expect(seen.errors).toEqual([]);
-    await page.close();
+    expect(seen).toEqual(NOTHING_SEEN);
   });
 
   it('shows planted scripts in wire bodies and client stderr as text, never running them', async () => {
@@ -191,8 +208,7 @@ describeRequiring(requirement, 'HTML matrix in headless Chromium', () => {
     expect(await page.evaluate(() => (globalThis as { __pwned?: unknown }).__pwned)).toBeUndefined();
     expect(await page.locator('#details-body script, #details-body img, #details-body svg').count()).toBe(0);
     expect(await page.locator('script').count()).toBe(scriptsBefore);
-    expect(seen).toEqual({ requests: [], dialogs: [], errors: [] });
-    await page.close();
+    expect(seen).toEqual(NOTHING_SEEN);
   });
 
   it('keeps the target names and the versions visible, one row below the other, after scrolling', async () => {
@@ -215,8 +231,7 @@ describeRequiring(requirement, 'HTML matrix in headless Chromium', () => {
     expect(boxes.version.bottom).toBeLessThan(600);
     // Nothing covers the target name: the point at its centre is the header cell itself.
     expect(boxes.hitText).toBe('reference');
-    expect(seen.errors).toEqual([]);
-    await page.close();
+    expect(seen).toEqual(NOTHING_SEEN);
   });
 
   it.each(['tall', 'tallDrawn'] as const)('shows each target\'s failures by consequence; labels a cell with the concluded outcome, the sentence as its tooltip; marks a false success apart (%s page)', async (name) => {
@@ -246,8 +261,7 @@ describeRequiring(requirement, 'HTML matrix in headless Chromium', () => {
     expect(marked.background).not.toBe(plain.background);
     expect(marked.outline).toBe('dashed');
     expect(plain.outline).not.toBe('dashed');
-    expect(seen.errors).toEqual([]);
-    await page.close();
+    expect(seen).toEqual(NOTHING_SEEN);
   });
 
   // The large page's cells as the page shows them: [details index, status, classes] per drawn cell of the rows matching `rows`.
@@ -271,8 +285,7 @@ describeRequiring(requirement, 'HTML matrix in headless Chromium', () => {
     expect(last).toHaveLength(12);
     for (const [index, status] of last) expect(status).toBe(LARGE.cells[index]!.status);
     expect(await page.locator('#matrix tbody tr[data-r]:not(.pending)').count()).toBeLessThan(rows);
-    expect(seen).toEqual({ requests: [], dialogs: [], errors: [] });
-    await page.close();
+    expect(seen).toEqual(NOTHING_SEEN);
   });
 
   it('filters a large page by status from its data (rows not drawn count too) and by target, drawn cells dimmed or hidden', async () => {
@@ -295,8 +308,7 @@ describeRequiring(requirement, 'HTML matrix in headless Chromium', () => {
     await page.waitForFunction(isDrawn(LARGE.cases.length - 1));
     const cells = await drawnCells(page, 'tbody');
     for (const [index, , classes] of cells) expect(classes.split(' ').includes('hide')).toBe(LARGE.cells[index]!.target !== 'target-2');
-    expect(seen.errors).toEqual([]);
-    await page.close();
+    expect(seen).toEqual(NOTHING_SEEN);
   });
 
   it('opens a large page\'s cell details on click and on Enter, with its tooltip', async () => {
@@ -316,8 +328,7 @@ describeRequiring(requirement, 'HTML matrix in headless Chromium', () => {
     await page.keyboard.press('Enter');
     await expect(page.locator('#details').isVisible()).resolves.toBe(true);
     expect(await page.locator('#details-body').textContent()).toContain(LARGE.cells[Number(await next.getAttribute('data-i'))]!.repro);
-    expect(seen.errors).toEqual([]);
-    await page.close();
+    expect(seen).toEqual(NOTHING_SEEN);
   });
 
   it('keeps the detail panel\'s tables inside the panel (long values wrap, no column is cut off)', async () => {
@@ -338,8 +349,7 @@ describeRequiring(requirement, 'HTML matrix in headless Chromium', () => {
       expect(table.width).toBeLessThanOrEqual(table.box);
     }
     expect(await page.locator('#details-body').textContent()).toContain('Expected STREAM_INCOMPLETE, the target concluded TOOL_SUCCESS: a false success');
-    expect(seen.errors).toEqual([]);
-    await page.close();
+    expect(seen).toEqual(NOTHING_SEEN);
   });
 
   it('shows a family\'s version trend: an accessible chart whose numbers match the table, and the changed rows marked', async () => {
@@ -372,7 +382,6 @@ describeRequiring(requirement, 'HTML matrix in headless Chromium', () => {
     // The matrix filters still work beside the trend section.
     await page.fill('#f-text', 'jsonrpc-error');
     expect(await visibleRows(page)).toBe(1);
-    expect(seen).toEqual({ requests: [], dialogs: [], errors: [] });
-    await page.close();
+    expect(seen).toEqual(NOTHING_SEEN);
   });
 });
