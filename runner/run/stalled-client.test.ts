@@ -7,19 +7,13 @@ import type { LoadedCase } from '../cases/case-types.js';
 import { sendRaw } from '../mock-server/raw-http.js';
 import { makeCase, SUCCESS_JSON } from '../mock-server/test-cases.js';
 import type { Target } from '../types.js';
+import { stallLoop } from '../../test/race-answer-against-deadline.js';
 import { ARRIVAL_SLACK_MS } from './harmful-stall.js';
 import { runCell } from './run-cell.js';
 
 // The server answers 200 ms after the request: a stall started 50 ms after sending falls inside it.
 const loaded: LoadedCase = { case: makeCase([{ delayMs: 200, body: { json: SUCCESS_JSON } }]), file: 'x.json', relativeFile: 'x.json', sha256: '0'.repeat(64) };
 const CALL = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'synthetic_tool', arguments: {} } });
-
-function stallLoop(ms: number): void {
-  const end = performance.now() + ms;
-  while (performance.now() < end) {
-    // the loop cannot run
-  }
-}
 
 /**
  * A target that keeps the loop from running for `stallMs` (as an overloaded machine does), either
