@@ -22,15 +22,15 @@ let stalledMs = 0;
 let lastTick = 0;
 let ticker: NodeJS.Timeout | undefined;
 let watchers = 0;
-/** Long stalls, oldest first: when each ended (performance.now()) and how long it was. */
-const longStalls: { endedAt: number; ms: number }[] = [];
+/** Long stalls, oldest first. */
+const longStalls: LoopStall[] = [];
 
 function onTick(): void {
   const now = performance.now();
   const stall = overshoot(now);
   stalledMs += stall;
   if (stall > 0) {
-    longStalls.push({ endedAt: now, ms: stall });
+    longStalls.push({ startedAt: now - stall, endedAt: now });
     if (longStalls.length > REMEMBERED_STALLS) longStalls.shift();
   }
   lastTick = now;
@@ -57,8 +57,8 @@ export function readStalledMs(): number {
 
 /** One stall of the loop, as performance.now() times. */
 export interface LoopStall {
-  startedAt: number;
-  endedAt: number;
+  readonly startedAt: number;
+  readonly endedAt: number;
 }
 
 /**
@@ -66,11 +66,9 @@ export interface LoopStall {
  * still under way ending now; none while nobody watches.
  */
 export function readStallsSince(since: number): LoopStall[] {
-  const stalls: LoopStall[] = [];
-  for (let index = longStalls.length - 1; index >= 0 && longStalls[index]!.endedAt >= since; index--) {
-    const { endedAt, ms } = longStalls[index]!;
-    stalls.unshift({ startedAt: endedAt - ms, endedAt });
-  }
+  let first = longStalls.length;
+  while (first > 0 && longStalls[first - 1]!.endedAt >= since) first--;
+  const stalls = longStalls.slice(first);
   const now = performance.now();
   const ongoing = ticker === undefined ? 0 : overshoot(now);
   if (ongoing > 0) stalls.push({ startedAt: now - ongoing, endedAt: now });
