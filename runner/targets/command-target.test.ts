@@ -7,6 +7,7 @@ import { loadCases } from '../cases/load-cases.js';
 import { runCell } from '../run/run-cell.js';
 import { runMatrix } from '../run/run-matrix.js';
 import type { Cell } from '../types.js';
+import { ANSWERED_AT_ONCE_TIMEOUT_MS } from '../../test/answered-at-once.js';
 import { createCommandTarget, resolveCommandTarget } from './command-target.js';
 import { resolveTarget } from './resolve-target.js';
 
@@ -133,7 +134,7 @@ describe('command target: 2025-11-25, options, abort', () => {
   it('runs the clients with initialize and a session under 2025-11-25', async () => {
     const baseline = table.filter((item) => item.case.id === 'baseline');
     const targets = ['correct-client', 'conformance-style', 'speaks-2025-only'].map((name) => resolveCommandTarget(fixture(name), { cwd: ROOT }));
-    const result = await runMatrix({ cases: baseline, targets, versions: ['2025-11-25'], timeoutMs: 4000 });
+    const result = await runMatrix({ cases: baseline, targets, versions: ['2025-11-25'], timeoutMs: ANSWERED_AT_ONCE_TIMEOUT_MS });
     expect(result.cells.map((cell) => [cell.target, cell.status])).toEqual(targets.map((t) => [t.info.name, 'pass']));
     expect(result.cells[0]!.checks.find((c) => c.id === 'header.session-id@1')?.passed).toBe(true);
   }, 30_000);

@@ -6,6 +6,7 @@ import { loadCases } from '../../../cases/load-cases.js';
 import type { LoadedCase } from '../../../cases/case-types.js';
 import { runMatrix } from '../../../run/run-matrix.js';
 import type { Cell, ProtocolVersion } from '../../../types.js';
+import { ANSWERED_AT_ONCE_TIMEOUT_MS } from '../../../../test/answered-at-once.js';
 import { createSdkTarget } from '../sdk-target.js';
 
 const CASE_IDS = ['baseline', 'tool-is-error', 'http-503-empty-body', 'http-500-jsonrpc-error-body', 'malformed-json'];
@@ -45,7 +46,7 @@ describe('ai-sdk@2.0.99 (@ai-sdk/mcp)', () => {
   });
 
   it('gives its own verdicts: a JSON-RPC error body on HTTP 500 is read as the JSON-RPC error (the status is lost)', async () => {
-    const result = await runMatrix({ cases, targets: [target], mode: 'http', timeoutMs: 2000, concurrency: 4, versions: ASSERTED_VERSIONS });
+    const result = await runMatrix({ cases, targets: [target], mode: 'http', timeoutMs: ANSWERED_AT_ONCE_TIMEOUT_MS, concurrency: 4, versions: ASSERTED_VERSIONS });
     const got = summarise(result.cells);
     for (const version of ['2025-11-25', '2026-07-28']) {
       expect(got[`baseline ${version}`]).toBe('TOOL_SUCCESS');
@@ -71,7 +72,7 @@ describe('openai-agents@0.20.0 (@openai/agents)', () => {
   });
 
   it('gives its own verdicts: callTool drops isError, so a tool error reaches the host as a success', async () => {
-    const result = await runMatrix({ cases, targets: [target], mode: 'http', timeoutMs: 2000, concurrency: 4, versions: ASSERTED_VERSIONS });
+    const result = await runMatrix({ cases, targets: [target], mode: 'http', timeoutMs: ANSWERED_AT_ONCE_TIMEOUT_MS, concurrency: 4, versions: ASSERTED_VERSIONS });
     const got = summarise(result.cells);
     for (const version of ['2025-11-25', '2026-07-28']) {
       expect(got[`baseline ${version}`]).toBe('TOOL_SUCCESS');
@@ -97,7 +98,7 @@ describe('langchain@1.1.4 (@langchain/mcp-adapters)', () => {
   });
 
   it('gives its own verdicts: its ToolException keeps no HTTP status', async () => {
-    const result = await runMatrix({ cases, targets: [target], mode: 'http', timeoutMs: 2000, concurrency: 4, versions: ASSERTED_VERSIONS });
+    const result = await runMatrix({ cases, targets: [target], mode: 'http', timeoutMs: ANSWERED_AT_ONCE_TIMEOUT_MS, concurrency: 4, versions: ASSERTED_VERSIONS });
     const got = summarise(result.cells);
     expect(got['baseline 2025-11-25']).toBe('TOOL_SUCCESS');
     expect(got['tool-is-error 2025-11-25']).toBe('TOOL_ERROR');
@@ -124,7 +125,7 @@ describe('mastra@2.0.0 (@mastra/mcp)', () => {
 
   it('gives its own verdicts: a tool error thrown as MastraError is TOOL_ERROR; a reset connection is retried once', async () => {
     const picked = cases.filter((loaded) => ['baseline', 'tool-is-error', 'http-503-empty-body', 'malformed-json'].includes(loaded.case.id));
-    const result = await runMatrix({ cases: [...picked, ...resetCase], targets: [target], mode: 'http', timeoutMs: 2000, concurrency: 4, versions: ['2025-11-25', '2026-07-28'] });
+    const result = await runMatrix({ cases: [...picked, ...resetCase], targets: [target], mode: 'http', timeoutMs: ANSWERED_AT_ONCE_TIMEOUT_MS, concurrency: 4, versions: ['2025-11-25', '2026-07-28'] });
     const got = summarise(result.cells);
     for (const version of ['2025-11-25', '2026-07-28']) {
       expect(got[`baseline ${version}`]).toBe('TOOL_SUCCESS');
@@ -157,7 +158,7 @@ describe('mcp-remote@0.15.1 (stdio bridge, one process per cell)', () => {
 
   it('turns an HTTP failure into its own JSON-RPC error -32001 on the host side', async () => {
     const picked = cases.filter((loaded) => ['tool-is-error', 'http-503-empty-body'].includes(loaded.case.id));
-    const result = await runMatrix({ cases: picked, targets: [target], mode: 'http', timeoutMs: 2000, concurrency: 2, versions: ['2025-11-25'] });
+    const result = await runMatrix({ cases: picked, targets: [target], mode: 'http', timeoutMs: ANSWERED_AT_ONCE_TIMEOUT_MS, concurrency: 2, versions: ['2025-11-25'] });
     const got = summarise(result.cells);
     expect(got['tool-is-error 2025-11-25']).toBe('TOOL_ERROR');
     expect(got['http-503-empty-body 2025-11-25']).toBe('JSONRPC_ERROR -32001');
