@@ -97,7 +97,7 @@ export async function runRunCommand(args: string[], io: CliIo): Promise<number> 
         if (!options.quiet) io.stderr(`--target ${spec}: ${versions.length} version(s): ${versions.join(', ')}\n`);
       },
     });
-    targets.push(...(await resolveTargets(specs, { cwd: io.cwd, concurrency: specs.length > options.targets.length ? 3 : specs.length })));
+    targets.push(...(await resolveTargets(specs, { cwd: io.cwd, ...(options.versions ? { versions: options.versions } : {}), concurrency: specs.length > options.targets.length ? 3 : specs.length })));
     const pairing = previous && options.compare !== undefined ? await preparePairing(previous, options.compare, options.pairs, { targets: targets.map((t) => t.info.name), cases: cases.map((c) => c.case.id), ...(options.versions ? { versions: options.versions } : {}) }) : undefined;
     // The baseline modules (YAML, the baseline writer) are loaded only when a baseline is in play.
     const baselines = usesBaseline(options) ? await import('../baseline/run-baseline.js') : undefined;

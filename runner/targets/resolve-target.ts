@@ -6,7 +6,7 @@ import { classifyNaive } from '../classify/naive.js';
 import { classifyReference } from '../classify/reference.js';
 import { RunnerError, TargetSpecError } from '../errors.js';
 import { getPackageVersion } from '../package-paths.js';
-import type { Target } from '../types.js';
+import type { ProtocolVersion, Target } from '../types.js';
 import { createClassifierTarget, createIsolatedClassifierTarget } from './classifier-target.js';
 import { loadClassifierModule } from './load-classifier-module.js';
 import { expandTargetRanges, type ExpandRangeOptions } from './sdk/expand-version-range.js';
@@ -15,6 +15,8 @@ import { SDK_TARGET_KINDS } from './sdk/sdk-target.js';
 
 export interface ResolveTargetOptions {
   cwd: string;
+  /** The protocol versions the run will ask about: a client stack that probes its versions at start probes only these. @default all */
+  versions?: readonly ProtocolVersion[];
 }
 
 type TargetFactory = (spec: string, options: ResolveTargetOptions) => Promise<Target>;

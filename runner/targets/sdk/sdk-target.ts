@@ -11,17 +11,28 @@ import { MAX_CELL_EXCHANGE_TIMEOUTS } from '../../run/cell-budget.js';
 /** Slack on top of the SDK's own per-call timeouts before a silent worker counts as wedged. */
 const WORKER_SLACK_MS = 1500;
 
+export interface CreateSdkTargetOptions extends ResolveSdkOptions {
+  /**
+   * The protocol versions the run will ask about. A library that declares no version list is probed
+   * with one call per version at start (mcp-remote: a process each); only these are probed.
+   * @default every version
+   */
+  versions?: readonly ProtocolVersion[];
+}
+
 /** Resolves the package (installing it if needed), starts its worker and returns the target. */
-export async function createSdkTarget(spec: string, options: ResolveSdkOptions = {}): Promise<Target & { worker: SdkWorker; resolved: ResolvedSdkPackage }> {
+export async function createSdkTarget(spec: string, options: CreateSdkTargetOptions = {}): Promise<Target & { worker: SdkWorker; resolved: ResolvedSdkPackage }> {
   const resolved = await resolveSdkPackage(spec, options);
-  const worker = new SdkWorker(resolved.flavor, resolved.dir);
+  const worker = new SdkWorker(resolved.flavor, resolved.dir, options.versions);
   const hello = await worker.start();
   const speaks = new Set(hello.versions);
   // A declared list names what the library supports; a probed one says what the probe saw.
   const unspokenReason = (version: ProtocolVersion): string =>
-    hello.unspoken?.[version] !== undefined
-      ? `${spec} does not speak ${version}: a call against a server speaking only ${version} failed (${hello.unspoken[version]})`
-      : `${spec} does not speak ${version} (it supports ${hello.versions.join(', ') || 'none of the matrix versions'})`;
+    hello.probed !== undefined && !hello.probed.includes(version)
+      ? `${spec}: ${version} was not probed (the run asked only for ${hello.probed.join(', ') || 'no version'})`
+      : hello.unspoken?.[version] !== undefined
+        ? `${spec} does not speak ${version}: a call against a server speaking only ${version} failed (${hello.unspoken[version]})`
+        : `${spec} does not speak ${version} (it supports ${hello.versions.join(', ') || 'none of the matrix versions'})`;
   return {
     info: { name: spec, kind: 'client', version: resolved.version, source: resolved.source, stack: SDK_KINDS[resolved.kind].stack },
     worker,
@@ -89,6 +100,6 @@ async function runSdkCell(worker: SdkWorker, context: TargetContext, startupMs: 
 }
 
 /** Factories for `resolve-target.ts`, one per kind in SDK_KINDS (`ts-sdk@<version>`, `ai-sdk@<version>`, …). */
-export const SDK_TARGET_KINDS: Record<string, (spec: string) => Promise<Target>> = Object.fromEntries(
-  Object.keys(SDK_KINDS).map((kind) => [kind, (spec: string) => createSdkTarget(spec)]),
+export const SDK_TARGET_KINDS: Record<string, (spec: string, options?: { versions?: readonly ProtocolVersion[] }) => Promise<Target>> = Object.fromEntries(
+  Object.keys(SDK_KINDS).map((kind) => [kind, (spec: string, options?: { versions?: readonly ProtocolVersion[] }) => createSdkTarget(spec, options?.versions ? { versions: options.versions } : {})]),
 );

@@ -3,6 +3,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { packagePath } from '../../package-paths.js';
+import type { ProtocolVersion } from '../../types.js';
 
 /** v1/v2: the TypeScript SDK majors (worker.mjs); any other: the stack adapter ./stacks/<flavor>.mjs. */
 export type SdkFlavor = 'v1' | 'v2' | 'ai-sdk' | 'openai-agents' | 'langchain' | 'mastra' | 'mcp-remote';
@@ -33,6 +34,8 @@ export interface WorkerHello {
   unspoken?: Record<string, string>;
   /** Extra time per cell a stack needs before its first call (mcp-remote: a process start per cell). */
   startupMs?: number;
+  /** The versions a probed library was asked about (all four unless the run selected fewer). */
+  probed?: string[];
 }
 
 interface Pending {
@@ -57,9 +60,11 @@ export class SdkWorker {
   /** How many times a worker process was started (1 + restarts). */
   starts = 0;
 
+  /** `probeVersions`: the protocol versions a library that declares no list is probed for (default: all). */
   constructor(
     private readonly flavor: SdkFlavor,
     private readonly packageDir: string,
+    private readonly probeVersions?: readonly ProtocolVersion[],
   ) {}
 
   /** Starts the worker if needed and waits for its greeting (the protocol versions the SDK speaks). */
@@ -115,7 +120,8 @@ export class SdkWorker {
   private spawnWorker(): Promise<WorkerHello> {
     this.starts++;
     this.stderr = '';
-    const child = spawn(process.execPath, [getWorkerScript(), this.flavor, this.packageDir], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const probeArgs = this.probeVersions ? [this.probeVersions.join(',')] : [];
+    const child = spawn(process.execPath, [getWorkerScript(), this.flavor, this.packageDir, ...probeArgs], { stdio: ['pipe', 'pipe', 'pipe'] });
     this.child = child;
     child.stderr!.setEncoding('utf8');
     child.stderr!.on('data', (chunk: string) => {

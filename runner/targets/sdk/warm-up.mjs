@@ -15,11 +15,13 @@ export async function warmUp(sdk, runCell, describe) {
 // A library that declares no version list is asked: one call against a server that speaks only
 // that version (the other era's entry point refused as the mock server refuses it). The versions
 // whose call came back as a tool result are the ones it speaks; the others are reported, with
-// what went wrong, in the greeting's `unspoken`.
-export async function probeVersions(sdk, runCell, describe) {
+// what went wrong, in the greeting's `unspoken`. `only` (the versions a run selected) limits the
+// probe to those; the greeting's `probed` lists what was asked.
+export async function probeVersions(sdk, runCell, describe, only) {
   const versions = [];
   sdk.unspoken = {};
-  for (const protocolVersion of ['2025-03-26', '2025-06-18', '2025-11-25', '2026-07-28']) {
+  sdk.probed = ['2025-03-26', '2025-06-18', '2025-11-25', '2026-07-28'].filter((version) => only === undefined || only.includes(version));
+  for (const protocolVersion of sdk.probed) {
     const answer = await callWarmServer(runCell, describe, protocolVersion, protocolVersion);
     if (answer?.verdicts?.[0]?.outcome === 'TOOL_SUCCESS') versions.push(protocolVersion);
     else sdk.unspoken[protocolVersion] = (answer?.error ?? answer?.verdicts?.[0]?.detail ?? 'no answer').slice(0, 300);

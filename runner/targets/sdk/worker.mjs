@@ -18,7 +18,8 @@ import { pathToFileURL } from 'node:url';
 import { mapSdkError, mapSdkResult } from './map-sdk-outcome.mjs';
 import { probeVersions, warmUp } from './warm-up.mjs';
 
-const [flavor, packageDir] = process.argv.slice(2);
+// A third argument lists the protocol versions to probe a library that declares none for (default: all).
+const [flavor, packageDir, probeList] = process.argv.slice(2);
 for (const method of ['log', 'info', 'debug', 'warn']) console[method] = (...args) => console.error(...args);
 process.on('unhandledRejection', (reason) => console.error('worker: unhandled rejection:', describe(reason)));
 process.on('uncaughtException', (error) => console.error('worker: uncaught exception:', describe(error)));
@@ -35,9 +36,9 @@ globalThis.fetch = (input, init) => {
 
 const sdk = await loadSdk(flavor, packageDir);
 // Probing is a warm-up too: one call per version, so the first real cell pays no lazy start-up.
-if (sdk.versions === 'probe') sdk.versions = await probeVersions(sdk, runCell, describe);
+if (sdk.versions === 'probe') sdk.versions = await probeVersions(sdk, runCell, describe, probeList?.split(','));
 else await warmUp(sdk, runCell, describe);
-write({ hello: { versions: sdk.versions, packageVersion: sdk.packageVersion, ...(sdk.unspoken ? { unspoken: sdk.unspoken } : {}), ...(sdk.startupMs ? { startupMs: sdk.startupMs } : {}) } });
+write({ hello: { versions: sdk.versions, packageVersion: sdk.packageVersion, ...(sdk.unspoken ? { unspoken: sdk.unspoken } : {}), ...(sdk.probed ? { probed: sdk.probed } : {}), ...(sdk.startupMs ? { startupMs: sdk.startupMs } : {}) } });
 
 const lines = createInterface({ input: process.stdin });
 lines.on('line', (line) => {

@@ -7,6 +7,7 @@ import type { LoadedCase } from '../../../cases/case-types.js';
 import { runMatrix } from '../../../run/run-matrix.js';
 import type { Cell, ProtocolVersion } from '../../../types.js';
 import { ANSWERED_AT_ONCE_TIMEOUT_MS } from '../../../../test/answered-at-once.js';
+import { resolveTarget } from '../../resolve-target.js';
 import { createSdkTarget } from '../sdk-target.js';
 
 const CASE_IDS = ['baseline', 'tool-is-error', 'http-503-empty-body', 'http-500-jsonrpc-error-body', 'malformed-json'];
@@ -35,13 +36,15 @@ function summarise(cells: Cell[]): Record<string, string> {
 describe('ai-sdk@2.0.99 (@ai-sdk/mcp)', () => {
   let target: Awaited<ReturnType<typeof createSdkTarget>>;
   beforeAll(async () => {
-    target = await createSdkTarget('ai-sdk@2.0.99');
+    // Through --target's resolver with the run's versions, as `run --version` resolves it: only those are probed.
+    target = (await resolveTarget('ai-sdk@2.0.99', { cwd: process.cwd(), versions: ASSERTED_VERSIONS })) as typeof target;
   }, 60_000);
   afterAll(() => target?.close?.());
 
   it('probes the versions it speaks and names its stack', () => {
     expect(target.skipReason?.('2025-11-25')).toBeUndefined();
     expect(target.skipReason?.('2026-07-28')).toBeUndefined();
+    expect(target.skipReason?.('2025-06-18')).toBe('ai-sdk@2.0.99: 2025-06-18 was not probed (the run asked only for 2025-11-25, 2026-07-28)');
     expect(target.info).toMatchObject({ name: 'ai-sdk@2.0.99', kind: 'client', version: '2.0.99', stack: 'Vercel AI SDK' });
   });
 
@@ -61,7 +64,7 @@ describe('ai-sdk@2.0.99 (@ai-sdk/mcp)', () => {
 describe('openai-agents@0.20.0 (@openai/agents)', () => {
   let target: Awaited<ReturnType<typeof createSdkTarget>>;
   beforeAll(async () => {
-    target = await createSdkTarget('openai-agents@0.20.0');
+    target = await createSdkTarget('openai-agents@0.20.0', { versions: ASSERTED_VERSIONS });
   }, 60_000);
   afterAll(() => target?.close?.());
 
@@ -87,7 +90,7 @@ describe('openai-agents@0.20.0 (@openai/agents)', () => {
 describe('langchain@1.1.4 (@langchain/mcp-adapters)', () => {
   let target: Awaited<ReturnType<typeof createSdkTarget>>;
   beforeAll(async () => {
-    target = await createSdkTarget('langchain@1.1.4');
+    target = await createSdkTarget('langchain@1.1.4', { versions: ASSERTED_VERSIONS });
   }, 90_000);
   afterAll(() => target?.close?.());
 
@@ -144,13 +147,15 @@ describe('mastra@2.0.0 (@mastra/mcp)', () => {
 describe('mcp-remote@0.15.1 (stdio bridge, one process per cell)', () => {
   let target: Awaited<ReturnType<typeof createSdkTarget>>;
   beforeAll(async () => {
-    target = await createSdkTarget('mcp-remote@0.15.1');
+    // A bridge process per probe: only the versions the tests ask about.
+    target = await createSdkTarget('mcp-remote@0.15.1', { versions: ASSERTED_VERSIONS });
   }, 90_000);
   afterAll(() => target?.close?.());
 
   it('probes the versions it speaks, asks the runner for start-up time per cell, and is not in the default run', async () => {
     expect(target.skipReason?.('2025-11-25')).toBeUndefined();
     expect(target.skipReason?.('2026-07-28')).toMatch(/^mcp-remote@0\.15\.1 does not speak 2026-07-28: a call against a server speaking only 2026-07-28 failed/);
+    expect(target.skipReason?.('2025-03-26')).toMatch(/^mcp-remote@0\.15\.1: 2025-03-26 was not probed/);
     expect(target.getCellLimitMs?.({ timeoutMs: 2000, case: cases[0]!.case })).toBeGreaterThan(20_000);
     const { DEFAULT_TARGETS } = await import('../../resolve-target.js');
     expect(DEFAULT_TARGETS.filter((spec) => spec.startsWith('mcp-remote@'))).toEqual([]);
