@@ -15,6 +15,7 @@ import { BUNDLED_BASELINE } from '../runner/baseline/run-baseline.js';
 import { packagePath } from '../runner/package-paths.js';
 import type { Cell, RunResult } from '../runner/types.js';
 import { runCli } from './run-cli.js';
+import { ANSWERED_AT_ONCE_TIMEOUT_MS } from './answered-at-once.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const work = mkdtempSync(join(tmpdir(), 'mem-repro-'));
@@ -71,7 +72,9 @@ describeWithSchemas('a repro line pasted into sh gives its cell again, with the 
     // --baseline. Without --target a run applies that file by itself (run-baseline-rules.test.ts),
     // through the same repro context; it would start every default client's worker (7 SDK workers,
     // about 9 s of CPU) for two sampled cells.
-    const defaults = await runMatrixOnce(['--target', 'naive', '--target', 'ts-sdk@1.32.2', '--baseline', packagePath(BUNDLED_BASELINE), '--case', 'tool-is-error', '--version', '2025-11-25', '--timeout', '3000', '--no-schemas']);
+    // A non-default --timeout the line must carry: long, since the SDK cell is answered at once and a
+    // loop stall of half the timeout would leave it not measured (test/answered-at-once.ts).
+    const defaults = await runMatrixOnce(['--target', 'naive', '--target', 'ts-sdk@1.32.2', '--baseline', packagePath(BUNDLED_BASELINE), '--case', 'tool-is-error', '--version', '2025-11-25', '--timeout', String(ANSWERED_AT_ONCE_TIMEOUT_MS), '--no-schemas']);
     // --timeout 10000: the command client starts a process per cell, which at load 15-18 outlasted the default 2 s.
     const mine = await runMatrixOnce(['--cases', table, '--target', CLASSIFIER_TARGET, '--target', COMMAND_TARGET, '--version', '2025-11-25', '--timeout', '10000']);
     const direct = await runMatrixOnce(['--cases', table, '--target', CLASSIFIER_TARGET, '--mode', 'direct', '--case', 'tool-is-error', '--version', '2026-07-28']);
@@ -84,7 +87,7 @@ describeWithSchemas('a repro line pasted into sh gives its cell again, with the 
     ];
     // The sample covers what a repro line must carry.
     expect(sample.map((cell) => (cell.status === 'error' ? `error: ${cell.reason}` : cell.status))).toEqual(['xfail', 'pass', 'fail', 'pass', 'fail']);
-    expect(sample[0]!.repro).toMatch(/ --timeout 3000 --baseline baselines\/default\.yaml --no-schemas$/);
+    expect(sample[0]!.repro).toMatch(new RegExp(` --timeout ${ANSWERED_AT_ONCE_TIMEOUT_MS} --baseline baselines/default\\.yaml --no-schemas$`));
     expect(sample[2]!.repro).toContain(` --cases '${table}' `);
     expect(sample[4]!.repro).toContain(' --mode direct');
 
