@@ -9,9 +9,11 @@ import type { ReplyWaiter } from './reply-waiter.js';
 /** How long a stream waits for the client's reply to an `awaitReply` server request. */
 export const AWAIT_REPLY_TIMEOUT_MS = 5000;
 
-// Linux may drop received-but-unread bytes when a RST arrives, so a mid-stream reset waits
-// this long after the last write for the client to read what was sent.
-const RESET_SETTLE_MS = 30;
+/**
+ * Linux may drop received-but-unread bytes when a RST arrives, so a mid-stream reset waits
+ * this long after the last write for the client to read what was sent.
+ */
+export const RESET_SETTLE_MS = 30;
 
 export interface PlayContext {
   /** Set by close(): nothing more is written. */

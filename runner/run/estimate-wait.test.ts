@@ -58,6 +58,29 @@ describe('runMatrix with waiting cells', () => {
       ['hang-c', 'pass'],
     ]);
   });
+
+  it("runs a stream the server resets mid-way beside the pool: its reset waits for the client to read first, a fixed wait far longer than an immediate cell's work", async () => {
+    const progress = { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 'p1', progress: 1, total: 3 } };
+    const resets = ['reset-a', 'reset-b'].map((id) => load(id, [{ body: { sse: { events: [{ data: progress }], end: 'reset' } } }], { exchanges: [{ response: { body: { sse: { events: [{ data: progress }], end: 'reset' } } }, expect: { outcome: 'STREAM_INCOMPLETE' } }] }));
+    const quick = load('quick', [{ body: { json: SUCCESS_JSON } }]);
+    const target = createClassifierTarget({ name: 'reference', kind: 'classifier' }, classifyReference);
+    // At concurrency 1 in the pool, the quick cell would wait for the first reset (its settle
+    // wait included) to end; beside the pool, it ends first.
+    const ended: string[] = [];
+    const result = await runMatrix({
+      cases: [resets[0]!, resets[1]!, quick],
+      targets: [target],
+      concurrency: 1,
+      versions: ['2026-07-28'],
+      onCell: (cell) => void ended.push(cell.case),
+    });
+    expect(ended[0]).toBe('quick');
+    expect(result.cells.map((cell) => [cell.case, cell.status])).toEqual([
+      ['reset-a', 'pass'],
+      ['reset-b', 'pass'],
+      ['quick', 'pass'],
+    ]);
+  });
 });
 
 describe('scriptOutlastsTimeout', () => {

@@ -1,9 +1,27 @@
 // How long a cell will mostly sit waiting (scripted delays, hangs, Retry-After), read from the
 // case script alone, so the runner can keep such cells from holding a CPU slot.
 import type { Case, ExchangeSpec } from '../cases/case-types.js';
+import { RESET_SETTLE_MS } from '../mock-server/play-response.js';
 
 /** Cells expected to wait at least this long run beside the pool instead of in it. */
 export const WAITING_CELL_MS = 250;
+
+/**
+ * Whether a cell over loopback mostly waits, so it should run beside the --concurrency pool rather
+ * than hold a slot of it: a scripted wait of WAITING_CELL_MS or more (capped at the timeout), or,
+ * for the built-in harness (`harness`), a stream the server resets mid-way, whose reset first waits
+ * RESET_SETTLE_MS for the client to read what was sent (play-response.ts). That wait is not the
+ * case's, but at 30 ms it is ten times a harness cell's work, and a slot held through it computes
+ * nothing; a real client's cell works for hundreds of ms, so it keeps its slot.
+ */
+export function waitsBesidePool(item: Case, timeoutMs: number, harness: boolean): boolean {
+  return estimateWaitMs(item, timeoutMs) >= Math.min(WAITING_CELL_MS, timeoutMs) || (harness && item.exchanges.some(resetsMidStream));
+}
+
+function resetsMidStream(exchange: ExchangeSpec): boolean {
+  const { start, body } = exchange.response;
+  return start !== 'hang' && start !== 'reset' && body !== undefined && 'sse' in body && body.sse.end === 'reset';
+}
 
 /** The scripted waiting time of a case over loopback: delays, hangs (a full timeout each) and Retry-After. */
 export function estimateWaitMs(item: Case, timeoutMs: number): number {

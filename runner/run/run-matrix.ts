@@ -4,7 +4,7 @@ import type { LoadedCase } from '../cases/case-types.js';
 import type { CheckRequestMessage } from '../judge/judge-client.js';
 import { getPackageVersion } from '../package-paths.js';
 import { CELL_STATUSES, type Cell, type CaseSummary, type ProtocolVersion, type RunResult, type RunSummary, type SchemaInfo, type SchemaResult, type Target, type TargetInfo, type UnmeasuredTarget } from '../types.js';
-import { estimateWaitMs, WAITING_CELL_MS } from './estimate-wait.js';
+import { waitsBesidePool } from './estimate-wait.js';
 import { MatrixFailure } from './matrix-failure.js';
 import { runCell } from './run-cell.js';
 import type { ReproContext } from './repro.js';
@@ -106,9 +106,9 @@ export async function runMatrix(options: RunMatrixOptions): Promise<RunResult> {
       return result;
     }
   };
-  // A cell that mostly waits on a scripted hang or delay would hold a CPU slot doing nothing:
-  // such cells start at once in lanes of their own, so their waits overlap with everything else.
-  const waits = (cell: PlannedCell): boolean => cell.target.usesServer(mode) && estimateWaitMs(cell.loaded.case, timeoutMs) >= Math.min(WAITING_CELL_MS, timeoutMs);
+  // A cell that mostly waits (a scripted hang or delay, a reset's settle) would hold a CPU slot doing
+  // nothing: such cells start at once in lanes of their own, so their waits overlap with everything else.
+  const waits = (cell: PlannedCell): boolean => cell.target.usesServer(mode) && waitsBesidePool(cell.loaded.case, timeoutMs, cell.target.info.kind === 'classifier');
   const waiting = planned.filter(waits);
   const busy = planned.filter((cell) => !waits(cell));
   let waited: (Cell | undefined)[];
