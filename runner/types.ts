@@ -248,7 +248,11 @@ export interface TargetContext {
   connections?: Dispatcher;
   /** Per-cell time budget in milliseconds. */
   timeoutMs: number;
-  /** Aborted when the run is interrupted. */
+  /**
+   * Aborted when the run is interrupted or the cell's budget runs out. Valid for this cell only: once
+   * the cell is over, a signal that was neither aborted nor left with an abort listener serves a later
+   * cell of the run (runner/run/cell-signal.ts), so a target must not read it after its cell.
+   */
   signal: AbortSignal;
 }
 
