@@ -10,6 +10,7 @@ import { createSchemaValidator, resolveSchemas } from '../../runner/schema-check
 import { resolveTarget } from '../../runner/targets/resolve-target.js';
 import { PROTOCOL_VERSIONS, type Cell, type RunResult } from '../../runner/types.js';
 import { describeCellFailure } from '../describe-cell.js';
+import { isUnmeasuredByStall } from '../run-until-measured.js';
 
 const RUNS = Number(process.env.MEM_DETERMINISM_RUNS ?? 3);
 const TIMING_KEYS = new Set(['at', 'endedAt', 'durationMs', 'startedAt', 'finishedAt']);
@@ -75,8 +76,6 @@ describe.each(['direct', 'http'] as const)('determinism, %s mode', (mode) => {
 // it; the worker closed the transport at once, so the POST was recorded in some runs and not in
 // others (an extra `schema.request@5` check in 4 of 5 identical runs). The checks a cell gets,
 // and the requests recorded, must not depend on that race.
-const STALLED_LOOP = /^not measured: this process's event loop stalled /;
-
 describeWithSchemas('determinism of a real client that times out (SDK target)', () => {
   test(`${RUNS} runs of the timeout cases give the same checks and the same recorded requests`, { timeout: 60_000 * Math.max(1, RUNS / 3) }, async () => {
     const validator = createSchemaValidator(await resolveSchemas({ env: process.env, download: false }));
@@ -91,7 +90,7 @@ describeWithSchemas('determinism of a real client that times out (SDK target)', 
     for (let attempt = 1; shapes.length < RUNS; attempt++) {
       expect(attempt, `runs needed for ${RUNS} measured ones`).toBeLessThanOrEqual(RUNS + 3);
       const result = await runMatrix({ cases, targets: [target], versions: ['2025-11-25'], mode: 'http', timeoutMs: 1000, checkRequest: (version, message) => validator.checkRequestMessage(version, message) });
-      const unmeasured = result.cells.filter((cell) => cell.status === 'error' && STALLED_LOOP.test(cell.reason ?? ''));
+      const unmeasured = result.cells.filter(isUnmeasuredByStall);
       if (unmeasured.length > 0) {
         console.info(`determinism (SDK target): run ${attempt} not measured, run again: ${unmeasured.map((cell) => `${cell.case}: ${cell.reason}`).join('; ')}`);
         continue;
