@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
+import { CELL_BUDGET_GRACE_MS, getCellBudgetMs } from '../runner/run/cell-budget.js';
 import { OUTCOMES, type RunResult } from '../runner/types.js';
 import { compileFixture } from './compile-fixture.js';
 import { describeWithSchemas } from './describe-requiring.js';
@@ -72,10 +73,13 @@ describeWithSchemas('the eleven published cases', () => {
 
 describeWithSchemas('a classifier that never returns', () => {
   test('gives an error cell within the cell budget instead of hanging the run', async () => {
-    const started = Date.now();
-    const run = await runCli(['run', '--target', `classifier:${compileFixture('test/fixtures/classifiers/never-returns.ts', work)}`, '--case', 'baseline', '--version', '2026-07-28', '--timeout', '200', '--mode', 'direct', '--quiet']);
+    const out = join(work, 'never-returns');
+    const run = await runCli(['run', '--target', `classifier:${compileFixture('test/fixtures/classifiers/never-returns.ts', work)}`, '--case', 'baseline', '--version', '2026-07-28', '--timeout', '200', '--mode', 'direct', '--quiet', '--out', out]);
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(/not ok 1 - baseline \[2026-07-28\] \(error\)[\s\S]*gave no answer within 1200 ms/);
-    expect(Date.now() - started).toBeLessThan(8000);
+    // The cell ended within the runner's own bound (its budget and grace), not a speed check: the
+    // 8 s once asserted here timed the whole in-process run, the fixture's compilation included,
+    // which a loaded machine stretches (+2 s, as in hostile-clients.test.ts, for a loop stall).
+    expect(readResults(out).cells[0]!.durationMs).toBeLessThan(getCellBudgetMs(200, 1) + CELL_BUDGET_GRACE_MS + 2000);
   });
 });

@@ -1,5 +1,6 @@
 // Test support: raw HTTP/1.1 over node:net, so tests see the exact bytes the server wrote.
 import { connect } from 'node:net';
+import { setStallAwareTimeout, watchLoopStalls } from '../loop-stall.js';
 
 export interface RawRequest {
   method?: string;
@@ -51,11 +52,15 @@ export function sendRaw(url: string, request: RawRequest, maxMs = 1000): Promise
     const settle = (ending: RawResponse['ending']): void => {
       if (done) return;
       done = true;
-      clearTimeout(timer);
+      timer.clear();
+      stopWatching();
       socket.destroy();
       resolve(parseRaw(chunks, ending));
     };
-    const timer = setTimeout(() => settle('open'), maxMs);
+    // Stall-aware: a stall of this thread (a loaded machine) is not counted against `maxMs`, or an
+    // answer already in the socket would be reported as a response still 'open'.
+    const stopWatching = watchLoopStalls();
+    const timer = setStallAwareTimeout(() => settle('open'), maxMs);
     socket.on('data', (bytes: Buffer) => chunks.push({ at: performance.now() - started, bytes }));
     // libuv reports a RST that arrives together with unread bytes as a clean EOF (its POLLHUP
     // short-cut after a partial read): under load a mid-stream reset looked like 'end' (24 of 40

@@ -1,4 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { stallLoop } from '../../test/race-answer-against-deadline.js';
 import type { Case } from '../cases/case-types.js';
 import { sendRaw } from './raw-http.js';
 import { startMockServer, type MockServer } from './server.js';
@@ -146,7 +147,13 @@ describe('mock server lifecycle (2025-11-25)', () => {
     const elicit = { jsonrpc: '2.0', id: 'srv-1', method: 'elicitation/create', params: { message: 'ok?', requestedSchema: { type: 'object', properties: {} } } };
     const server = await start(makeCase([{ body: { sse: { events: [{ data: elicit, awaitReply: true }, { response: true, data: SUCCESS_JSON }] } } }]));
     const sessionId = await initialize(server);
-    const stream = sendRaw(server.url, { body: call(1), headers: { 'Mcp-Session-Id': sessionId } });
+    // 10 s, not 1 s: the stream stays open until the reply below, which a loaded machine delays.
+    const stream = sendRaw(server.url, { body: call(1), headers: { 'Mcp-Session-Id': sessionId } }, 10_000);
+    // Waits for the first event, not a fixed 150 ms: after a stall of this thread (one is made here
+    // on purpose) the timer ran before the server had read the request ('reading response' of undefined).
+    setImmediate(() => stallLoop(300));
+    await vi.waitFor(() => expect(server.recording().exchanges[1]?.response?.events).toHaveLength(1), { timeout: 10_000, interval: 10 });
+    // Then long enough for a server that did not hold the stream to send the second event.
     await new Promise((resolve) => setTimeout(resolve, 150));
     const beforeReply = server.recording().exchanges[1]!.response!;
     expect(beforeReply.events).toHaveLength(1);

@@ -11,6 +11,7 @@ import { makeCase } from '../mock-server/test-cases.js';
 import type { Cell, Target } from '../types.js';
 import { RECORDING_SETTLE_MS, runCell } from './run-cell.js';
 import { createServerHosts, type ServerHosts } from './server-hosts.js';
+import { readStalledMs, watchLoopStalls } from '../loop-stall.js';
 
 const hangCase: LoadedCase = { case: makeCase([{ start: 'hang' }]), file: 'x.json', relativeFile: 'x.json', sha256: '0'.repeat(64) };
 const CALL = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'synthetic_tool', arguments: {} } });
@@ -65,12 +66,19 @@ describe("a cell's recording after the target cut a hanging response", () => {
   it('waits a bounded time for a client that leaves the response open, and records it as hanging', async () => {
     const open: Socket[] = [];
     try {
+      const stopWatching = watchLoopStalls();
       const started = performance.now();
+      const stalledBefore = readStalledMs();
       const cell = await run(makeGivingUpTarget('command', open), false);
       const elapsed = performance.now() - started;
+      // The bound is on the time this thread could run: the wait is stall-aware by design (it adds a
+      // stall's length), so a loaded machine's stall added twice its length (a 3.5 s stall made in
+      // the test failed 'elapsed < 4000' at 4372 ms).
+      const ran = elapsed - (readStalledMs() - stalledBefore);
+      stopWatching();
       expect(cell.recording?.exchanges[0]!.response).toMatchObject({ status: undefined, ending: 'hang' });
       expect(elapsed).toBeGreaterThanOrEqual(RECORDING_SETTLE_MS);
-      expect(elapsed).toBeLessThan(RECORDING_SETTLE_MS * 8);
+      expect(ran).toBeLessThan(RECORDING_SETTLE_MS * 8);
     } finally {
       for (const socket of open) socket.destroy();
     }

@@ -7,6 +7,7 @@ import type { LoadedCase } from '../cases/case-types.js';
 import { loadCases } from '../cases/load-cases.js';
 import { runMatrix, summariseCells } from '../run/run-matrix.js';
 import type { Cell, RunResult, Target } from '../types.js';
+import { ANSWERED_AT_ONCE_TIMEOUT_MS } from '../../test/answered-at-once.js';
 import { resolveCommandTarget } from './command-target.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -33,7 +34,9 @@ beforeAll(async () => {
   const targets = CLIENTS.map((name) => resolveCommandTarget(fixture(name), { cwd: ROOT }));
   const isControl = (target: Target): boolean => CONTROLS.some((name) => fixture(name) === target.info.name);
   // Side by side, four cells in flight in all; the reports are drawn from the two as one run.
-  const options = { versions: ['2026-07-28' as const], timeoutMs: 4000 };
+  // Every case here is answered at once: the long timeout keeps a loop stall of this shared thread
+  // from making a cell 'not measured' (test/answered-at-once.ts).
+  const options = { versions: ['2026-07-28' as const], timeoutMs: ANSWERED_AT_ONCE_TIMEOUT_MS };
   const [silent, controls] = await Promise.all([
     runMatrix({ ...options, cases: table, targets: targets.filter((target) => !isControl(target)), concurrency: 3 }),
     runMatrix({ ...options, cases: table.filter((item) => CONTROL_CASES.includes(item.case.id)), targets: targets.filter(isControl), concurrency: 1 }),

@@ -10,6 +10,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
+import { STOP_DEADLINE_MS } from '../../runner/cli-io.js';
 import { countMarkedProcesses } from './process-census.js';
 import { makeSmallCaseTable, startCli, waitFor } from './start-cli.js';
 
@@ -91,7 +92,9 @@ describe.concurrent('the exit guard and signals outside the matrix', () => {
     cli.kill('SIGTERM');
     const ended = await cli.exit;
     expect(ended.code).toBe(143);
-    expect(ended.at - sent).toBeLessThan(3000);
+    // Within the stop deadline, the longest any stop may take: this thread sees the exit late when a
+    // loaded machine stalls it (a fixed 3 s was a bet on the machine; the 143 and the message show the path).
+    expect(ended.at - sent).toBeLessThan(STOP_DEADLINE_MS);
     expect(cli.stderr().trim().split('\n')).toEqual(['mcp-error-matrix: SIGTERM: stopped']);
   });
 });

@@ -8,6 +8,7 @@ import { createCommandTarget } from '../../runner/targets/command-target.js';
 import type { Cell, RunResult } from '../../runner/types.js';
 import { countMarkedProcesses, isAlive } from './process-census.js';
 import { CELL_BUDGET_GRACE_MS, getCellBudgetMs } from '../../runner/run/cell-budget.js';
+import { ANSWERED_AT_ONCE_TIMEOUT_MS } from '../answered-at-once.js';
 
 const FIXTURES = resolve(import.meta.dirname, '../fixtures/hostile');
 const CORRECT = resolve(import.meta.dirname, '../fixtures/clients/correct-client.mjs');
@@ -45,15 +46,27 @@ let peakRssGrowth = 0;
 describe('hostile command clients', () => {
   test('the whole matrix finishes; every hostile cell ends error or fail in time; the correct client passes', { timeout: 40_000 }, async () => {
     const cases = (await loadCases()).filter((loaded) => loaded.case.id === 'baseline');
-    const targets = [target('correct-before', CORRECT, 10_000), ...HOSTILE.map((name) => target(name, join(FIXTURES, `${name}.mjs`))), target('correct-after', CORRECT, 10_000)];
+    const hostile = HOSTILE.map((name) => target(name, join(FIXTURES, `${name}.mjs`)));
     const baseline = process.memoryUsage().rss;
     const sampler = setInterval(() => (peakRssGrowth = Math.max(peakRssGrowth, process.memoryUsage().rss - baseline)), 25);
+    let controls: RunResult[];
     try {
-      result = await runMatrix({ cases, targets, versions: ['2026-07-28'], timeoutMs: 3000, concurrency: 4 });
+      // The controls run in the same process beside the hostile clients, one as they start and one
+      // once half of them have ended, with the long timeout of cells answered at once: at the
+      // hostile run's 3000 ms a 2.2 s stall of this thread (a loaded machine) made 'correct-before'
+      // 'not measured', which is the stall guard's job (runner/run/stalled-client.test.ts).
+      const runControl = (name: string) => runMatrix({ cases, targets: [target(name, CORRECT, 10_000)], versions: ['2026-07-28'], timeoutMs: ANSWERED_AT_ONCE_TIMEOUT_MS });
+      let halfEnded: () => void = () => {};
+      const half = new Promise<void>((resolve) => (halfEnded = resolve));
+      const onCell = (_cell: Cell, done: number) => {
+        if (done === HOSTILE.length / 2) halfEnded();
+      };
+      const hostileRun = runMatrix({ cases, targets: hostile, versions: ['2026-07-28'], timeoutMs: 3000, concurrency: 4, onCell });
+      [result, ...controls] = await Promise.all([hostileRun, runControl('correct-before'), half.then(() => runControl('correct-after'))]);
     } finally {
       clearInterval(sampler);
     }
-    const byTarget = new Map(result.cells.map((cell) => [cell.target, cell]));
+    const byTarget = new Map([...result.cells, ...controls.flatMap((run) => run.cells)].map((cell) => [cell.target, cell]));
     const summary = (cell: Cell | undefined) => `${cell?.status} ${cell?.reason ?? ''} ${JSON.stringify(cell?.checks.filter((c) => !c.passed).map((c) => c.id))}`;
     expect(byTarget.get('correct-before')?.status, summary(byTarget.get('correct-before'))).toBe('pass');
     expect(byTarget.get('correct-after')?.status, summary(byTarget.get('correct-after'))).toBe('pass');
@@ -65,6 +78,7 @@ describe('hostile command clients', () => {
       expect(cell!.durationMs, name).toBeLessThan(getCellBudgetMs(3000, 1, CELL_TIMEOUT_MS) + CELL_BUDGET_GRACE_MS + 2000);
     }
     expect(result.complete).toBe(true);
+    expect(controls.map((run) => run.complete)).toEqual([true, true]);
   });
 
   test('specific endings: timeout, crash by signal, flood capped, huge and invalid verdicts read as invalid', () => {

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { connect } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { afterEach, describe, expect, test } from 'vitest';
+import { setStallAwareTimeout, watchLoopStalls } from '../../runner/loop-stall.js';
 import { sendRaw } from '../../runner/mock-server/raw-http.js';
 import { MAX_BODY_BYTES } from '../../runner/mock-server/record-request.js';
 import { isLoopbackOrigin } from '../../runner/mock-server/lockdown.js';
@@ -39,11 +40,14 @@ function sendBytes(url: string, chunks: (string | Buffer)[], options: { end?: bo
     const settle = (ending: string) => {
       if (settled) return;
       settled = true;
-      clearTimeout(timer);
+      timer.clear();
+      stopWatching();
       socket.destroy();
       resolve({ text: Buffer.concat(received).toString('latin1'), ending });
     };
-    const timer = setTimeout(() => settle('open'), options.maxMs ?? 1000);
+    // Stall-aware, as sendRaw: a stall of this thread is not counted against the wait.
+    const stopWatching = watchLoopStalls();
+    const timer = setStallAwareTimeout(() => settle('open'), options.maxMs ?? 1000);
     socket.on('data', (bytes: Buffer) => received.push(bytes));
     socket.on('error', (error: NodeJS.ErrnoException) => settle(error.code ?? 'error'));
     socket.on('close', () => settle('closed'));

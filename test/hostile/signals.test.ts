@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
+import { STOP_DEADLINE_MS } from '../../runner/cli-io.js';
 import { countMarkedProcesses } from './process-census.js';
 import { makeSmallCaseTable, startCli, waitFor } from './start-cli.js';
 
@@ -33,7 +34,10 @@ describe.concurrent.each([
     cli.kill(signal);
     const ended = await cli.exit;
     expect({ code: ended.code, stderr: cli.stderr().slice(-500) }).toMatchObject({ code: exitCode });
-    expect(ended.at - sent).toBeLessThan(8000);
+    // Stopped by the abort, not by the stop deadline (which would also leave reports missing). The
+    // exit is seen by this thread's loop, which a loaded machine stalls for seconds: no tighter bound.
+    expect(ended.at - sent).toBeLessThan(STOP_DEADLINE_MS);
+    expect(cli.stderr()).not.toMatch(/still not stopped/);
     await new Promise((wait) => setTimeout(wait, 200));
     expect(countMarkedProcesses('HOSTILE_MARK', mark)).toBe(0);
     const results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as { complete: boolean; cells: unknown[] };
@@ -55,11 +59,14 @@ test.concurrent('a second SIGINT exits at once', { timeout: 40_000 }, async () =
   const pids = mkdtempSync(join(work, 'pids-'));
   const cli = startCli(['run', '--cases', cases, '--target', `classifier:${NEVER_RETURNS}`, '--mode', 'direct', '--timeout', '20000', '--no-schemas', '--no-baseline', '--quiet'], { HOSTILE_MARK: mark, HOSTILE_PID_DIR: pids });
   await waitFor(() => readdirSync(pids).length > 0, 25_000);
+  const first = performance.now();
   cli.kill('SIGINT');
   await waitFor(() => /stopping/.test(cli.stderr()), 10_000);
-  const sent = performance.now();
   cli.kill('SIGINT');
   const ended = await cli.exit;
   expect(ended.code).toBe(130);
-  expect(ended.at - sent).toBeLessThan(1500);
+  // By the second signal, not by the first one's stop deadline (a 1.5 s bound failed on a 1.6 s
+  // stall of this thread, which sees the exit; a loaded machine makes such stalls).
+  expect(cli.stderr()).toMatch(/SIGINT: exiting at once/);
+  expect(ended.at - first).toBeLessThan(STOP_DEADLINE_MS);
 });
