@@ -41,6 +41,19 @@ async function record(item: Case, version: ProtocolVersion, script: (send: Sende
 }
 type Sender = (message: Record<string, unknown>, headers?: Record<string, string>) => Promise<string>;
 
+/**
+ * The recording with its exchanges moved onto a planned clock: each answered at once (1 ms), and
+ * exchange i+1 arriving waits[i] ms after exchange i's answer ended.
+ */
+function retime(recording: Recording, waits: number[]): Recording {
+  let at = recording.exchanges[0]?.at ?? 0;
+  const exchanges = recording.exchanges.map((exchange, index) => {
+    if (index > 0) at += 1 + (waits[index - 1] ?? 0);
+    return { ...exchange, at, ...(exchange.response ? { response: { ...exchange.response, endedAt: at + 1 } } : {}) };
+  });
+  return { ...recording, exchanges };
+}
+
 function toolCall(version: ProtocolVersion, id: number, name: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
   const meta = version === V26 ? { _meta: { 'io.modelcontextprotocol/protocolVersion': V26, 'io.modelcontextprotocol/clientCapabilities': {} } } : {};
   return { jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: { record: 'r1' }, ...meta, ...extra } };
@@ -163,7 +176,8 @@ describe('judgeClient: headers, Retry-After, ids', () => {
       await send(toolCall(V26, 1, 'read_record'));
       await send(toolCall(V26, 1, 'read_record'));
     });
-    const judged = judgeClient({ case: item, protocolVersion: V26, outcome: reported(success), recording });
+    // Retried 10 ms after the 429 on the recording's own clock (a stall of a second would turn a real one into a wait).
+    const judged = judgeClient({ case: item, protocolVersion: V26, outcome: reported(success), recording: retime(recording, [10]) });
     expect(find(judged.checks, 'wire.retry-after')).toMatchObject({ level: 'POLICY', passed: false, exchange: 2 });
     expect(find(judged.checks, 'wire.reissue-new-id')).toMatchObject({ passed: false, actual: 1 });
     // The client retried to the success: the last POST's script step sets the expected outcome.
@@ -181,21 +195,18 @@ describe('judgeClient: retry backoff', () => {
     ],
     client: { wire: [{ rule: 'retry-backoff', level: 'POLICY', min: 100 }] },
   });
-  const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+  // The waits are set on the recording's own clock, not slept: a timer late by a stall of the
+  // thread made a shortened wait read as a backoff (150 ms planned, 400 ms measured, under load).
   it.each([
-    ['retries at once', [0, 0], false, /POST 2 retried \d+ ms after a failed answer \(at least 100 ms expected\)/],
-    ['shortens the wait', [400, 150], false, /POST 3 waited \d+ ms, less than the \d+ ms before it \(no backoff\)/],
-    // 700 after 150: a timer late by a few hundred ms on a loaded machine still leaves the second wait longer.
+    ['retries at once', [0, 0], false, /POST 2 retried 0 ms after a failed answer \(at least 100 ms expected\)/],
+    ['shortens the wait', [400, 150], false, /POST 3 waited 150 ms, less than the 400 ms before it \(no backoff\)/],
     ['backs off', [150, 700], true, /wire\.retry-backoff/],
   ])('a client that %s', async (_name, waits, passed, message) => {
     const recording = await record(item, V26, async (send) => {
-      for (const [index, wait] of [0, ...waits].entries()) {
-        await pause(wait);
-        await send(toolCall(V26, index + 1, 'read_record'));
-      }
+      for (let index = 0; index <= waits.length; index++) await send(toolCall(V26, index + 1, 'read_record'));
     });
-    const check = find(judgeClient({ case: item, protocolVersion: V26, outcome: reported(success), recording }).checks, 'wire.retry-backoff');
+    const check = find(judgeClient({ case: item, protocolVersion: V26, outcome: reported(success), recording: retime(recording, waits) }).checks, 'wire.retry-backoff');
     expect(check).toMatchObject({ level: 'POLICY', passed });
     expect(check.message).toMatch(message);
   });
