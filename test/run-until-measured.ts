@@ -10,7 +10,9 @@
 // timeout cannot, since a long one costs its length in every run. Such a run measured nothing
 // of those cells, so it is run again, a few times at most; any other error stays in the result.
 import { runMatrix, type RunMatrixOptions } from '../runner/run/run-matrix.js';
+import type { LoadedCase } from '../runner/cases/case-types.js';
 import type { Cell, RunResult } from '../runner/types.js';
+import { ANSWERED_AT_ONCE_TIMEOUT_MS } from './answered-at-once.js';
 
 const STALLED_LOOP = /^not measured: this process's event loop stalled /;
 
@@ -27,4 +29,17 @@ export async function runMatrixUntilMeasured(options: RunMatrixOptions, maxRuns 
     if (unmeasured.length === 0 || run >= maxRuns) return result;
     console.info(`run ${run} of ${maxRuns} not measured, run again: ${unmeasured.map((cell) => `${cell.target} ${cell.case}@${cell.protocolVersion}: ${cell.reason}`).join('; ')}`);
   }
+}
+
+/**
+ * Runs the cells that wait out their timeout on purpose (`waits`) at `waitingTimeoutMs`, again while
+ * one is not measured, and beside them the others, answered at once, at ANSWERED_AT_ONCE_TIMEOUT_MS:
+ * a timeout they never wait for keeps the stall guard out of them. The cells of both runs, in that order.
+ */
+export async function runWaitingBesideAnswered(options: Omit<RunMatrixOptions, 'timeoutMs'>, waits: (loaded: LoadedCase) => boolean, waitingTimeoutMs: number): Promise<Cell[]> {
+  const runs = await Promise.all([
+    runMatrixUntilMeasured({ ...options, cases: options.cases.filter(waits), timeoutMs: waitingTimeoutMs }),
+    runMatrix({ ...options, cases: options.cases.filter((loaded) => !waits(loaded)), timeoutMs: ANSWERED_AT_ONCE_TIMEOUT_MS }),
+  ]);
+  return runs.flatMap((run) => run.cells);
 }

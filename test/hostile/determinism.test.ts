@@ -10,7 +10,7 @@ import { createSchemaValidator, resolveSchemas } from '../../runner/schema-check
 import { resolveTarget } from '../../runner/targets/resolve-target.js';
 import { PROTOCOL_VERSIONS, type Cell, type RunResult } from '../../runner/types.js';
 import { describeCellFailure } from '../describe-cell.js';
-import { isUnmeasuredByStall } from '../run-until-measured.js';
+import { runMatrixUntilMeasured } from '../run-until-measured.js';
 
 const RUNS = Number(process.env.MEM_DETERMINISM_RUNS ?? 3);
 const TIMING_KEYS = new Set(['at', 'endedAt', 'durationMs', 'startedAt', 'finishedAt']);
@@ -87,14 +87,8 @@ describeWithSchemas('determinism of a real client that times out (SDK target)', 
     // 1 s or more while the server held the cell's request: the stall guard, tested on its own in
     // runner/run/stalled-client.test.ts) measured nothing of that cell's timing: it is run again, a
     // few times at most. On a loaded machine such a run gave 'sse-hang-after-progress: error []'.
-    for (let attempt = 1; shapes.length < RUNS; attempt++) {
-      expect(attempt, `runs needed for ${RUNS} measured ones`).toBeLessThanOrEqual(RUNS + 3);
-      const result = await runMatrix({ cases, targets: [target], versions: ['2025-11-25'], mode: 'http', timeoutMs: 1000, checkRequest: (version, message) => validator.checkRequestMessage(version, message) });
-      const unmeasured = result.cells.filter(isUnmeasuredByStall);
-      if (unmeasured.length > 0) {
-        console.info(`determinism (SDK target): run ${attempt} not measured, run again: ${unmeasured.map((cell) => `${cell.case}: ${cell.reason}`).join('; ')}`);
-        continue;
-      }
+    for (let run = 0; run < RUNS; run++) {
+      const result = await runMatrixUntilMeasured({ cases, targets: [target], versions: ['2025-11-25'], mode: 'http', timeoutMs: 1000, checkRequest: (version, message) => validator.checkRequestMessage(version, message) });
       shapes.push(
         result.cells.map((cell) => {
           const requests = (cell.recording?.exchanges ?? []).map((exchange) => `${exchange.request.method} ${exchange.request.rpc?.method ?? ''}`);

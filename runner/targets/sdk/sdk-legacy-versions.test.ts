@@ -10,10 +10,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadCases } from '../../cases/load-cases.js';
 import type { LoadedCase } from '../../cases/case-types.js';
-import { runMatrix } from '../../run/run-matrix.js';
 import type { Cell, ProtocolVersion } from '../../types.js';
-import { ANSWERED_AT_ONCE_TIMEOUT_MS } from '../../../test/answered-at-once.js';
-import { runMatrixUntilMeasured } from '../../../test/run-until-measured.js';
+import { runWaitingBesideAnswered } from '../../../test/run-until-measured.js';
 import { createSdkTarget } from './sdk-target.js';
 
 const SPEC = 'ts-sdk@1.14.0';
@@ -50,12 +48,8 @@ describe(`${SPEC} (an SDK from before 1.24)`, () => {
     // other cells are answered at once and run beside them with a timeout they never wait for.
     const waits = (loaded: LoadedCase) => STREAM_ENDS_EARLY.includes(loaded.case.id);
     const options = { targets: [target], versions: ['2025-03-26', '2025-06-18'] as ProtocolVersion[], mode: 'http' as const, concurrency: 4 };
-    const runs = await Promise.all([
-      // Run again if a loop stall of this thread left a waiting cell not measured (test/run-until-measured.ts).
-      runMatrixUntilMeasured({ ...options, cases: cases.filter(waits), timeoutMs: 2000 }),
-      runMatrix({ ...options, cases: cases.filter((loaded) => !waits(loaded)), timeoutMs: ANSWERED_AT_ONCE_TIMEOUT_MS }),
-    ]);
-    const result = { cells: runs.flatMap((run) => run.cells) };
+    // A waiting cell a loop stall left not measured runs again (test/run-until-measured.ts).
+    const result = { cells: await runWaitingBesideAnswered({ ...options, cases }, waits, 2000) };
     const got = Object.fromEntries(result.cells.map((cell) => [`${cell.case} ${cell.protocolVersion}`, summarise(cell)]));
     for (const version of ['2025-03-26', '2025-06-18'] as const) {
       expect(got[`baseline ${version}`]).toBe('TOOL_SUCCESS');

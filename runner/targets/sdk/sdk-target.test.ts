@@ -11,7 +11,7 @@ import { runMatrix } from '../../run/run-matrix.js';
 import type { Cell, Target } from '../../types.js';
 import { resolveTarget } from '../resolve-target.js';
 import { ANSWERED_AT_ONCE_TIMEOUT_MS } from '../../../test/answered-at-once.js';
-import { runMatrixUntilMeasured } from '../../../test/run-until-measured.js';
+import { runWaitingBesideAnswered } from '../../../test/run-until-measured.js';
 import { listBundledSdkTargets, resolveSdkPackage } from './resolve-sdk-package.js';
 import { createSdkTarget } from './sdk-target.js';
 
@@ -53,12 +53,8 @@ describe('ts-sdk / ts-client targets', () => {
     // machine: at 1,000 ms a full-suite run at load 15 had one end as "the SDK worker gave no
     // answer"); the cells answered at once run beside it with a timeout they never wait for.
     const isHang = (loaded: LoadedCase) => loaded.case.id === 'no-response-hang';
-    const runs = await Promise.all([
-      // Run again if a loop stall of this thread left a hang cell not measured (test/run-until-measured.ts).
-      runMatrixUntilMeasured({ cases: cases.filter(isHang), targets, mode: 'http', timeoutMs: 2500, concurrency: 8 }),
-      runMatrix({ cases: cases.filter((loaded) => !isHang(loaded)), targets, mode: 'http', timeoutMs: ANSWERED_AT_ONCE_TIMEOUT_MS, concurrency: 8 }),
-    ]);
-    const result = { cells: runs.flatMap((run) => run.cells) };
+    // A hang cell a loop stall left not measured runs again (test/run-until-measured.ts).
+    const result = { cells: await runWaitingBesideAnswered({ cases, targets, mode: 'http', concurrency: 8 }, isHang, 2500) };
     const got = summarise(result.cells);
     for (const spec of BUNDLED) {
       const v1 = spec.startsWith('ts-sdk@');

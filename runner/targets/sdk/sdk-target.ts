@@ -100,6 +100,8 @@ async function runSdkCell(worker: SdkWorker, context: TargetContext, startupMs: 
 }
 
 /** Factories for `resolve-target.ts`, one per kind in SDK_KINDS (`ts-sdk@<version>`, `ai-sdk@<version>`, …). */
-export const SDK_TARGET_KINDS: Record<string, (spec: string, options?: { versions?: readonly ProtocolVersion[] }) => Promise<Target>> = Object.fromEntries(
-  Object.keys(SDK_KINDS).map((kind) => [kind, (spec: string, options?: { versions?: readonly ProtocolVersion[] }) => createSdkTarget(spec, options?.versions ? { versions: options.versions } : {})]),
+type SdkTargetFactory = (spec: string, options?: Pick<CreateSdkTargetOptions, 'versions'>) => Promise<Target>;
+
+export const SDK_TARGET_KINDS: Record<string, SdkTargetFactory> = Object.fromEntries(
+  Object.keys(SDK_KINDS).map((kind): [string, SdkTargetFactory] => [kind, (spec, options) => createSdkTarget(spec, options?.versions ? { versions: options.versions } : {})]),
 );
