@@ -2,12 +2,16 @@
 // a deadline (runner/loop-stall.ts, runner/harness/post-deadlines.ts).
 import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 
-/** Keeps the event loop from running for `ms` (what an overloaded machine does to it). */
+const blocker = new Int32Array(new SharedArrayBuffer(4));
+
+/**
+ * Keeps the event loop from running for `ms` (what an overloaded machine does to it). The thread
+ * sleeps instead of spinning: the loop stalls all the same, and the suite's other threads and
+ * processes get the core (spinning cost the suite about 6 s of CPU).
+ */
 export function stallLoop(ms: number): void {
   const end = performance.now() + ms;
-  while (performance.now() < end) {
-    // busy
-  }
+  for (let left = ms; left > 0; left = end - performance.now()) Atomics.wait(blocker, 0, 0, left);
 }
 
 type SetDeadline = (onExpire: () => void, ms: number) => void;
@@ -71,19 +75,34 @@ export function raceAnswerAgainstDeadline(setDeadline: SetDeadline): Promise<str
   });
 }
 
+/** The harder race's timing: see raceTwoStepAnswerAgainstDeadline. */
+export interface TwoStepRace {
+  /**
+   * A stall the machine adds when the loop runs again, just as the server reads the question (a
+   * loaded machine takes the CPU back for that long); 0 by default.
+   */
+  machineStallMs?: number;
+}
+
 /**
  * The harder race: the server in this process answers 20 ms after it reads the question, and the
- * loop stalls for 300 ms right after the question is written, before the server could read it.
- * With a 200 ms deadline, one more turn of the loop after the deadline is not enough (the server
+ * loop stalls for 700 ms right after the question is written, before the server could read it.
+ * With a 600 ms deadline, one more turn of the loop after the deadline is not enough (the server
  * only then reads the question); only a deadline that adds the stalled time gives `['answer']`.
+ * Such a deadline credits at most its own length, so it ends 2 × 600 ms after it was set at the
+ * latest: 480 ms after the answer is due, room for a loaded machine to be late after the stall
+ * (with 200 and 300 ms that room was 80 ms, and a full-suite run at load 8 read `['deadline']`).
  */
-export function raceTwoStepAnswerAgainstDeadline(setDeadline: SetDeadline): Promise<string[]> {
+export function raceTwoStepAnswerAgainstDeadline(setDeadline: SetDeadline, timing: TwoStepRace = {}): Promise<string[]> {
   return race(setDeadline, ({ serverSide, client, armDeadline }) => {
-    serverSide.once('data', () => setTimeout(() => serverSide.end('answer'), 20));
+    serverSide.once('data', () => {
+      stallLoop(timing.machineStallMs ?? 0);
+      setTimeout(() => serverSide.end('answer'), 20);
+    });
     setTimeout(() => {
       client.write('question');
-      armDeadline(200);
-      stallLoop(300);
+      armDeadline(600);
+      stallLoop(700);
     }, 10);
   });
 }
