@@ -4,7 +4,7 @@
 // modes is checked in test/hostile/determinism.test.ts).
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { getExpectedVerdict, type Case, type LoadedCase } from '../runner/cases/case-types.js';
 import { loadCases } from '../runner/cases/load-cases.js';
 import { classifyReference } from '../runner/classify/reference.js';
@@ -134,6 +134,9 @@ describe('case table: coverage', () => {
 // version and target only, so the version-dependent cases' cells are the same ones.
 const getTableOptions = async () => ({ targets: [REFERENCE, ...(await loadOneRuleTargets())], mode: 'direct' as const, concurrency: 8, timeoutMs: 2000 });
 let usualRun: Promise<RunResult> | undefined;
+// Test files share their worker thread's modules (vitest.config.ts): the run is let go once this
+// file is done, so later files in the thread do not carry it.
+afterAll(() => (usualRun = undefined));
 const runWithUsualIds = (): Promise<RunResult> => (usualRun ??= getTableOptions().then((options) => runMatrix({ ...options, cases: table })));
 /** The fixtures' cells: the reference's never count as a fixture failing a case. */
 const getFixtureCells = async (): Promise<Cell[]> => (await runWithUsualIds()).cells.filter((cell) => cell.target !== REFERENCE.info.name);

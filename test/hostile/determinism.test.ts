@@ -4,7 +4,7 @@
 // wire record it gets with a server and connections of its own.
 // MEM_DETERMINISM_RUNS=20 for the long check.
 import { createHash } from 'node:crypto';
-import { describe, expect, it, test } from 'vitest';
+import { afterAll, describe, expect, it, test } from 'vitest';
 import type { LoadedCase } from '../../runner/cases/case-types.js';
 import { loadCases } from '../../runner/cases/load-cases.js';
 import { SUCCESS_JSON } from '../../runner/mock-server/test-cases.js';
@@ -55,6 +55,9 @@ const getTableCases = async (mode: 'direct' | 'http'): Promise<LoadedCase[]> => 
 const runWholeTable = async (mode: 'direct' | 'http'): Promise<RunResult> =>
   runMatrix({ cases: await getTableCases(mode), targets: [target], mode, concurrency: CONCURRENCY, timeoutMs: TIMEOUT_MS });
 const firstRuns = new Map<'direct' | 'http', Promise<RunResult>>();
+// Test files share their worker thread's modules (vitest.config.ts): the runs are let go once this
+// file is done, so later files in the thread do not carry them.
+afterAll(() => firstRuns.clear());
 /** The first run of a mode; in http mode after a warm-up (module loading, JIT), so that its first cells do not start cold. */
 function getFirstRun(mode: 'direct' | 'http'): Promise<RunResult> {
   let run = firstRuns.get(mode);
