@@ -1,17 +1,20 @@
-// Lint of the whole case table (issue 3 §4): identity and prose, coverage, the reference
-// passing every cell in both modes, and every case shown failing on some wrong classifier.
+// Lint of the whole case table (issue 3 §4): identity and prose, coverage, every case shown failing
+// on some wrong classifier, and no verdict depending on the call ids (one direct run of the
+// reference and the one-rule fixtures feeds all of these; the reference passing every cell in both
+// modes is checked in test/hostile/determinism.test.ts).
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { beforeAll, describe, expect, test } from 'vitest';
-import { getExpectedVerdict, type LoadedCase } from '../runner/cases/case-types.js';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { getExpectedVerdict, type Case, type LoadedCase } from '../runner/cases/case-types.js';
 import { loadCases } from '../runner/cases/load-cases.js';
+import { classifyReference } from '../runner/classify/reference.js';
 import { runMatrix } from '../runner/run/run-matrix.js';
 import { createClassifierTarget } from '../runner/targets/classifier-target.js';
-import { OUTCOMES, type Classifier, type RunResult } from '../runner/types.js';
+import { OUTCOMES, type Cell, type RunResult } from '../runner/types.js';
 import { loadOneRuleTargets } from './case-table-fixtures.js';
 import { describeCellFailure } from './describe-cell.js';
 
-const FIXTURES_DIR = resolve(import.meta.dirname, 'fixtures/classifiers');
+const REFERENCE = createClassifierTarget({ name: 'reference', kind: 'classifier' }, classifyReference);
 // Citation aliases of WIRE-FACTS.md and WIRE-FACTS-LEGACY.md; a reference may also cite an RFC or JSON-RPC (JR).
 const SPEC_ALIAS =
   /^(T25|B25|L25|TL25|CX25|PG25|EL25|AU25|RS25|TK25|RT25|SM25|ST25|SJ25|CL25|SH26|B26|V26|TL26|CX26|PG26|EL26|AU26|RS26|MR26|CL26|PI26|DS26|LG26|TI26|ST26|SJ26|(?:T|B|L|TL|CX|PG|LG|SM|RT|RS|AU|CL|S|ST)0326|(?:T|B|L|TL|CX|PG|LG|SM|RT|RS|AU|CL|S|ST|EL)0618|JR|RFC \d+)\b/;
@@ -126,42 +129,114 @@ describe('case table: coverage', () => {
   });
 });
 
+// The reference and every one-rule fixture over the whole table in direct mode, run once for the
+// fixture tests and as the call-id test's run with the usual ids: a cell depends on its case,
+// version and target only, so the version-dependent cases' cells are the same ones.
+const getTableOptions = async () => ({ targets: [REFERENCE, ...(await loadOneRuleTargets())], mode: 'direct' as const, concurrency: 8, timeoutMs: 2000 });
+let usualRun: Promise<RunResult> | undefined;
+// Test files share their worker thread's modules (vitest.config.ts): the run is let go once this
+// file is done, so later files in the thread do not carry it.
+afterAll(() => (usualRun = undefined));
+const runWithUsualIds = (): Promise<RunResult> => (usualRun ??= getTableOptions().then((options) => runMatrix({ ...options, cases: table })));
+/** The fixtures' cells: the reference's never count as a fixture failing a case. */
+const getFixtureCells = async (): Promise<Cell[]> => (await runWithUsualIds()).cells.filter((cell) => cell.target !== REFERENCE.info.name);
+
 describe('case table: reference and fixtures', () => {
   // The reference passing every cell in both modes is checked on the first run of
   // test/hostile/determinism.test.ts, which runs the whole table against it anyway.
 
-  // The one-rule fixtures over the whole table, run once for the two tests below: a cell depends on
-  // its case, version and target only, so the version-dependent cases' cells are the same ones.
-  let oneRuleRun: Promise<RunResult> | undefined;
-  const runOneRuleFixtures = (): Promise<RunResult> =>
-    (oneRuleRun ??= loadOneRuleTargets().then((targets) => runMatrix({ cases: table, targets, mode: 'direct', concurrency: 8, timeoutMs: 2000 })));
-
   test('every case is failed by at least one wrong-in-one-rule fixture (direct mode)', async () => {
-    const result = await runOneRuleFixtures();
+    const cells = await getFixtureCells();
     const failedBy = new Map(table.map((item) => [item.case.id, new Set<string>()]));
     // A mismatch that keeps the recovery (e.g. a 400 with an error body read as JSONRPC_ERROR) fails
     // a SHOULD (issue 13 §1): the cell is non_strict, and the fixture is still caught.
-    for (const cell of result.cells) if (cell.status === 'fail' || cell.status === 'non_strict') failedBy.get(cell.case)?.add(cell.target);
+    for (const cell of cells) if (cell.status === 'fail' || cell.status === 'non_strict') failedBy.get(cell.case)?.add(cell.target);
     console.info([...failedBy].map(([id, names]) => `${id}: ${[...names].sort().join(', ') || 'NONE'}`).join('\n'));
     expect([...failedBy].filter(([, names]) => names.size === 0).map(([id]) => id)).toEqual([]);
     // No fixture breaks the harness: a wrong verdict is a fail, never an error cell.
-    expect(result.cells.filter((cell) => cell.status === 'error').map(describeCellFailure)).toEqual([]);
+    expect(cells.filter((cell) => cell.status === 'error').map(describeCellFailure)).toEqual([]);
   });
 
   test('every version of a version-dependent case is failed by some one-rule fixture (direct mode)', async () => {
     // A verdict that differs by version is only tested if a fixture gets that very version wrong.
     const dependent = table.filter(differsByVersion);
     expect(dependent.length).toBeGreaterThan(0);
-    const result = await runOneRuleFixtures();
-    const failed = new Set(result.cells.filter((cell) => cell.status === 'fail').map((cell) => `${cell.case} ${cell.protocolVersion}`));
+    const cells = await getFixtureCells();
+    const failed = new Set(cells.filter((cell) => cell.status === 'fail').map((cell) => `${cell.case} ${cell.protocolVersion}`));
     const untested = dependent.flatMap(({ case: c }) => c.versions.map((version) => `${c.id} ${version}`)).filter((key) => !failed.has(key));
     expect(untested).toEqual([]);
   });
 
   test('the naive HTTP-status-only fixture fails at least 30 cells', async () => {
-    const module = (await import(resolve(FIXTURES_DIR, 'status-only.ts'))) as { default: Classifier };
-    const naive = createClassifierTarget({ name: 'status-only', kind: 'classifier' }, module.default);
-    const result = await runMatrix({ cases: table, targets: [naive], mode: 'direct', concurrency: 8 });
-    expect(result.cells.filter((cell) => cell.status === 'fail').length).toBeGreaterThanOrEqual(30);
+    // status-only is one of the one-rule fixtures: its cells are the shared run's.
+    const naive = (await getFixtureCells()).filter((cell) => cell.target === 'status-only');
+    expect(naive).toHaveLength(table.reduce((total, item) => total + item.case.versions.length, 0));
+    expect(naive.filter((cell) => cell.status === 'fail').length).toBeGreaterThanOrEqual(30);
   });
 });
+
+// Scripted responses answer the id the client actually sent (issue 13 §2): a case that hard-codes
+// the id of its answer tests a client whose call id differs on a wrong id instead of on its
+// subject. The whole table runs twice on the reference and every one-rule fixture, once with the
+// harness's usual call ids (1, 2, …) and once with other ids of the same type; no verdict may change.
+describe('scripted answers follow the call id', () => {
+  test('no verdict of the reference or of a one-rule fixture changes when the call ids are not 1, 2, …', async () => {
+    const usual = await runWithUsualIds();
+    const shifted = await runMatrix({ ...(await getTableOptions()), cases: table.map(withShiftedIds) });
+    const key = (cell: Cell) => `${cell.target} ${cell.case} [${cell.protocolVersion}]`;
+    const before = new Map(usual.cells.map((cell) => [key(cell), describeVerdicts(cell)]));
+    expect(new Set(usual.cells.map((cell) => cell.target)).has(REFERENCE.info.name)).toBe(true);
+    expect(shifted.cells.length).toBe(usual.cells.length);
+    const changed = shifted.cells
+      .filter((cell) => before.get(key(cell)) !== describeVerdicts(cell))
+      .map((cell) => `${key(cell)}: ids 1, 2, … ${before.get(key(cell))}; ids ${1 + ID_SHIFT}, … ${describeVerdicts(cell)}`);
+    expect(changed).toEqual([]);
+  }, 60_000);
+
+  test('no scripted answer writes an id by hand where the id mode would set it, unless the id is the case subject', () => {
+    const handWritten = table.flatMap(({ case: c }) =>
+      c.exchanges.flatMap((exchange, index) => {
+        const body = exchange.response.body;
+        if (!body || SUBJECT_IS_ID.has(c.id)) return [];
+        // Raw text and base64 bytes are exact by design: no id mode reaches them.
+        // Batch members are messages too, in a JSON body and in an event's data alike.
+        const messages = ('json' in body ? [body.json] : 'sse' in body ? body.sse.events.map((event) => event.data) : []).flatMap((data: unknown) => (Array.isArray(data) ? data : [data]));
+        return messages.filter(isAnswerWithId).map((message) => `${c.id} #${index + 1}: ${JSON.stringify(message).slice(0, 80)}`);
+      }),
+    );
+    expect(handWritten).toEqual([]);
+  });
+
+  test('the shifted table really uses other ids', () => {
+    for (const item of table.map(withShiftedIds)) for (const exchange of item.case.exchanges) expect([1, 2, 3, '1', '7']).not.toContain(exchange.request?.id);
+  });
+});
+
+const ID_SHIFT = 40;
+// Cases about an answer whose id is not the call's: the literal id is what they test.
+const SUBJECT_IS_ID = new Set(['sse-stranger-response-then-own', 'batch-sse-stranger-id']);
+
+/** A JSON-RPC response (result or error) that carries its own id member. */
+function isAnswerWithId(message: unknown): boolean {
+  return typeof message === 'object' && message !== null && !Array.isArray(message) && 'id' in message && ('result' in message || 'error' in message);
+}
+
+/** Another id of the same JSON type (a numeric string stays numeric, for the as-number mode). */
+function shiftId(id: string | number): string | number {
+  if (typeof id === 'number') return id + ID_SHIFT;
+  return id.trim() !== '' && Number.isFinite(Number(id)) ? String(Number(id) + ID_SHIFT) : `${id}-shifted`;
+}
+
+/** The same case, with every exchange's call id changed. */
+function withShiftedIds(item: LoadedCase): LoadedCase {
+  const shifted: Case = structuredClone(item.case);
+  shifted.exchanges.forEach((exchange, index) => {
+    exchange.request = { ...exchange.request, id: shiftId(exchange.request?.id ?? index + 1) };
+  });
+  return { ...item, case: shifted };
+}
+
+function describeVerdicts(cell: Cell): string {
+  const actual = cell.actual.map((verdict) => (verdict ? [verdict.outcome, verdict.status, verdict.code].filter((x) => x !== undefined).join(' ') : 'none'));
+  return `${cell.status}: ${actual.join(', ')}${cell.reason && cell.status === 'error' ? ` (${cell.reason})` : ''}`;
+}
