@@ -1,7 +1,7 @@
 // Issue 13 §4: optional Ed25519 signatures. `run --sign KEY` writes receipts.json.sig (listed in
 // SHA256SUMS), `verify --key PUB` checks it. Without a key, rewritten receipts verify: by design.
 import { createHash, generateKeyPairSync } from 'node:crypto';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -69,10 +69,12 @@ describe('run --sign KEY and verify --key PUB', () => {
   });
 
   it('catches rewritten receipts with --key; without a key (or unsigned) the forgery passes, by design', async () => {
-    await runCli([...RUN, '--out', 'forged-signed', '--sign', 'key.pem'], { cwd: dir });
+    // Copies of the two reports beforeAll made (a report folder verifies wherever it is: test/receipts-travel.test.ts).
+    await cp(join(dir, 'signed'), join(dir, 'forged-signed'), { recursive: true });
+    expect(await runCli(['verify', 'forged-signed', '--key', 'key.pub'], { cwd: dir })).toMatchObject({ code: 0 });
     await forge('forged-signed');
     expect((await runCli(['verify', 'forged-signed', '--key', 'key.pub'], { cwd: dir })).stdout).toMatch(/^MISMATCH receipts\.json\.sig: .*does not match/m);
-    await runCli([...RUN, '--out', 'forged'], { cwd: dir });
+    await cp(join(dir, 'unsigned'), join(dir, 'forged'), { recursive: true });
     await forge('forged');
     expect(await runCli(['verify', 'forged'], { cwd: dir })).toMatchObject({ code: 0 });
   });

@@ -5,17 +5,19 @@
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { packagePath } from '../runner/package-paths.js';
 import { describeWithSchemas, getTestSchemasDir } from './describe-requiring.js';
 import { runCli } from './run-cli.js';
 
 let made: string;
 let moved: string;
+// The report of runReport(), made once in `made` and kept aside in `pristine`: each test starts
+// from a byte-identical copy at the same path (the receipts record that path), instead of a run of its own.
+let pristine: string;
 
-beforeEach(async () => {
+beforeAll(async () => {
   made = await mkdtemp(join(tmpdir(), 'mem-travel-made-'));
-  moved = await mkdtemp(join(tmpdir(), 'mem-travel-moved-'));
   await mkdir(join(made, 'cases'));
   for (const name of ['malformed-json.json', 'error-with-data.json']) await cp(packagePath('cases', 'protocol', name), join(made, 'cases', name));
   await mkdir(join(made, 'classifier', 'lib'), { recursive: true });
@@ -24,10 +26,21 @@ beforeEach(async () => {
     join(made, 'classifier', 'mine.mjs'),
     "import { isOk } from './lib/status.mjs';\nexport default (input) => ({ outcome: isOk(input.status) ? 'TOOL_SUCCESS' : 'HTTP_ERROR', layer: 'transport', summary: 'status' });\n",
   );
+  await runReport();
+  pristine = await mkdtemp(join(tmpdir(), 'mem-travel-pristine-'));
+  await cp(made, pristine, { recursive: true });
+}, 60_000);
+beforeEach(async () => {
+  await rm(made, { recursive: true, force: true });
+  await cp(pristine, made, { recursive: true });
+  moved = await mkdtemp(join(tmpdir(), 'mem-travel-moved-'));
 });
 afterEach(async () => {
   await rm(made, { recursive: true, force: true });
   await rm(moved, { recursive: true, force: true });
+});
+afterAll(async () => {
+  await rm(pristine, { recursive: true, force: true });
 });
 
 async function runReport(): Promise<void> {
@@ -43,11 +56,10 @@ async function moveEverything(): Promise<void> {
   await rm(made, { recursive: true, force: true });
 }
 
-// Each test runs the CLI in-process; the first one also compiles the runner and report modules
-// for vitest, which took ~10 s on a loaded 2-core machine.
+// The report was made in-process once (beforeAll, which also compiles the runner and report modules
+// for vitest: ~10 s on a loaded 2-core machine); each test verifies its own copy.
 describe('a report folder verifies after it moved', { timeout: 60_000 }, () => {
   it('records the user inputs under named roots, relative paths only, and the package root without its location', async () => {
-    await runReport();
     const receipts = JSON.parse(await readFile(join(made, 'report', 'receipts.json'), 'utf8'));
     expect(receipts.format).toBe('mcp-error-matrix/receipts@2');
     expect(Object.keys(receipts.roots).sort()).toEqual(['cases', 'classifier', 'package']);
@@ -62,7 +74,6 @@ describe('a report folder verifies after it moved', { timeout: 60_000 }, () => {
   });
 
   it('verifies in another folder with --root NAME=DIR for each user root', async () => {
-    await runReport();
     await moveEverything();
     const verify = await runCli(['verify', 'report', '--root', 'cases=their-cases', '--root', 'classifier=their-classifier'], { cwd: moved });
     expect(verify.stdout).not.toMatch(/MISMATCH|NOT CHECKED/);
@@ -70,7 +81,6 @@ describe('a report folder verifies after it moved', { timeout: 60_000 }, () => {
   });
 
   it('names every input of a root not given as NOT CHECKED, and fails', async () => {
-    await runReport();
     await moveEverything();
     const verify = await runCli(['verify', 'report', '--root', 'classifier=their-classifier'], { cwd: moved });
     expect(verify.code).toBe(1);
@@ -80,7 +90,6 @@ describe('a report folder verifies after it moved', { timeout: 60_000 }, () => {
   });
 
   it('reports an input missing from a given root as a missing mismatch', async () => {
-    await runReport();
     await moveEverything();
     await rm(join(moved, 'their-classifier', 'lib', 'status.mjs'));
     const verify = await runCli(['verify', 'report', '--root', 'cases=their-cases', '--root', 'classifier=their-classifier'], { cwd: moved });
@@ -90,7 +99,6 @@ describe('a report folder verifies after it moved', { timeout: 60_000 }, () => {
   });
 
   it('refuses --root for the report root or a folder that does not exist (exit 2)', async () => {
-    await runReport();
     expect(await runCli(['verify', 'report', '--root', 'report=.'], { cwd: made })).toMatchObject({ code: 2, stderr: expect.stringContaining('"report" is not a root that can be moved') });
     expect(await runCli(['verify', 'report', '--root', 'cases=nowhere'], { cwd: made })).toMatchObject({ code: 2, stderr: expect.stringContaining('--root cases=nowhere: no such folder') });
   });

@@ -1,13 +1,15 @@
 // Issue 11 items 4, 5, 9, 10, 15: every file someone else supplies is read bounded, as a regular
-// file only, and a hostile case is refused at load. Each test runs the built CLI (npm run build)
-// as its own process, because on the old code several of them block a thread in open() forever or
+// file only, and a hostile case is refused at load. The tests run the built CLI (npm run build)
+// as a process of its own, because on the old code several of them block a thread in open() forever or
 // grow without bound: the guard is a kill after GUARD_MS, and the assertions are exit code and message.
+// Tests that check the same kind of input share one process where the CLI reports them all at once
+// (the hostile case files of one table, the two hostile verdict clients of one run).
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { afterAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const FIXTURES = join(ROOT, 'test/fixtures/hostile');
@@ -53,17 +55,28 @@ function runBuiltCli(args: string[], cwd = work): Promise<Spawned> {
 }
 
 let tableCount = 0;
-/** A cases folder holding the baseline case changed by `edit`, written as `write` says (default: JSON text). */
-function makeTable(edit: (document: Record<string, unknown> & { exchanges: unknown[] }) => void = () => {}, write?: (file: string, text: string) => void): { dir: string; file: string } {
+/** A new, empty cases folder (with its application/ subfolder). */
+function makeTableDir(): string {
   const dir = join(work, `table-${++tableCount}`);
   mkdirSync(join(dir, 'application'), { recursive: true });
-  const file = join(dir, 'application', 'baseline.json');
+  return dir;
+}
+
+/** Writes the baseline case changed by `edit` to `file`, as `write` says (default: JSON text). */
+function writeCase(file: string, edit: (document: Record<string, unknown> & { exchanges: unknown[] }) => void = () => {}, write?: (file: string, text: string) => void): void {
   const document = structuredClone(BASELINE_CASE);
   edit(document);
   // Compact, and deep values spliced in as text: JSON.stringify itself overflows at 10,000 levels.
   const text = JSON.stringify(document).replace(/"DEEP:(\d+)"/g, (_match, depth: string) => `${'['.repeat(Number(depth))}1${']'.repeat(Number(depth))}`);
   if (write) write(file, text);
   else writeFileSync(file, text);
+}
+
+/** A cases folder holding the baseline case changed by `edit`, written as `write` says (default: JSON text). */
+function makeTable(edit?: (document: Record<string, unknown> & { exchanges: unknown[] }) => void, write?: (file: string, text: string) => void): { dir: string; file: string } {
+  const dir = makeTableDir();
+  const file = join(dir, 'application', 'baseline.json');
+  writeCase(file, edit, write);
   return { dir, file };
 }
 
@@ -83,64 +96,75 @@ function nest(depth: number): string {
 }
 
 describe('hostile case files are refused at load with exit 2, naming the file', () => {
-  test('a case file symlinked to a FIFO: "not a regular file", no hang', { timeout: GUARD_MS + 10_000 }, async () => {
+  // One table holds every hostile file beside the valid baseline case, and one CLI process loads it:
+  // the loader reports every problem of a table at once (runner/cases/load-cases.ts), so each test
+  // below checks its own file's refusal in that run. A file that hung the old code (a FIFO) or grew
+  // it without bound (/dev/zero) still stops the whole run, which the guard kills: every test fails.
+  const dir = makeTableDir();
+  const app = join(dir, 'application');
+  let run: Spawned;
+  let utf8Offset: number;
+  beforeAll(async () => {
+    writeCase(join(app, 'baseline.json'));
     const fifo = join(work, 'case-fifo');
     execFileSync('mkfifo', [fifo]);
-    const { dir } = makeTable(undefined, (file) => symlinkSync(fifo, file));
-    expectRefusedAtLoad(await runBuiltCli(runArgs(dir)), /application\/baseline\.json: the case file is not a regular file \(it is a FIFO/);
-  });
-
-  test('a case file symlinked to /dev/zero: "not a regular file", no unbounded growth', { timeout: GUARD_MS + 10_000 }, async () => {
-    const { dir } = makeTable(undefined, (file) => symlinkSync('/dev/zero', file));
-    const run = await runBuiltCli(runArgs(dir));
-    expectRefusedAtLoad(run, /application\/baseline\.json: the case file is not a regular file \(it is a character device\)/);
-    expect(run.maxRssMb).toBeLessThan(300);
-  });
-
-  test('a case file over the 4 MiB cap is refused unread, the cap named', { timeout: GUARD_MS + 10_000 }, async () => {
-    const { dir } = makeTable((document) => (document['description'] = 'x'.repeat(4 * 1024 * 1024)));
-    expectRefusedAtLoad(await runBuiltCli(runArgs(dir)), /baseline\.json: the case file is larger than the 4 MiB cap/);
-  });
-
-  test('invalid UTF-8 in a case file: refused with its byte offset, not silently replaced', { timeout: GUARD_MS + 10_000 }, async () => {
-    const { dir } = makeTable(undefined, (file, text) => {
+    writeCase(join(app, 'fifo.json'), undefined, (file) => symlinkSync(fifo, file));
+    writeCase(join(app, 'zero.json'), undefined, (file) => symlinkSync('/dev/zero', file));
+    writeCase(join(app, 'over-cap.json'), (document) => (document['description'] = 'x'.repeat(4 * 1024 * 1024)));
+    writeCase(join(app, 'bad-utf8.json'), undefined, (file, text) => {
       const bytes = Buffer.from(text.replace('"text":"ok"', '"text":"o#k"'));
       const offset = bytes.indexOf('o#k') + 1;
       bytes[offset] = 0xff;
       writeFileSync(file, bytes);
     });
-    const offset = readFileSync(join(dir, 'application', 'baseline.json')).indexOf(0xff);
-    expectRefusedAtLoad(await runBuiltCli(runArgs(dir)), new RegExp(`baseline\\.json: the case file is not valid UTF-8 \\(invalid byte 0xff at byte offset ${offset}\\)`));
-  });
-
-  test('a response body nested 10,000 deep: exit 2 at load with the JSON pointer', { timeout: GUARD_MS + 10_000 }, async () => {
-    const { dir } = makeTable((document) => {
+    utf8Offset = readFileSync(join(app, 'bad-utf8.json')).indexOf(0xff);
+    writeCase(join(app, 'deep-body.json'), (document) => {
       (document.exchanges[0] as { response: { body: unknown } }).response.body = { json: nest(10_000) };
     });
-    // The top-level object is depth 1 and body.json depth 6: the first array past 64 is 59 levels into it.
-    const pointer = `/exchanges/0/response/body/json${'/0'.repeat(59)}`;
-    expectRefusedAtLoad(await runBuiltCli(runArgs(dir)), new RegExp(`baseline\\.json at ${pointer}: nested more than 64 arrays/objects deep`));
-  });
-
-  test('tool.arguments nested 2,000 deep: exit 2 at load with the JSON pointer (not a harness error per cell)', { timeout: GUARD_MS + 10_000 }, async () => {
-    const { dir } = makeTable((document) => (document['tool'] = { name: 'echo', arguments: { deep: nest(2_000) } }));
-    expectRefusedAtLoad(await runBuiltCli(runArgs(dir)), /baseline\.json at \/tool\/arguments\/deep(\/0){61}: nested more than 64/);
-  });
-
-  test('a case with 100 exchanges: exit 2 from the schema (at most 16)', { timeout: GUARD_MS + 10_000 }, async () => {
-    const { dir } = makeTable((document) => {
+    writeCase(join(app, 'deep-arguments.json'), (document) => (document['tool'] = { name: 'echo', arguments: { deep: nest(2_000) } }));
+    writeCase(join(app, 'many-exchanges.json'), (document) => {
       document.exchanges = Array.from({ length: 100 }, () => structuredClone(document.exchanges[0]));
     });
-    expectRefusedAtLoad(await runBuiltCli(runArgs(dir)), /baseline\.json at \/exchanges: .*16/);
+    symlinkSync('..', join(app, 'again'));
+    symlinkSync('self.json', join(app, 'self.json'));
+    run = await runBuiltCli(runArgs(dir));
+  }, GUARD_MS + 10_000);
+
+  test('a case file symlinked to a FIFO: "not a regular file", no hang', () => {
+    expectRefusedAtLoad(run, /application\/fifo\.json: the case file is not a regular file \(it is a FIFO/);
   });
 
-  test('a symlink loop in a cases folder is named as a loop, not as duplicate ids', { timeout: GUARD_MS + 10_000 }, async () => {
-    const { dir } = makeTable();
-    symlinkSync('..', join(dir, 'application', 'again'));
-    symlinkSync('self.json', join(dir, 'application', 'self.json'));
-    const run = await runBuiltCli(runArgs(dir));
+  test('a case file symlinked to /dev/zero: "not a regular file", no unbounded growth', () => {
+    expectRefusedAtLoad(run, /application\/zero\.json: the case file is not a regular file \(it is a character device\)/);
+    expect(run.maxRssMb).toBeLessThan(300);
+  });
+
+  test('a case file over the 4 MiB cap is refused unread, the cap named', () => {
+    expectRefusedAtLoad(run, /application\/over-cap\.json: the case file is larger than the 4 MiB cap/);
+  });
+
+  test('invalid UTF-8 in a case file: refused with its byte offset, not silently replaced', () => {
+    expectRefusedAtLoad(run, new RegExp(`application/bad-utf8\\.json: the case file is not valid UTF-8 \\(invalid byte 0xff at byte offset ${utf8Offset}\\)`));
+  });
+
+  test('a response body nested 10,000 deep: exit 2 at load with the JSON pointer', () => {
+    // The top-level object is depth 1 and body.json depth 6: the first array past 64 is 59 levels into it.
+    const pointer = `/exchanges/0/response/body/json${'/0'.repeat(59)}`;
+    expectRefusedAtLoad(run, new RegExp(`application/deep-body\\.json at ${pointer}: nested more than 64 arrays/objects deep`));
+  });
+
+  test('tool.arguments nested 2,000 deep: exit 2 at load with the JSON pointer (not a harness error per cell)', () => {
+    expectRefusedAtLoad(run, /application\/deep-arguments\.json at \/tool\/arguments\/deep(\/0){61}: nested more than 64/);
+  });
+
+  test('a case with 100 exchanges: exit 2 from the schema (at most 16)', () => {
+    expectRefusedAtLoad(run, /application\/many-exchanges\.json at \/exchanges: .*16/);
+  });
+
+  test('a symlink loop in a cases folder is named as a loop, not as duplicate ids', () => {
     expectRefusedAtLoad(run, /application\/again: is a symlink loop/);
     expect(run.stderr).toMatch(/application\/self\.json: is a symlink loop/);
+    // The valid baseline.json would be a duplicate id if the loop were followed.
     expect(run.stderr).not.toMatch(/duplicate id/);
   });
 });
@@ -170,18 +194,29 @@ describe('hostile files named to other commands: exit 2 with a message, never a 
   });
 });
 
+const VERDICTS_OUT = join(work, 'out-verdicts');
+let verdicts: Promise<Spawned> | undefined;
+/** One run (one CLI process) with both hostile verdict clients as targets; its report folder also serves the verify test. */
+function runVerdicts(): Promise<Spawned> {
+  const targets = ['fifo-verdict.mjs', 'zero-verdict.mjs'].flatMap((fixture) => ['--target', `command:${JSON.stringify(process.execPath)} ${JSON.stringify(join(FIXTURES, fixture))} #versions=2026-07-28`]);
+  verdicts ??= runBuiltCli(['run', '--case', 'baseline', ...targets, '--no-schemas', '--quiet', '--out', VERDICTS_OUT]);
+  return verdicts;
+}
+
 describe('a hostile client verdict file is an error cell, and the run finishes with its reports', () => {
+  // Both hostile clients are targets of one run (one CLI process): each judged cell is its own client's.
+  const out = VERDICTS_OUT;
+  let run: Spawned;
+  beforeAll(async () => void (run = await runVerdicts()), GUARD_MS + 10_000);
+
   test.each([
     ['a FIFO nobody writes', 'fifo-verdict.mjs', /verdict file was refused: the verdict file is not a regular file \(it is a FIFO/],
     ['a symlink to /dev/zero', 'zero-verdict.mjs', /verdict file was refused: the verdict file is not a regular file \(it is a character device\)/],
-  ])('the verdict file is %s', { timeout: GUARD_MS + 10_000 }, async (_name, fixture, pattern) => {
-    const out = join(work, `out-${fixture}`);
-    const target = `command:${JSON.stringify(process.execPath)} ${JSON.stringify(join(FIXTURES, fixture))} #versions=2026-07-28`;
-    const run = await runBuiltCli(['run', '--case', 'baseline', '--target', target, '--no-schemas', '--quiet', '--out', out]);
+  ])('the verdict file is %s', (_name, fixture, pattern) => {
     expect(run.killed, 'the run hung and was killed').toBe(false);
     expect(run.code, run.stderr).toBe(1);
-    const results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as { complete?: boolean; cells: { status: string; reason?: string }[] };
-    const judged = results.cells.filter((cell) => cell.status !== 'skip');
+    const results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as { complete?: boolean; cells: { target: string; status: string; reason?: string }[] };
+    const judged = results.cells.filter((cell) => cell.status !== 'skip' && cell.target.includes(fixture));
     expect(judged).toHaveLength(1);
     expect(judged[0]).toMatchObject({ status: 'error', reason: expect.stringMatching(pattern) });
     expect(run.maxRssMb).toBeLessThan(300);
@@ -219,9 +254,12 @@ describe('a gzip bomb in a case body is a clear per-cell error with low peak RSS
 
 describe('verify on hostile receipts: exit 1 with a mismatch per entry, never a hang, nothing read outside the allowed folders', () => {
   test('receipts naming /dev/zero, /etc/hostname and a FIFO in the report folder; an unlisted file', { timeout: 2 * GUARD_MS + 10_000 }, async () => {
+    // Any complete report folder will do: a copy of the verdict run's (a report folder verifies wherever it is).
+    const made = await runVerdicts();
+    expect(made.killed, 'the run hung and was killed').toBe(false);
+    expect(made.code, made.stderr).toBe(1);
     const out = join(work, 'out-verify');
-    const made = await runBuiltCli(['run', '--case', 'baseline', '--target', 'reference', '--mode', 'direct', '--no-schemas', '--quiet', '--out', out]);
-    expect(made.code, made.stderr).toBe(0);
+    cpSync(VERDICTS_OUT, out, { recursive: true });
     expect((await runBuiltCli(['verify', out])).stdout).toMatch(/^OK: /m);
 
     const receiptsPath = join(out, 'receipts.json');
