@@ -1,6 +1,7 @@
-// The mixed 10,000-cell result (make-report-source.ts) made once per worker thread, for the report
-// tests that only read it: three files built it five times, each build about 0.3 s of CPU and
-// tens of MB for the garbage collector. Its lists and every cell, case and target in them are
+// The mixed large result (make-report-source.ts: 50 synthetic cases × 100 targets × the 4 protocol
+// versions, then 12 hostile and family cells: 20,012 cells) made once per worker thread, for the report tests that
+// only read it: three files built it five times, each build about 0.3 s of CPU and tens of MB for
+// the garbage collector. Its lists and every cell, case and target in them are
 // frozen, so a writer or a test that changed one would throw instead of changing the next file's
 // input. (Not deeper: a cell's checks hold make-run-result's shared FAILING_CHECK, which other
 // files' cells share too; and freezing every nested object cost half a build.)
@@ -11,7 +12,7 @@ import { summarize } from './make-run-result.js';
 let shared: RunResult | undefined;
 const tails = new Map<number, RunResult>();
 
-/** The mixed 10,000-cell result, frozen as above; the same object on every call in a thread. */
+/** The mixed large result, frozen as above; the same object on every call in a thread. */
 export function getMixedLargeResult(): RunResult {
   shared ??= freezeLists(makeMixedLargeResult());
   return shared;
