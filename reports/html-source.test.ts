@@ -2,14 +2,12 @@
 // memory): the same page, byte for byte, as from the result in memory, on a page with its cells
 // in the markup and on a page that draws its rows from data, trends included.
 import { describe, expect, it } from 'vitest';
-import { makeFreshSource, makeMixedLargeResult } from '../test/make-report-source.js';
-import { summarize } from '../test/make-run-result.js';
+import { makeFreshSource } from '../test/make-report-source.js';
+import { getMixedLargeTail } from '../test/mixed-large-result.js';
 import { renderChunks } from './html.js';
 
 describe('matrix.html from a cell source', () => {
-  const large = makeMixedLargeResult();
-  const cells = large.cells.slice(-1500);
-  const result = { ...large, cells, summary: summarize(cells) };
+  const result = getMixedLargeTail(1500);
 
   it.each([
     ['cells in the markup', {}],
@@ -20,6 +18,6 @@ describe('matrix.html from a cell source', () => {
     expect(fromSource).toBe([...renderChunks(result, options)].join(''));
     // The family's trend is on the page: the passes reached the family cells.
     expect(fromSource).toContain('sdk@1.1.0');
-    expect(source.reads).toBeGreaterThan(cells.length * 2);
+    expect(source.reads).toBeGreaterThan(result.cells.length * 2);
   });
 });

@@ -8,17 +8,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { makeMixedLargeResult } from '../test/make-report-source.js';
-import { summarize } from '../test/make-run-result.js';
+import { getMixedLargeTail } from '../test/mixed-large-result.js';
 import { render } from './html.js';
 import { generatePrecompiledModule, getHtmlTemplates, loadPrecompiledTemplates } from './html-templates.js';
 
 describe('precompiled HTML templates', () => {
   const dir = mkdtempSync(join(tmpdir(), 'mcp-html-templates-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
-  const large = makeMixedLargeResult();
-  const cells = large.cells.slice(-1500);
-  const result = { ...large, cells, summary: summarize(cells) };
+  const result = getMixedLargeTail(1500);
   const writeModule = (name: string, text: string) => {
     const file = join(dir, name);
     writeFileSync(file, text);

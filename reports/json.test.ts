@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { makeRunResult, makeSyntheticRunResult } from '../test/make-run-result.js';
+import { makeCell, makeRunResult } from '../test/make-run-result.js';
 import { COMPACT_JSON_CELLS, render, renderChunks } from './json.js';
 import { redactRunResult } from './redact-result.js';
 
@@ -13,7 +13,10 @@ describe('results.json', () => {
   });
 
   it('is compact above the size threshold and still parses', () => {
-    const big = makeSyntheticRunResult({ cases: Math.ceil(COMPACT_JSON_CELLS / 4) + 1, targets: 2 });
+    // The threshold counts cells, not bytes: one cell over it, each as small as a cell gets (a
+    // skipped cell has no recording): 6.5 MB of text instead of the 33 MB of synthetic cells.
+    const cells = Array.from({ length: COMPACT_JSON_CELLS + 1 }, (_, i) => makeCell({ case: `case-${i}`, status: 'skip' }));
+    const big = makeRunResult({ cells });
     expect(big.cells.length).toBeGreaterThan(COMPACT_JSON_CELLS);
     const text = render(big);
     expect(text).toBe(`${JSON.stringify(redactRunResult(big))}\n`);

@@ -4,8 +4,9 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { expectGolden } from '../test/expect-golden.js';
-import { makeFreshSource, makeMixedLargeResult } from '../test/make-report-source.js';
-import { makeRunResult, summarize } from '../test/make-run-result.js';
+import { makeFreshSource } from '../test/make-report-source.js';
+import { makeRunResult } from '../test/make-run-result.js';
+import { getMixedLargeResult, getMixedLargeTail } from '../test/mixed-large-result.js';
 import type { RunResult } from '../runner/types.js';
 import { renderReportChunks, REPORT_FORMATS, type ReportFormatName } from './index.js';
 import type { ReportSource } from './report-source.js';
@@ -29,20 +30,15 @@ function digestFormats(result: RunResult | ReportSource): string {
 
 describe('report bytes on a 10,000-cell result', () => {
   it('every streamed format writes the bytes it wrote before streaming from a cell source', async () => {
-    const result = makeMixedLargeResult();
-    await expectGolden(digestFormats(result), new URL('./__golden__/report-digests-10k.txt', import.meta.url));
+    await expectGolden(digestFormats(getMixedLargeResult()), new URL('./__golden__/report-digests-10k.txt', import.meta.url));
   });
 
   it('and so does a small result (indented results.json)', async () => {
-    const small = makeMixedLargeResult();
-    const cells = small.cells.slice(-20);
-    await expectGolden(digestFormats({ ...small, cells, summary: summarize(cells) }), new URL('./__golden__/report-digests-small.txt', import.meta.url));
+    await expectGolden(digestFormats(getMixedLargeTail(20)), new URL('./__golden__/report-digests-small.txt', import.meta.url));
   });
 
   it('a source that makes its cells on demand gives the same bytes as the result in memory', () => {
-    const large = makeMixedLargeResult();
-    const cells = large.cells.slice(-2000);
-    const result = { ...large, cells, summary: summarize(cells) };
+    const result = getMixedLargeTail(2000);
     const source = makeFreshSource(result);
     expect(digestFormats(source)).toBe(digestFormats(result));
     // Each writer reads the cells a few passes over, never keeping them: more reads than cells.
