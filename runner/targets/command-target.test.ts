@@ -184,7 +184,8 @@ describe('command target: 2025-11-25, options, abort', () => {
   it('runs from the CLI and exits 0 for a passing client', async () => {
     const run = await runCli(['run', '--target', fixture('correct-client'), '--case', 'baseline', '--no-schemas', '--quiet', '--timeout', '4000'], { cwd: ROOT });
     expect(run.stderr).toBe('');
-    expect(run.code).toBe(0);
+    // The TAP on stdout names a failing cell and its reason (exit 1 was seen once at load 20).
+    expect(run.code, run.stdout).toBe(0);
     expect(run.stdout).toContain('ok');
   }, 30_000);
 });
