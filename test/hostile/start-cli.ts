@@ -15,6 +15,7 @@ ensureDist();
 export const CLI_ENTRY = resolve(ROOT, 'test/fixtures/hostile/cli-entry.mjs');
 
 export interface StartedCli {
+  /** Settles once the process ended and its stdout and stderr were read to the end. */
   exit: Promise<{ code: number | null; signal: string | null; at: number }>;
   kill(signal: NodeJS.Signals): void;
   stdout(): string;
@@ -29,7 +30,10 @@ export function startCli(args: string[], env: Record<string, string>): StartedCl
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   return {
-    exit: new Promise((done) => child.on('exit', (code, signal) => done({ code, signal, at: performance.now() }))),
+    // 'close', not 'exit': Node may emit 'exit' before the last bytes on the child's pipes are read
+    // (its documentation says the stdio streams might still be open), and a full-suite run read an
+    // empty stderr once after the CLI had written its stop line and exited 143.
+    exit: new Promise((done) => child.on('close', (code, signal) => done({ code, signal, at: performance.now() }))),
     kill: (signal) => child.kill(signal),
     stdout: () => stdout,
     stderr: () => stderr,
