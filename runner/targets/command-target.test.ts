@@ -2,7 +2,6 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { ANSWERED_AT_ONCE_TIMEOUT_MS } from '../../test/answered-at-once.js';
 import { runCli } from '../../test/run-cli.js';
 import type { LoadedCase } from '../cases/case-types.js';
 import { loadCases } from '../cases/load-cases.js';
