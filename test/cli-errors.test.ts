@@ -6,9 +6,12 @@ import { getPackageVersion, packagePath } from '../runner/package-paths.js';
 import { listTargetKinds } from '../runner/targets/resolve-target.js';
 import { pickNearestVersions, resolveSdkPackage, type RunNpm } from '../runner/targets/sdk/resolve-sdk-package.js';
 import { runCli } from './run-cli.js';
+import { useTempDirs } from './temp-dirs.js';
+
+const makeTempDir = useTempDirs();
 
 function brokenTable(mutate: (baseline: Record<string, unknown>) => unknown): string {
-  const root = mkdtempSync(join(tmpdir(), 'mem-broken-'));
+  const root = makeTempDir('mem-broken-');
   mkdirSync(join(root, 'application'));
   const baseline = JSON.parse(readFileSync(packagePath('cases/application/baseline.json'), 'utf8')) as Record<string, unknown>;
   const content = mutate(baseline);

@@ -1,17 +1,19 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { packagePath } from '../package-paths.js';
 import { CaseTableError } from './case-errors.js';
 import { CHECKED_CASES_FILE, writeCheckedBundledCases } from './checked-cases.js';
 import { loadCases, loadCasesSync } from './load-cases.js';
+import { useTempDirs } from '../../test/temp-dirs.js';
+
+const makeTempDir = useTempDirs();
 
 const baseline = JSON.parse(readFileSync(packagePath('cases/application/baseline.json'), 'utf8')) as Record<string, unknown>;
 
 function writeTable(files: Record<string, string | object>): string {
-  const root = mkdtempSync(join(tmpdir(), 'mem-cases-'));
+  const root = makeTempDir('mem-cases-');
   for (const [path, content] of Object.entries(files)) {
     mkdirSync(join(root, path, '..'), { recursive: true });
     writeFileSync(join(root, path), typeof content === 'string' ? content : JSON.stringify(content, null, 2));
@@ -48,7 +50,7 @@ describe('loadCases', () => {
   test('a folder is read as the glob would: dot entries skipped, symbolic links followed', async () => {
     const root = writeTable({ 'application/baseline.json': baseline, '.drafts/application/baseline.json': '{', 'application/.old.json': '{' });
     expect((await loadCases({ sources: [root], cwd: root })).map((c) => c.case.id)).toEqual(['baseline']);
-    const linked = mkdtempSync(join(tmpdir(), 'mem-cases-link-'));
+    const linked = makeTempDir('mem-cases-link-');
     symlinkSync(join(root, 'application'), join(linked, 'application'), 'dir');
     expect((await loadCases({ sources: [linked], cwd: linked })).map((c) => c.case.id)).toEqual(['baseline']);
   });
@@ -104,7 +106,7 @@ describe('loadCases from the build list of the bundled table', () => {
   /** A bundled table of one case and a folder standing for dist/runner/cases with its list (texts recorded). */
   function buildBundled(): { root: string; checkedDir: string } {
     const root = writeTable({ 'application/baseline.json': baseline });
-    const checkedDir = mkdtempSync(join(tmpdir(), 'mem-checked-'));
+    const checkedDir = makeTempDir('mem-checked-');
     for (const name of ['load-cases.js', 'case-rules.js', 'find-deep-nesting.js', 'case-guard.js', 'case-validator.generated.cjs']) writeFileSync(join(checkedDir, name), `// ${name}\n`);
     writeCheckedBundledCases(loadCasesSync({ sources: [root], checkAll: true }), checkedDir, 0);
     return { root, checkedDir };

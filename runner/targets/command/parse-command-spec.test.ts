@@ -1,8 +1,10 @@
-import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { findCommandSource, parseCommandSpec } from './parse-command-spec.js';
+import { useTempDirs } from '../../../test/temp-dirs.js';
+
+const makeTempDir = useTempDirs();
 
 describe('parseCommandSpec', () => {
   it.each([
@@ -30,7 +32,7 @@ describe('parseCommandSpec', () => {
 });
 
 describe('findCommandSource', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'mem-source-'));
+  const dir = makeTempDir('mem-source-');
   writeFileSync(join(dir, 'client.py'), 'print()');
   writeFileSync(join(dir, 'my-client'), '#!/bin/sh\n');
   chmodSync(join(dir, 'my-client'), 0o755);
