@@ -1,5 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { runCli } from '../../test/run-cli.js';
@@ -10,8 +9,12 @@ import { getDefaultTargetLimitMs } from '../run/cell-budget.js';
 import { runMatrix } from '../run/run-matrix.js';
 import type { Cell } from '../types.js';
 import { ANSWERED_AT_ONCE_TIMEOUT_MS } from '../../test/answered-at-once.js';
+import { useTempDirs } from '../../test/temp-dirs.js';
 import { createCommandTarget, resolveCommandTarget } from './command-target.js';
 import { resolveTarget } from './resolve-target.js';
+
+// Removed after the file, also when a test fails before its end.
+const makeTempDir = useTempDirs();
 
 const ROOT = resolve(import.meta.dirname, '../..');
 // hangs-forever is a shell script: it must have started its grandchild before its short timeout, which
@@ -157,7 +160,7 @@ describe('command target: 2025-11-25, options, abort', () => {
     const controller = new AbortController();
     // Aborted once the client has started its grandchild (a fixed delay found it not started yet on a
     // loaded machine, and then proved nothing about the tree).
-    const dir = mkdtempSync(join(tmpdir(), 'hangs-forever-'));
+    const dir = makeTempDir('hangs-forever-');
     const pidFile = join(dir, 'pid');
     const env = { ...process.env, HANGS_FOREVER_PID_FILE: pidFile };
     const target = createCommandTarget({ command: 'sh test/fixtures/clients/hangs-forever.sh', cwd: ROOT, timeoutMs: 20_000, env });
@@ -173,7 +176,6 @@ describe('command target: 2025-11-25, options, abort', () => {
     expect(pid).toBeGreaterThan(0);
     expect(cell.targetRun?.stderr).toContain(`grandchild pid ${pid}`);
     expect(isAlive(pid), `grandchild ${pid} outlived the cell`).toBe(false);
-    rmSync(dir, { recursive: true, force: true });
   }, 30_000);
 
   it('is resolved from --target command:… with the script as its receipt source', async () => {
