@@ -60,6 +60,11 @@ export async function measureLoopback(cases, concurrency) {
     const requests = warm.cells.reduce((sum, cell) => sum + (cell.recording?.exchanges.length ?? 0), 0);
     exchangesPerCell = requests / warm.cells.length;
     await runBareLoop(bare.origin, 500, concurrency);
+    // One more round of both, not counted: after a single warm run each side still sped up by a
+    // half (JIT tiers, connection pools), so the first counted pair was a cold one and the median
+    // of five moved with it (±0.06 from run to run).
+    await runMatrix({ cases: selected, targets: [target], mode: 'http', concurrency });
+    await runBareLoop(bare.origin, 1000, concurrency);
     const samples = await alternate(
       async () => {
         const started = performance.now();
