@@ -264,6 +264,28 @@ describe('redactText: a padded credential is not an auth-param', () => {
     ['Bearer scope1234= read', `Bearer ${R} read`],
     ['Bearer abcdefg1"x"', `Bearer ${R}"x"`],
     ['Basic dXNlcjpw=="x"', `Basic ${R}"x"`],
+    // `.`, `~` and `+` are tchar: a name holding one is still an auth-param's (round 10's full
+    // mutation run found these three unstated since the credential's end moved to findValueEnd).
+    ['Bearer error.code=invalid', 'Bearer error.code=invalid'],
+    ['Bearer a~b1234=read', 'Bearer a~b1234=read'],
+    ['Bearer a+b1234=read', 'Bearer a+b1234=read'],
+    // A bare value is a token, and `/` is no tchar: `name=/…` is no auth-param but a credential.
+    ['Bearer scope1234=/abcdefg', `Bearer ${R}`],
+    ['Bearer scope1234=.abcdefg', 'Bearer scope1234=.abcdefg'],
+  ])('%j → %j', (input, expected) => {
+    expect(redactText(input)).toBe(expected);
+  });
+});
+
+// An auth-param is no credential, but a secret-named one is still a secret: its value is replaced as
+// a key's value is anywhere else (`token="abcd1234"` after `Bearer` was left whole).
+describe('redactText: a secret-named auth-param keeps its value redacted', () => {
+  it.each([
+    ['Bearer token="abcd1234"', `Bearer token="${R}"`],
+    ['Bearer sid="abcd1234"', `Bearer sid="${R}"`],
+    ['Basic password=hunter22', `Basic password=${R}`],
+    ['Bearer realm="mcp", token="abcd1234"', `Bearer realm="mcp", token="${R}"`],
+    ['Bearer realm="mcp", error="invalid_token"', 'Bearer realm="mcp", error="invalid_token"'],
   ])('%j → %j', (input, expected) => {
     expect(redactText(input)).toBe(expected);
   });

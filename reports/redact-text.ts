@@ -37,6 +37,11 @@ function isToken68Code(code: number): boolean {
   return isWordCode(code) || code === 0x2e || code === 0x7e || code === 0x2b || code === 0x2f;
 }
 
+/** A token68 character that is also a tchar (RFC 9110), so it may start an auth-param's bare value: all but `/`. */
+function isTokenStartCode(code: number): boolean {
+  return code !== 0x2f && isToken68Code(code);
+}
+
 function isSpaceCode(code: number): boolean {
   return code === 0x20 || code === 0x09;
 }
@@ -149,12 +154,13 @@ function redactSchemeCredential(text: string, from: number, ranges: Range[]): nu
     // (Two `=` are base64 padding, never an auth-param; a bare value after spaces is not one either.)
     let j = i;
     while (isSpaceCode(text.charCodeAt(j))) j++;
-    if (text.charCodeAt(j) === 0x22 || (j === i && isToken68Code(text.charCodeAt(j)))) return tokenEnd;
+    // Scanning resumes at the name: a secret-named auth-param (`token="…"`) is a key like any other.
+    if (text.charCodeAt(j) === 0x22 || (j === i && isTokenStartCode(text.charCodeAt(j)))) return start;
   }
   // `=` is only padding at the end of a token68: whatever follows up to the end of the value is
   // still the credential (a reader must never see part of one).
   const end = findValueEnd(text, start);
-  if (!looksLikeCredential(text, start, end)) return tokenEnd;
+  if (!looksLikeCredential(text, start, end)) return start;
   ranges.push([start, end]);
   return end;
 }
