@@ -98,6 +98,14 @@ export function watchLoopStalls(): () => void {
   };
 }
 
+/**
+ * Whether anything in this thread measures stalls now (a run does while a cell's target runs):
+ * stall-aware deadlines, the harness's POST deadlines among them, then credit stalled time.
+ */
+export function isWatchingLoopStalls(): boolean {
+  return ticker !== undefined;
+}
+
 export interface StallAwareTimeout {
   /** Cancels the deadline; nothing fires after it. */
   clear(): void;

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { Pool, util as undiciUtil } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { raceAnswerAgainstDeadline, raceTwoStepAnswerAgainstDeadline } from '../../test/race-answer-against-deadline.js';
-import { watchLoopStalls } from '../loop-stall.js';
+import { isWatchingLoopStalls, watchLoopStalls } from '../loop-stall.js';
 import { createPostDeadlines } from './post-deadlines.js';
 import { normalizeResponseHeaders } from './exchange-response.js';
 import { pairRawHeaders, postMessage } from './post-message.js';
@@ -101,6 +101,11 @@ describe('postMessage', () => {
 
 describe('POST deadlines and loop stalls', () => {
   it("do not count a stall of this process's loop: an answer sent before the deadline is read, not timed out", async () => {
+    // The two controls below race with nothing measuring stalls in this thread. Test files share
+    // their worker thread, and a cell an earlier file left running measures them for as long as it
+    // runs: the POST deadlines then credit the stall and the control read 'answer' (a fresh clone's
+    // npm test, whose files ran in another order). Wait for the thread to be quiet first.
+    await waitUntilNothingWatchesStalls();
     // A plain timer loses: the stalled loop runs it before it reads the socket.
     expect(await raceAnswerAgainstDeadline((onExpire, ms) => setTimeout(onExpire, ms))).toEqual(['deadline']);
     // The deadlines give the loop one more turn before they stop a POST, watched or not.
@@ -113,6 +118,21 @@ describe('POST deadlines and loop stalls', () => {
     } finally {
       stopWatching();
     }
+  });
+
+  it('race the unwatched control only once a run left going in this thread has stopped measuring stalls', async () => {
+    // What a cell left running by an earlier test file does to the control: it reads 'answer'.
+    const leftover = watchLoopStalls();
+    const unwatched = (onExpire: () => void, ms: number) => createPostDeadlines(ms).watch(onExpire);
+    try {
+      expect(await raceTwoStepAnswerAgainstDeadline(unwatched)).toEqual(['answer']);
+    } finally {
+      setTimeout(leftover, 200);
+    }
+    // The wait outlasts it, and the control then reads 'deadline'.
+    await waitUntilNothingWatchesStalls();
+    expect(isWatchingLoopStalls()).toBe(false);
+    expect(await raceTwoStepAnswerAgainstDeadline(unwatched)).toEqual(['deadline']);
   });
 
   it('read the answer after a stall of the loop although the machine then takes the CPU for 250 ms more', async () => {
@@ -145,3 +165,16 @@ describe('pairRawHeaders', () => {
     expect(ours).toEqual({ 'content-type': 'application/json', 'set-cookie': 'a=1, b=2', 'x-latin': 'caf\u00e9', 'www-authenticate': 'Bearer realm="x"' });
   });
 });
+
+/** Resolves once nothing in this thread has measured loop stalls for 300 ms on end; fails after 60 s. */
+async function waitUntilNothingWatchesStalls(): Promise<void> {
+  const giveUpAt = performance.now() + 60_000;
+  let quietSince = performance.now();
+  for (;;) {
+    const now = performance.now();
+    if (isWatchingLoopStalls()) quietSince = now;
+    else if (now - quietSince >= 300) return;
+    if (now > giveUpAt) throw new Error('something in this worker thread (a run an earlier test file left going?) has measured loop stalls for 60 s: the unwatched controls cannot run');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
