@@ -286,6 +286,10 @@ describe('redactText: a secret-named auth-param keeps its value redacted', () =>
     ['Basic password=hunter22', `Basic password=${R}`],
     ['Bearer realm="mcp", token="abcd1234"', `Bearer realm="mcp", token="${R}"`],
     ['Bearer realm="mcp", error="invalid_token"', 'Bearer realm="mcp", error="invalid_token"'],
+    // A secret-named key inside a credential: its value after a quote or a colon is replaced too.
+    ['Bearer a/token="abcd1234"', `Bearer ${R}"${R}"`],
+    ['Bearer ab/password="hunter22"', `Bearer ${R}"${R}"`],
+    ['Bearer x/secret: abcd1234', `Bearer ${R} ${R}`],
   ])('%j → %j', (input, expected) => {
     expect(redactText(input)).toBe(expected);
   });

@@ -162,7 +162,9 @@ function redactSchemeCredential(text: string, from: number, ranges: Range[]): nu
   const end = findValueEnd(text, start);
   if (!looksLikeCredential(text, start, end)) return start;
   ranges.push([start, end]);
-  return end;
+  // Scanning resumes inside it too: a secret-named key there (`a/token="…"`) may have its value after
+  // the credential's end. What the scan finds inside is covered already (replaceRanges merges).
+  return start;
 }
 
 // An auth-param's name is a token (RFC 9110 tchar): a token68 with `/` in it cannot be one.
