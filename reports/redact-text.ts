@@ -141,30 +141,33 @@ function findValueEnd(text: string, from: number): number {
 }
 
 // After `Bearer`/`Basic`/`token`: spaces, then a credential (a token68 and what follows it to the
-// end of the value), unless it is an auth-param.
+// end of the value), unless it is an auth-param. Scanning resumes at the word after the spaces in
+// every case: a secret-named auth-param (`token="…"`) or key inside a credential (`a/token="…"`) is
+// then a key like any other, and what the scan finds inside a credential is covered by it or lies
+// after it (replaceRanges merges).
 function redactSchemeCredential(text: string, from: number, ranges: Range[]): number {
-  let i = from;
-  while (isSpaceCode(text.charCodeAt(i))) i++;
-  const start = i;
+  let start = from;
+  while (isSpaceCode(text.charCodeAt(start))) start++;
+  if (!isAuthParamAt(text, start)) {
+    // `=` is only padding at the end of a token68: whatever follows up to the end of the value is
+    // still the credential (a reader must never see part of one).
+    const end = findValueEnd(text, start);
+    if (looksLikeCredential(text, start, end)) ranges.push([start, end]);
+  }
+  return start;
+}
+
+// name=value, name="value" or name= "value" at `start`: an auth-param of a challenge, not a
+// credential. (Two `=` are base64 padding, never an auth-param; a bare value after spaces is not one either.)
+function isAuthParamAt(text: string, start: number): boolean {
+  let i = start;
   while (i < text.length && isToken68Code(text.charCodeAt(i))) i++;
   const tokenEnd = i;
   while (text.charCodeAt(i) === 0x3d) i++;
-  if (i === tokenEnd + 1 && isAuthParamName(text, start, tokenEnd)) {
-    // name=value, name="value" or name= "value": an auth-param of a challenge, not a credential.
-    // (Two `=` are base64 padding, never an auth-param; a bare value after spaces is not one either.)
-    let j = i;
-    while (isSpaceCode(text.charCodeAt(j))) j++;
-    // Scanning resumes at the name: a secret-named auth-param (`token="…"`) is a key like any other.
-    if (text.charCodeAt(j) === 0x22 || (j === i && isTokenStartCode(text.charCodeAt(j)))) return start;
-  }
-  // `=` is only padding at the end of a token68: whatever follows up to the end of the value is
-  // still the credential (a reader must never see part of one).
-  const end = findValueEnd(text, start);
-  if (!looksLikeCredential(text, start, end)) return start;
-  ranges.push([start, end]);
-  // Scanning resumes inside it too: a secret-named key there (`a/token="…"`) may have its value after
-  // the credential's end. What the scan finds inside is covered already (replaceRanges merges).
-  return start;
+  if (i !== tokenEnd + 1 || !isAuthParamName(text, start, tokenEnd)) return false;
+  let j = i;
+  while (isSpaceCode(text.charCodeAt(j))) j++;
+  return text.charCodeAt(j) === 0x22 || (j === i && isTokenStartCode(text.charCodeAt(j)));
 }
 
 // An auth-param's name is a token (RFC 9110 tchar): a token68 with `/` in it cannot be one.
