@@ -43,6 +43,19 @@ export function observeThrown(error, classes = {}, depth = 0) {
   return record;
 }
 
+/**
+ * The error classes a library module exports (every exported function whose prototype is an Error),
+ * by export name: what `observeThrown`'s `instanceOf` is checked against. Several modules (a stack
+ * and the SDK under it) may be merged with `{ ...collectErrorClasses(a), ...collectErrorClasses(b) }`.
+ */
+export function collectErrorClasses(moduleNamespace) {
+  const classes = {};
+  for (const [name, value] of Object.entries(moduleNamespace ?? {})) {
+    if (typeof value === 'function' && value.prototype instanceof Error) classes[name] = value;
+  }
+  return classes;
+}
+
 /** The record of a value a call resolved with. */
 export function observeReturned(value) {
   return { returned: preview(value) };

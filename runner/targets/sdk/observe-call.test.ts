@@ -5,6 +5,7 @@ interface ObserveModule {
   observeThrown(error: unknown, classes?: Record<string, unknown>): Record<string, unknown>;
   observeReturned(value: unknown): { returned: unknown };
   preview(value: unknown): unknown;
+  collectErrorClasses(moduleNamespace: unknown): Record<string, unknown>;
   PREVIEW_CAPS: { depth: number; string: number; items: number; keys: number };
 }
 const observe = (await import(new URL('./observe-call.mjs', import.meta.url).href)) as ObserveModule;
@@ -62,6 +63,14 @@ describe('observeThrown keeps what an application can read of an error', () => {
     Object.defineProperty(error, 'data', { enumerable: true, get: () => { throw new Error('nope'); } });
     const hostile = { [Symbol.hasInstance]: () => { throw new Error('no'); } };
     expect(observe.observeThrown(error, { hostile })).toMatchObject({ data: '[getter threw: nope]' });
+  });
+});
+
+describe('collectErrorClasses', () => {
+  it('takes the exported Error subclasses of a module and nothing else', () => {
+    const module = { BaseError, ScopeError, helper: () => 1, value: 3, Plain: class {} };
+    expect(Object.keys(observe.collectErrorClasses(module))).toEqual(['BaseError', 'ScopeError']);
+    expect(observe.collectErrorClasses(undefined)).toEqual({});
   });
 });
 
