@@ -1,12 +1,13 @@
 // The record command of the truth corpus:
 //
-//   npm run truth:record [-- --stack <kind|target> …] [--case <id> …] [--timeout <ms>] [--jobs <n>]
+//   npm run truth:record [-- --stack <kind|target> …] [--case <id> …] [--adapter-only] [--timeout <ms>] [--jobs <n>]
 //
 // For every bundled stack@version (or those named), a probe plays the corpus's cases against the mock
 // server with the library's own deadlines, the built-in target runs the same cells through the runner,
 // and both land in test/stack-truth/recorded/<target>.json. Re-recording after a version bump is this
 // one command. Cells run one at a time; --jobs runs that many stacks side by side (most cells wait on
-// a library's 60 s deadline, not on the CPU). --case re-records only those cases, keeping the rest.
+// a library's 60 s deadline, not on the CPU). --case re-records only those cases, keeping the rest;
+// --adapter-only keeps the probe side and runs only the built-in targets again (after an adapter change).
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,7 +22,7 @@ const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const DEFAULT_ADAPTER_TIMEOUT_MS = 10_000;
 
 const { values } = parseArgs({
-  options: { stack: { type: 'string', multiple: true }, case: { type: 'string', multiple: true }, timeout: { type: 'string' }, jobs: { type: 'string' } },
+  options: { stack: { type: 'string', multiple: true }, case: { type: 'string', multiple: true }, 'adapter-only': { type: 'boolean' }, timeout: { type: 'string' }, jobs: { type: 'string' } },
 });
 const adapterTimeoutMs = readPositive('--timeout', values.timeout, DEFAULT_ADAPTER_TIMEOUT_MS);
 const jobs = readPositive('--jobs', values.jobs, 1);
@@ -47,12 +48,13 @@ process.stdout.write(`truth:record: ${stacks.length} stack(s) in ${formatDuratio
 async function recordOne(stack: TruthStack): Promise<void> {
   const stackStarted = performance.now();
   const file = join(fileURLToPath(RECORDED_DIR), recordingFileName(stack.target));
-  const previous = only && existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as TruthRecording) : undefined;
+  const previous = (only || values['adapter-only']) && existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as TruthRecording) : undefined;
   const recording = await recordStack({
     stack,
     cases,
     adapterTimeoutMs,
     ...(only ? { only } : {}),
+    ...(values['adapter-only'] ? { adapterOnly: true } : {}),
     ...(previous && previous.package.version === stack.version ? { previous } : {}),
     onProgress: (line) => process.stdout.write(`${line}\n`),
   });
