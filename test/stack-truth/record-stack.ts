@@ -122,12 +122,13 @@ function reuseProbeSide(stack: TruthStack, cases: LoadedCase[], previous: TruthR
   return { hello, versions: previous.versions, probed };
 }
 
-/** The library completed the baseline call: it returned a value that is not an error message. */
+/** The library completed the baseline call: it returned a value, and (mcp-remote) the host read a result. */
 function speaks(record: ProbeCellRecord): boolean {
   if (!('calls' in record)) return false;
   const observation = record.calls[0]?.observation as { returned?: unknown } | undefined;
   if (observation === undefined || !('returned' in observation)) return false;
-  const value = observation.returned;
-  // mcp-remote: the host reads a JSON-RPC message; only a result is a completed call.
-  return !(typeof value === 'object' && value !== null && 'jsonrpc' in value && !('result' in value));
+  const value = observation.returned as { received?: unknown; message?: unknown } | null;
+  // mcp-remote: what the host read on the bridge's stdout; only a result message is a completed call.
+  if (typeof value === 'object' && value !== null && 'received' in value) return value.received === 'message' && typeof value.message === 'object' && value.message !== null && 'result' in value.message;
+  return true;
 }

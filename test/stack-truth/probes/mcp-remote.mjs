@@ -1,9 +1,11 @@
 // Probe of `mcp-remote@<version>` used as a desktop host uses it: it starts the bridge
 // (`mcp-remote <url> --transport http-only`) and speaks JSON-RPC on its stdio — initialize,
-// notifications/initialized, tools/call — and what the host reads for its tools/call is the answer:
-// the message that carries its id (returned as is), a line that is not JSON (returned as the
-// string it is), or the bridge's exit (thrown). The bridge sets no deadline of its own; the host
-// declines elicitation, lists no roots and answers ping.
+// notifications/initialized, tools/call. The bridge is not a library in the host's process: what
+// "it returned" is what the host read on the bridge's stdout for its call, in the record the
+// stack's mapping reads (map-mcp-remote-outcome.mjs): { received: 'message', message } for the
+// message carrying the call's id, { received: 'line', line } for a line that is not JSON,
+// { received: 'nothing', exit } when the bridge exited. The bridge sets no deadline of its own;
+// the host declines elicitation, lists no roots and answers ping.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -25,7 +27,7 @@ export async function load(alias) {
     async open({ url, tool }) {
       const bridge = startBridge(bin, configDir, url);
       const init = await bridge.request('initialize', { protocolVersion: '2025-11-25', capabilities: { elicitation: {}, roots: {} }, clientInfo: { name: 'stack-truth-probe', version: '0.0.0' } });
-      if (init?.result === undefined) {
+      if (init.message?.result === undefined) {
         await bridge.stop();
         throw new Error(`the bridge answered initialize with ${JSON.stringify(init).slice(0, 300)}`);
       }
@@ -45,13 +47,10 @@ function startBridge(bin, configDir, url) {
   let exit;
   child.stderr.resume();
   child.stdin.on('error', () => {});
-  const fail = (error) => {
-    for (const { reject } of waiting.values()) reject(error);
-    waiting.clear();
-  };
   child.once('exit', (code, signal) => {
-    exit = new Error(`the bridge exited (${signal ?? `code ${code}`})`);
-    fail(exit);
+    exit = signal ?? `code ${code}`;
+    for (const { resolve } of waiting.values()) resolve({ received: 'nothing', exit });
+    waiting.clear();
   });
   const write = (message) => child.stdin.writable && child.stdin.write(JSON.stringify(message) + '\n');
   createInterface({ input: child.stdout }).on('line', (line) => {
@@ -61,11 +60,11 @@ function startBridge(bin, configDir, url) {
     } catch {
       // Not JSON: the host's oldest open request is the one it cannot complete.
       const [first] = waiting.keys();
-      if (first !== undefined) settle(first, 'resolve', line);
+      if (first !== undefined) settle(first, 'resolve', { received: 'line', line });
       return;
     }
     if (typeof message?.method === 'string') return answerServerRequest(message, write);
-    if (waiting.has(message?.id)) settle(message.id, 'resolve', message);
+    if (waiting.has(message?.id)) settle(message.id, 'resolve', { received: 'message', message });
   });
   function settle(id, how, value) {
     const entry = waiting.get(id);
@@ -74,7 +73,7 @@ function startBridge(bin, configDir, url) {
   }
   return {
     request(method, params, signal) {
-      if (exit) return Promise.reject(exit);
+      if (exit) return Promise.resolve({ received: 'nothing', exit });
       const id = nextId++;
       return new Promise((resolve, reject) => {
         waiting.set(id, { resolve, reject });
