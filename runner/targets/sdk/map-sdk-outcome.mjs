@@ -18,8 +18,10 @@
 //   any other ZodError (CallToolResultSchema, the result) .......................... INVALID_TOOL_RESULT
 // v2 (@modelcontextprotocol/client 2.x; branded classes, local and peer errors kept apart)
 //   ProtocolError (or a subclass) with a code the peer sent for this call ........... JSONRPC_ERROR + code
+//   ProtocolError -32602 "Client does not support <mode> elicitation requests" raised
+//     locally (an input request in a mode the host's handler does not support) ........ INPUT_REQUIRED
 //   ProtocolError -32602 / -32600 raised locally (an embedded input request it
-//     rejects, structuredContent against the outputSchema) .......................... INVALID_TOOL_RESULT
+//     rejects as invalid, structuredContent against the outputSchema) ................ INVALID_TOOL_RESULT
 //   SdkHttpError, `status` (data.status; CLIENT_HTTP_* codes) ....................... HTTP_ERROR + status
 //   InsufficientScopeError (an OAuthClientFlowError: the server answered 403
 //     insufficient_scope and no provider can step up), `requiredScope` ............... HTTP_ERROR 403
@@ -109,6 +111,11 @@ function mapV2Thrown(thrown, context) {
 function mapRpcError(thrown, context, words) {
   if (isPeerCode(context, thrown.code)) return verdict('JSONRPC_ERROR', words, { code: thrown.code });
   if (LOCAL_LOST_CODES.has(thrown.code)) return lostVerdict(context, words);
+  // The host's elicitation support refused the mode an input request asks for (client/index.js:
+  // "Client does not support URL-mode elicitation requests"): the call still needs input the host
+  // cannot give, as CAPABILITY_NOT_SUPPORTED "Cannot fulfil input request" says for a host with no
+  // handler. The same -32602 also rejects a malformed input request (a result row); only the text differs.
+  if (thrown.code === -32602 && /Client does not support [\w-]+ elicitation requests/.test(thrown.message)) return verdict('INPUT_REQUIRED', words);
   if (LOCAL_RESULT_CODES.has(thrown.code)) return verdict('INVALID_TOOL_RESULT', `the SDK rejected the result locally: ${words}`);
   return undefined;
 }

@@ -19,7 +19,8 @@ const v1 = (error: unknown, context: Partial<MapContext> = {}) => brief(mapFor('
 const v2 = (error: unknown, context: Partial<MapContext> = {}) => brief(mapFor('ts-client')(threw(error, v2Client), context));
 const named = (name: string, message: string, extra: Record<string, unknown> = {}) => Object.assign(Object.assign(new Error(message), extra), { name });
 // Zod 4's issues for a message no JSON-RPC shape accepts (recorded: result-not-object), and for a result (recorded: content-not-array).
-const ENVELOPE_ISSUES = [{ code: 'invalid_union', errors: [[{ code: 'invalid_type', path: ['method'] }]], path: [], message: 'Invalid input' }];
+// The envelope's: one root invalid_union with a branch per JSON-RPC message kind (request, notification, result, error).
+const ENVELOPE_ISSUES = [{ code: 'invalid_union', errors: [[{ code: 'invalid_type', path: ['method'] }], [{ code: 'invalid_type', path: ['method'] }], [{ code: 'invalid_type', path: ['result'] }], [{ code: 'invalid_type', path: ['error'] }]], path: [], message: 'Invalid input' }];
 const RESULT_ISSUES = [{ expected: 'array', code: 'invalid_type', path: ['content'], message: 'Invalid input: expected array, received string' }];
 
 describe('ts-sdk (v1) rows', () => {
@@ -31,6 +32,7 @@ describe('ts-sdk (v1) rows', () => {
     ['a plain Error with any other text is an adapter gap', new Error('Error POSTing somewhere (HTTP 503)'), { gap: true }],
     ['ZodError of the envelope union is INVALID_ENVELOPE', named('ZodError', JSON.stringify(ENVELOPE_ISSUES), { issues: ENVELOPE_ISSUES }), { outcome: 'INVALID_ENVELOPE' }],
     ['ZodError of the result schema is INVALID_TOOL_RESULT', named('ZodError', JSON.stringify(RESULT_ISSUES), { issues: RESULT_ISSUES }), { outcome: 'INVALID_TOOL_RESULT' }],
+    ['a Zod 3 ZodError of the envelope union (unionErrors) is INVALID_ENVELOPE', named('ZodError', 'Invalid input', { issues: [{ code: 'invalid_union', unionErrors: [{}, {}, {}, {}], path: [] }] }), { outcome: 'INVALID_ENVELOPE' }],
     ['SyntaxError from response.json() is MALFORMED_JSON', new SyntaxError('Unexpected token'), { outcome: 'MALFORMED_JSON' }],
     ['a RangeError is an adapter gap', new RangeError('odd'), { gap: true }],
   ])('%s', (_label, error, expected) => {
@@ -72,6 +74,10 @@ describe('ts-client (v2) rows', () => {
   it('ProtocolError with a code the peer sent is JSONRPC_ERROR + code; raised locally (-32602) it is INVALID_TOOL_RESULT', () => {
     expect(v2(new ProtocolError(-32603, 'Internal error'), { peerErrorCodes: [-32603] })).toEqual({ outcome: 'JSONRPC_ERROR', code: -32603 });
     expect(v2(new ProtocolError(-32602, 'Invalid elicitation request'))).toEqual({ outcome: 'INVALID_TOOL_RESULT' });
+  });
+  it('a local ProtocolError -32602 refusing an elicitation mode the host does not support is INPUT_REQUIRED (recorded: mrtr-url-mode [2026-07-28])', () => {
+    expect(v2(new ProtocolError(-32602, 'Client does not support URL-mode elicitation requests'))).toEqual({ outcome: 'INPUT_REQUIRED' });
+    expect(v1(new McpError(-32602, 'Client does not support URL-mode elicitation requests'))).toEqual({ outcome: 'INPUT_REQUIRED' });
   });
   it('SdkError REQUEST_TIMEOUT / CONNECTION_CLOSED / SEND_FAILED is STREAM_INCOMPLETE after a 2xx, else NO_RESPONSE', () => {
     expect(v2(new SdkError('REQUEST_TIMEOUT', 'timed out'), { toolCallStatuses: [200] })).toEqual({ outcome: 'STREAM_INCOMPLETE' });

@@ -67,9 +67,17 @@ export function describeCall(call) {
 
 /** Whether a Zod issue list (Zod 3 or 4, as `issues` or parsed from a message) is the JSON-RPC envelope's. */
 export function isEnvelopeIssueList(issues) {
-  // The SDKs parse every incoming message with one union schema (JSONRPCMessageSchema: request,
-  // notification, result response, error response) before any result schema: its failure is a
-  // single `invalid_union` issue at the message's root. A result schema's failure is an object's
-  // and points into the result (`content`, `isError`, `structuredContent`, …).
-  return Array.isArray(issues) && issues.length === 1 && issues[0]?.code === 'invalid_union' && Array.isArray(issues[0].path) && issues[0].path.length === 0;
+  // Every stack here (the v1 and v2 SDKs, ai-sdk) parses an incoming message with one union of the
+  // four JSON-RPC message kinds (request, notification, result response, error response) before
+  // any result schema: its failure is a single `invalid_union` issue at the message's root with
+  // one branch per kind (Zod 4 `errors`, Zod 3 `unionErrors`). A result schema fails inside the
+  // result (`content`, `isError`, …) or, where it is a union itself (ai-sdk's CallToolResultSchema:
+  // two branches), with another number of branches.
+  if (!Array.isArray(issues) || issues.length !== 1) return false;
+  const issue = issues[0];
+  if (issue === null || typeof issue !== 'object' || issue.code !== 'invalid_union' || !Array.isArray(issue.path) || issue.path.length > 0) return false;
+  const branches = Array.isArray(issue.errors) ? issue.errors : issue.unionErrors;
+  return Array.isArray(branches) && branches.length === JSON_RPC_MESSAGE_KINDS;
 }
+
+const JSON_RPC_MESSAGE_KINDS = 4;

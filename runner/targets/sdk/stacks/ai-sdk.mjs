@@ -8,7 +8,7 @@
 // `cell.callDeadlineMs` (long enough for the case's rounds), and "Request was aborted" is the
 // library's conclusion under it; the host's last resort (`callBudgetMs`) comes later.
 import { collectErrorClasses } from '../observe-call.mjs';
-import { answerCell, closeWithin, observeCalls } from './cell-calls.mjs';
+import { answerCell, closeWithin, observeCalls, withCallDeadline } from './cell-calls.mjs';
 
 /** The package exports no list of protocol versions: the worker probes them (`versions: 'probe'`). */
 export async function load(dir, pkg, tools) {
@@ -46,7 +46,7 @@ async function runCell(library, classes, cell, { createCellLog, createRecordingF
   }
   try {
     const deadlineMs = cell.callDeadlineMs ?? cell.timeoutMs;
-    const call = (index, hostSignal) => tool.execute(cell.arguments, { toolCallId: `call-${index + 1}`, messages: [], abortSignal: AbortSignal.any([AbortSignal.timeout(deadlineMs), hostSignal]) });
+    const call = (index, hostSignal) => withCallDeadline(deadlineMs, hostSignal, (abortSignal) => tool.execute(cell.arguments, { toolCallId: `call-${index + 1}`, messages: [], abortSignal }));
     const observed = await observeCalls({ cell, kind: 'ai-sdk', log, classes, call });
     return await answerCell(cell, log, observed, () => elapsed(started));
   } finally {

@@ -52,6 +52,25 @@ export async function observeCall(run, classes, budgetMs) {
   }
 }
 
+/**
+ * Runs `run(signal)` under a whole-call deadline of `ms` joined with the host's last-resort signal:
+ * the deadline is a library option for a library that offers no per-request one (ai-sdk's
+ * `abortSignal`). A timer of our own, cleared when the call settles: an AbortSignal.timeout inside
+ * AbortSignal.any may be collected before it fires, and then the call ran on to the last resort.
+ */
+export async function withCallDeadline(ms, hostSignal, run) {
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(new DOMException(`the host's deadline of ${ms} ms for the call passed`, 'TimeoutError')), ms);
+  const onHostAbort = () => deadline.abort(hostSignal.reason);
+  hostSignal.addEventListener('abort', onHostAbort, { once: true });
+  try {
+    return await run(deadline.signal);
+  } finally {
+    clearTimeout(timer);
+    hostSignal.removeEventListener('abort', onHostAbort);
+  }
+}
+
 /** The answer of a cell whose calls ran: after the drain window, with the cell's observation record. */
 export async function answerCell(cell, log, observed, elapsedMs, notes = log.notes) {
   await drainWire(log);

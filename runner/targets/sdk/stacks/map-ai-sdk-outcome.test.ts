@@ -56,8 +56,11 @@ describe('ai-sdk mapping: thrown errors', () => {
   });
   it('"Failed to process server response" is mapped by its cause: an envelope ZodError, a result ZodError, a SyntaxError', () => {
     const zod = (issues: unknown[]) => Object.assign(new Error(JSON.stringify(issues)), { name: 'ZodError', issues });
-    const envelope = [{ code: 'invalid_union', errors: [], path: [], message: 'Invalid input' }];
+    const envelope = [{ code: 'invalid_union', errors: [[], [], [], []], path: [], message: 'Invalid input' }];
     const result = [{ code: 'invalid_type', path: ['content'], message: 'Invalid input' }];
+    // Recorded: content-missing [2026-07-28]: its CallToolResultSchema is a union of two at the root.
+    const resultUnion = [{ code: 'invalid_union', errors: [[{ code: 'invalid_union', path: [] }], [{ code: 'invalid_type', expected: 'nonoptional', path: ['toolResult'] }]], path: [], message: 'Invalid input' }];
+    expect(outcomeOf(client('Failed to process server response', { cause: zod(resultUnion) }))).toEqual({ outcome: 'INVALID_TOOL_RESULT' });
     expect(outcomeOf(client('Failed to process server response', { cause: new SyntaxError('Unexpected token') }))).toEqual({ outcome: 'MALFORMED_JSON' });
     expect(outcomeOf(client('Failed to process server response', { cause: zod(envelope) }))).toEqual({ outcome: 'INVALID_ENVELOPE' });
     expect(outcomeOf(client('Failed to process server response', { cause: zod(result) }))).toEqual({ outcome: 'INVALID_TOOL_RESULT' });

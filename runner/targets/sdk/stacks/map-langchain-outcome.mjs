@@ -12,7 +12,9 @@
 //   a resolved value (the result's content, as text or content blocks) ..................... TOOL_SUCCESS
 //   ToolException "MCP tool '…' on server '…' returned an error: …" (isError: true) ........ TOOL_ERROR
 //   ToolException "… returned an invalid result …" / "… content block with unexpected type" INVALID_TOOL_RESULT
-//   ToolException whose cause is a prettified ZodError ("✖ …"; langchain's own Zod) ......... INVALID_TOOL_RESULT
+//   ToolException whose cause is a prettified ZodError ("✖ …"; langchain's own Zod: the SDK's
+//     JSONRPCMessageSchema.parse), one issue at the root ("✖ Invalid input") .................. INVALID_ENVELOPE
+//     with a path ("→ at content[0]") ....................................................... INVALID_TOOL_RESULT
 //   ToolException "Error calling tool …: <String(SDK error)>", the SDK error being
 //     "McpError: MCP error <code>: …" ........................................................ the v1 McpError rows
 //     "Error: Streamable HTTP error: Error POSTing to endpoint: …" ............................. HTTP_ERROR, without
@@ -41,7 +43,15 @@ export function mapLangchainObservation(call, context) {
   // A ToolException has no field but its message; the texts below are the library's fixed ones.
   if (/^MCP tool '.*' on server '.*' returned an error:/s.test(text)) return verdict('TOOL_ERROR', words);
   if (/returned an invalid result|content block with unexpected type/.test(text)) return verdict('INVALID_TOOL_RESULT', words);
-  if (thrown.cause && /^✖/.test(thrown.cause.message ?? '')) return verdict('INVALID_TOOL_RESULT', words);
+  const prettified = thrown.cause ? readPrettifiedIssues(thrown.cause.message) : undefined;
+  if (prettified !== undefined) {
+    // Only a ZodError of langchain's own Zod instance keeps a cause (prettified); of the SDK's
+    // schemas only JSONRPCMessageSchema is parsed with `.parse()` (transport.send, a JSON body)
+    // and so throws that class, and its root is the union of the JSON-RPC message kinds: one issue
+    // at the root is the envelope's. Anything with a path is a result's.
+    const atRoot = prettified.length === 1 && prettified[0].path === undefined;
+    return verdict(atRoot ? 'INVALID_ENVELOPE' : 'INVALID_TOOL_RESULT', `${words} (a ZodError of the SDK's ${atRoot ? 'message envelope' : 'result'} schema)`);
+  }
   const wrapped = /^Error calling tool [^:]*: (.*)$/s.exec(text)?.[1];
   const inner = wrapped === undefined ? undefined : readSdkErrorText(wrapped);
   if (inner === undefined) return gap('langchain', call);
@@ -69,6 +79,17 @@ export function readSdkErrorText(text) {
     return { class: 'StreamableHTTPError', name, message, ...(/^Streamable HTTP error: Unexpected content type/.test(message) ? { code: -1 } : {}) };
   }
   return { class: name, name, message };
+}
+
+/** The issues of a `z.prettifyError` text ("✖ message" lines, each maybe followed by "→ at path"), or undefined. */
+function readPrettifiedIssues(text) {
+  if (typeof text !== 'string' || !text.startsWith('✖')) return undefined;
+  const issues = [];
+  for (const line of text.split('\n')) {
+    if (line.startsWith('✖')) issues.push({ message: line.slice(1).trim() });
+    else if (/^\s*→ at /.test(line) && issues.length > 0) issues[issues.length - 1].path = line.replace(/^\s*→ at /, '');
+  }
+  return issues;
 }
 
 function parseIssueList(text) {

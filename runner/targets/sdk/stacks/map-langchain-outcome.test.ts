@@ -45,10 +45,20 @@ describe('langchain mapping', () => {
     expect(outcomeOf('Error calling tool x: TypeError: terminated', { toolCallStatuses: [200] })).toEqual({ outcome: 'STREAM_INCOMPLETE' });
   });
   it("a ZodError's raw issue array (Zod 4's message) is read as the SDK's ZodError: the envelope union's is INVALID_ENVELOPE, a result schema's INVALID_TOOL_RESULT", () => {
-    const envelope = [{ code: 'invalid_union', errors: [[{ code: 'invalid_type', path: ['method'] }]], path: [], message: 'Invalid input' }];
+    const branch = [{ expected: 'object', code: 'invalid_type', path: [], message: 'Invalid input: expected object, received string' }];
+    const envelope = [{ code: 'invalid_union', errors: [branch, branch, branch, branch], path: [], message: 'Invalid input' }];
     const result = [{ expected: 'array', code: 'invalid_type', path: ['content'], message: 'Invalid input: expected array, received string' }];
     expect(outcomeOf(`Error calling tool synthetic_tool: ${JSON.stringify(envelope, null, 2)}`)).toEqual({ outcome: 'INVALID_ENVELOPE' });
     expect(outcomeOf(`Error calling tool synthetic_tool: ZodError: ${JSON.stringify(result, null, 2)}`)).toEqual({ outcome: 'INVALID_TOOL_RESULT' });
+  });
+  it("a ZodError of langchain's own Zod (kept as a prettified cause) is the SDK's envelope at the root, a result's with a path", () => {
+    // Recorded: body-json-string [2025-11-25] → ToolException "✖ Invalid input", cause Error "✖ Invalid input".
+    const envelope = new ToolException('✖ Invalid input', Object.assign(new Error('x'), { name: 'ZodError' }));
+    (envelope as { cause?: unknown }).cause = new Error('✖ Invalid input');
+    expect(brief(map(threw(envelope)))).toEqual({ outcome: 'INVALID_ENVELOPE' });
+    const result = new ToolException('✖ Invalid input\n  → at content[0].text');
+    (result as { cause?: unknown }).cause = new Error('✖ Invalid input\n  → at content[0].text');
+    expect(brief(map(threw(result)))).toEqual({ outcome: 'INVALID_TOOL_RESULT' });
   });
   it('anything else (e.g. ToolInputParsingException) is an adapter gap', () => {
     const error = Object.assign(new Error('Received tool input did not match expected schema'), { name: 'ToolInputParsingException' });
