@@ -48,10 +48,11 @@ async function runCell(library, classes, cell, { createCellLog, createRecordingF
       matrix: {
         url: new URL(cell.url),
         fetch: createRecordingFetch(log),
-        // Connecting is not under test: a generous timeout, so a cold start is not read as a hang.
-        // Mastra's one `timeout` is per request, tools/list's and each tools/call's alike, as a host sets it.
+        // Connecting and listing are not under test: generous timeouts, so a cold start is not read
+        // as a hang. Mastra's one `timeout` is per request (tools/list and each tools/call); after
+        // listing, the calls get the cell's (setCallTimeout).
         connectTimeout: Math.max(cell.timeoutMs, 5000),
-        timeout: cell.timeoutMs,
+        timeout: Math.max(cell.timeoutMs, 5000),
       },
     },
   });
@@ -64,6 +65,7 @@ async function runCell(library, classes, cell, { createCellLog, createRecordingF
       tool = toolsets.matrix?.[cell.tool];
       if (typeof tool?.execute !== 'function') throw new Error(`listToolsets() has no tool named ${JSON.stringify(cell.tool)} on server "matrix"`);
       watchEveryTransport(mcp, log, watchTransport);
+      setCallTimeout(mcp, cell.timeoutMs, log);
     } catch (error) {
       return { id: cell.id, error: `connect failed before any tools/call: ${describe(error)}`, notes: log.notes, durationMs: elapsed(started) };
     }
@@ -93,6 +95,15 @@ function watchEveryTransport(mcp, log, watchTransport) {
     watchTransport(transport, log);
     return connected;
   };
+}
+
+// The per-request timeout the server's client passes to every tools/call (`this.timeout`, from the
+// server's `timeout` option): the cell's, once the tools are listed. The field is the client's own
+// (not an option after construction); when it is not there the calls keep the listing's timeout, and the notes say so.
+function setCallTimeout(mcp, timeoutMs, log) {
+  const internal = mcp.mcpClientsById?.get('matrix');
+  if (internal && typeof internal.timeout === 'number') internal.timeout = timeoutMs;
+  else log.notes.push(`the per-request timeout could not be set to ${timeoutMs} ms: the calls keep the listing's`);
 }
 
 // Mastra logs through its own logger (to the console by default); its warnings and errors go to
