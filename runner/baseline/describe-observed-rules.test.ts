@@ -237,7 +237,8 @@ describe("describeObservedFailure: a built-in adapter's cell is worded from what
   });
 
   it('words an unsafe re-send from its wire check', () => {
-    const check = makeCheck({ id: 'wire.no-unsafe-retry', level: 'MUST', passed: false, consequence: 'unsafe-retry', message: 'wire.no-unsafe-retry: POST 2 re-sent the tool', exchange: undefined });
+    // As the judge writes it: `exchange` is the re-send's transcript position, not a call index.
+    const check = makeCheck({ id: 'wire.no-unsafe-retry', level: 'MUST', passed: false, consequence: 'unsafe-retry', expected: 0, actual: 1, message: 'wire.no-unsafe-retry: POST 2 re-sent the tool', exchange: 9 });
     const cell = { ...makeCell({ status: 'fail', checks: [check], expected: [{ outcome: 'NO_RESPONSE' }], actual: [verdict('NO_RESPONSE', { layer: 'transport' })] }), observed: { calls: [{ threw: { class: 'TypeError', name: 'TypeError', message: 'fetch failed' } }], toolCallsSent: 2 } };
     expect(describeObservedFailure(cell)).toBe('re-sends the tool (neither read-only nor idempotent) after no answer at all, whose outcome it could not know (unsafe retry); the library threw TypeError');
   });

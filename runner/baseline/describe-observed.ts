@@ -20,7 +20,7 @@ function describeAnswer(want: ExpectedVerdict, exchange: ExchangeSpec | undefine
   if (id === 'as-string' || id === 'as-number') return 'a response whose id has the wrong JSON type';
   if (id === 'omit') return 'a response without an id';
   if (id === 'null') return 'a response with a null id';
-  return ANSWER[want.outcome](want);
+  return ANSWER[want.outcome]?.(want) ?? 'its answer';
 }
 
 const ANSWER: Readonly<Record<Outcome, (verdict: ExpectedVerdict) => string>> = {
@@ -66,9 +66,11 @@ export function describeObservedFailure(cell: Cell, item?: Case): string {
     const first = failed[0] ?? cell.checks.find((check) => !check.passed);
     return first ? `fails ${first.message}` : `is ${cell.status}`;
   }
-  const index = readCallIndex(worst, cell);
+  // A wire check's `exchange` is a transcript position, not a call: it is about the cell's first call.
+  const isWire = worst.id.startsWith('wire.');
+  const index = isWire ? 0 : readCallIndex(worst, cell);
   const want = cell.expected[index] ?? { outcome: worst.expected as Outcome };
-  const exchange = item?.exchanges.length === 1 ? item.exchanges[0] : worst.exchange !== undefined ? item?.exchanges[worst.exchange] : undefined;
+  const exchange = item?.exchanges.length === 1 ? item.exchanges[0] : worst.exchange !== undefined && !isWire ? item?.exchanges[worst.exchange] : undefined;
   const tag = worst.level === 'MUST' || !isAlternative(worst) ? CONSEQUENCE_WORDS[worst.consequence!] : `${CONSEQUENCE_WORDS[worst.consequence!]}; ${ALTERNATIVE_NOTE}, at ${worst.level}`;
   const others = [...new Set(failed.filter((check) => check !== worst && !isSameConclusion(check, worst)).map((check) => check.id))];
   const also = others.length === 0 ? '' : `; also fails ${others.slice(0, 3).join(', ')}${others.length > 3 ? ` and ${others.length - 3} more` : ''}`;
