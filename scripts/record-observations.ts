@@ -5,19 +5,21 @@
 // bundled library or the case table changes:
 //
 //   npm run build && node bin/mcp-error-matrix.js run --no-baseline --out report
-//   npm run record:observations -- report/results.json
+//   npm run record:observations -- report/results.json [rerun/results.json …]
+//
+// Later files (a re-run of cells a loaded machine left unmeasured) replace earlier ones cell by cell.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { buildObservationFixture, FIXTURE_PATH } from '../test/observation-fixture.js';
 import type { RunResult } from '../runner/types.js';
 
-const [input] = process.argv.slice(2);
-if (!input) {
-  console.error('usage: npm run record:observations -- <results.json of a default run>');
+const inputs = process.argv.slice(2);
+if (inputs.length === 0) {
+  console.error('usage: npm run record:observations -- <results.json of a default run> [results.json of re-runs …]');
   process.exit(2);
 }
-const result = JSON.parse(readFileSync(input, 'utf8')) as RunResult;
-const fixture = buildObservationFixture(result);
+const results = inputs.map((input) => JSON.parse(readFileSync(input, 'utf8')) as RunResult);
+const fixture = buildObservationFixture(results);
 const json = JSON.stringify(fixture);
 writeFileSync(FIXTURE_PATH, gzipSync(json, { level: 9 }));
 console.log(`wrote ${FIXTURE_PATH}: ${fixture.cells.length} cells, ${fixture.records.length} distinct records (${json.length} bytes of JSON)`);

@@ -27,13 +27,18 @@ export interface ObservationFixture {
   cells: [string, string, string, string, number[]][];
 }
 
-/** The fixture of a run: its built-in client targets' observed cells. */
-export function buildObservationFixture(result: RunResult): ObservationFixture {
+/**
+ * The fixture of a run: its built-in client targets' observed cells. Later results (a re-run of the
+ * cells a loaded machine left unmeasured) replace earlier ones cell by cell.
+ */
+export function buildObservationFixture(results: readonly RunResult[]): ObservationFixture {
   const targets: Record<string, string> = {};
   const records: ObservationFixture['records'] = [];
   const index = new Map<string, number>();
   const cells: ObservationFixture['cells'] = [];
-  for (const cell of result.cells) {
+  const latest = new Map<string, Cell>();
+  for (const result of results) for (const cell of result.cells) if (cell.observed) latest.set(JSON.stringify([cell.target, cell.case, cell.protocolVersion]), cell);
+  for (const cell of latest.values()) {
     if (!cell.observed) continue;
     const kind = cell.target.replace(/@.*$/, '');
     targets[cell.target] = kind;
@@ -49,7 +54,9 @@ export function buildObservationFixture(result: RunResult): ObservationFixture {
     });
     cells.push([cell.target, cell.case, cell.protocolVersion, cell.status, positions]);
   }
-  return { format: 'mcp-error-matrix/observations@1', recordedFrom: { startedAt: result.startedAt, tool: `${result.tool.name} ${result.tool.version}` }, targets, records, cells };
+  const first = results[0]!;
+  cells.sort((a, b) => (a.join('\u0000') < b.join('\u0000') ? -1 : 1));
+  return { format: 'mcp-error-matrix/observations@1', recordedFrom: { startedAt: first.startedAt, tool: `${first.tool.name} ${first.tool.version}` }, targets, records, cells };
 }
 
 /** Reads the fixture written by scripts/record-observations.ts. */
@@ -73,8 +80,9 @@ function readContext(cell: Cell): MapContextRecord {
 }
 
 function readErrorCodes(exchange: RecordedExchange, id: unknown): number[] {
-  const body = exchange.response?.body ?? '';
-  const texts = body.trimStart().startsWith('{') || body.trimStart().startsWith('[') ? [body] : body.split(/\r?\n/).filter((line) => line.startsWith('data:')).map((line) => line.slice(5).trim());
+  // trimStart drops a leading BOM too (a body the client reads as Response.text() does).
+  const body = (exchange.response?.body ?? '').trimStart();
+  const texts = body.startsWith('{') || body.startsWith('[') ? [body] : body.split(/\r?\n/).filter((line) => line.startsWith('data:')).map((line) => line.slice(5).trim());
   const codes: number[] = [];
   for (const text of texts) {
     let message: unknown;
