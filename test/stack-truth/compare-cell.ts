@@ -13,9 +13,9 @@ export interface Disagreement {
   call?: number;
   /** What the probe saw the library do. */
   probe: unknown;
-  /** The mapping's reading of it. */
-  mapped: MapResult | 'connect failed';
-  /** What the adapter concluded for the call (or the cell's status and reason). */
+  /** The mapping's reading of it; absent where two observations are compared. */
+  mapped?: MapResult | 'connect failed';
+  /** What the adapter concluded for the call (or the cell's status and reason), or its own observation. */
   adapter: unknown;
 }
 
@@ -82,7 +82,7 @@ export function findObservationDifferences(cell: TruthCell): Disagreement[] {
     const probeKey = keyOf(call.observation);
     const adapterKey = keyOf(observed[index]);
     if (JSON.stringify(probeKey) !== JSON.stringify(adapterKey)) {
-      found.push({ cell: `${cell.case} @ ${cell.protocolVersion}`, call: index + 1, probe: call.observation, mapped: { none: 'not mapped: observations compared' }, adapter: observed[index] ?? null });
+      found.push({ cell: `${cell.case} @ ${cell.protocolVersion}`, call: index + 1, probe: summarise(call.observation, probeKey), adapter: observed[index] === undefined ? 'no observed record' : summarise(observed[index], adapterKey) });
     }
   });
   return found;
@@ -91,8 +91,21 @@ export function findObservationDifferences(cell: TruthCell): Disagreement[] {
 /** One readable block per disagreement, for a failing test's message. */
 export function formatDisagreements(target: string, disagreements: Disagreement[]): string {
   return disagreements
-    .map((item) => [`${target} ${item.cell}${item.call ? ` call ${item.call}` : ''}`, `  probe:   ${JSON.stringify(item.probe).slice(0, 1500)}`, `  mapped:  ${JSON.stringify(item.mapped).slice(0, 500)}`, `  adapter: ${JSON.stringify(item.adapter).slice(0, 1500)}`].join('\n'))
+    .map((item) =>
+      [
+        `${target} ${item.cell}${item.call ? ` call ${item.call}` : ''}`,
+        `  probe:   ${JSON.stringify(item.probe).slice(0, 1200)}`,
+        ...(item.mapped === undefined ? [] : [`  mapped:  ${JSON.stringify(item.mapped).slice(0, 400)}`]),
+        `  adapter: ${JSON.stringify(item.adapter).slice(0, 1200)}`,
+      ].join('\n'),
+    )
     .join('\n');
+}
+
+// The compared parts of an observation and the start of its message: enough to see the difference.
+function summarise(observation: unknown, key: ObservationKey): unknown {
+  const thrown = isRecord(observation) && isRecord(observation.threw) ? observation.threw : undefined;
+  return thrown ? { ...key, message: String(thrown.message).slice(0, 200) } : key;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

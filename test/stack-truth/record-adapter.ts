@@ -35,13 +35,13 @@ export async function recordAdapterCells(options: RecordAdapterOptions): Promise
 
 function toRecord(cell: Cell): AdapterCellRecord {
   const origin = cell.recording ? new URL(cell.recording.url).origin : undefined;
-  const observed = (cell as Cell & { observed?: unknown }).observed;
   return {
     status: cell.status,
+    ...(cell.errorKind !== undefined ? { errorKind: cell.errorKind } : {}),
     ...(cell.reason !== undefined ? { reason: normalizeText(cell.reason, origin) } : {}),
     actual: cell.actual.map((verdict) => (verdict === null ? null : { outcome: verdict.outcome, ...(verdict.status !== undefined ? { status: verdict.status } : {}), ...(verdict.code !== undefined ? { code: verdict.code } : {}) })),
     failedChecks: cell.checks.filter((check) => !check.passed).map((check) => check.id),
-    ...(observed !== undefined ? { observed: normalizeVolatile(observed, origin) } : {}),
+    ...(cell.observed !== undefined ? { observed: normalizeVolatile(cell.observed, origin) } : {}),
     toolCallsReceived: countToolCalls(cell.recording?.exchanges ?? []),
   };
 }

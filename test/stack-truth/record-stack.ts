@@ -1,6 +1,7 @@
 // Records one stack@version of the truth corpus: the probe plays every case at every protocol
 // version its library speaks (one cell after another, the library's own deadlines), then the
 // built-in target runs the same cells through the runner, and both are kept side by side.
+import { fileURLToPath } from 'node:url';
 import type { LoadedCase } from '../../runner/cases/case-types.js';
 import { PROTOCOL_VERSIONS, type ProtocolVersion } from '../../runner/types.js';
 import { recordAdapterCells } from './record-adapter.js';
@@ -8,6 +9,9 @@ import { probeCell, type ProbeCellRecord } from './probe-cell.js';
 import { ProbeProcess, type ProbeHello } from './probe-process.js';
 import { TRUTH_FORMAT, type TruthCell, type TruthRecording } from './truth-record.js';
 import type { TruthStack } from './truth-stacks.js';
+import { digestWitness } from './witness-files.js';
+
+const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 export interface RecordStackOptions {
   stack: TruthStack;
@@ -25,6 +29,7 @@ export interface RecordStackOptions {
 
 interface ProbeSide {
   hello: ProbeHello;
+  witness: Record<string, string>;
   versions: TruthRecording['versions'];
   probed: Map<string, ProbeCellRecord>;
 }
@@ -69,6 +74,7 @@ export async function recordStack(options: RecordStackOptions): Promise<TruthRec
     adapterTimeoutMs: options.adapterTimeoutMs,
     versions: side.versions,
     cases: Object.fromEntries(cases.map((loaded) => [loaded.case.id, kept(loaded.case.id)?.sha256 ?? loaded.sha256])),
+    witness: side.witness,
     excluded: stack.excluded,
     cells,
   };
@@ -77,6 +83,7 @@ export async function recordStack(options: RecordStackOptions): Promise<TruthRec
 async function runProbeSide(stack: TruthStack, cases: LoadedCase[], kept: (id: string) => unknown, onProgress: (line: string) => void): Promise<ProbeSide> {
   const baseline = cases.find((loaded) => loaded.case.id === 'baseline');
   if (!baseline) throw new Error('the truth corpus needs the baseline case: it decides which versions a library speaks');
+  const witness = digestWitness(REPO_ROOT, stack.kind);
   const probe = new ProbeProcess(stack.kind, stack.alias);
   const probed = new Map<string, ProbeCellRecord>();
   const spoken: ProtocolVersion[] = [];
@@ -105,7 +112,7 @@ async function runProbeSide(stack: TruthStack, cases: LoadedCase[], kept: (id: s
         }
       }
     }
-    return { hello, versions: { spoken, unspoken }, probed };
+    return { hello, witness, versions: { spoken, unspoken }, probed };
   } finally {
     await probe.close();
   }
@@ -117,9 +124,12 @@ function reuseProbeSide(stack: TruthStack, cases: LoadedCase[], previous: TruthR
   for (const loaded of cases) {
     if (previous.cases[loaded.case.id] !== loaded.sha256) throw new Error(`${stack.target}: case ${loaded.case.id} changed since the recording (or is new): record it in full (without --adapter-only)`);
   }
+  const witness = digestWitness(REPO_ROOT, stack.kind);
+  const changed = Object.keys(witness).filter((file) => previous.witness?.[file] !== witness[file]);
+  if (changed.length > 0) throw new Error(`${stack.target}: the probe side changed since the recording (${changed.join(', ')}): record it in full (without --adapter-only)`);
   const probed = new Map(previous.cells.map((cell) => [`${cell.case}@${cell.protocolVersion}`, cell.probe]));
   const hello: ProbeHello = { package: { name: previous.package.name, dir: previous.package.dir }, version: previous.package.version, ...(previous.builtOn ? { builtOn: previous.builtOn } : {}) };
-  return { hello, versions: previous.versions, probed };
+  return { hello, witness, versions: previous.versions, probed };
 }
 
 /** The library completed the baseline call: it returned a value, and (mcp-remote) the host read a result. */

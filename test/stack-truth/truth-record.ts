@@ -21,6 +21,8 @@ export interface InstalledPackage {
 /** What the adapter (the built-in target, run by the runner) concluded for one cell. */
 export interface AdapterCellRecord {
   status: CellStatus;
+  /** On an error cell, its named cause (an adapter gap). */
+  errorKind?: string;
   /** Why the cell is skip or error (volatile parts replaced by markers). */
   reason?: string;
   /** One per call: what the adapter concluded (outcome, status, code), or null for no conclusion. */
@@ -52,6 +54,8 @@ export interface TruthRecording {
   versions: { spoken: ProtocolVersion[]; unspoken: Partial<Record<ProtocolVersion, unknown>> };
   /** Case id → SHA-256 of the case file played. */
   cases: Record<string, string>;
+  /** The probe side's own files (witness-files.ts) → SHA-256, as recorded. */
+  witness: Record<string, string>;
   /** Case id → why it is left out for this stack. */
   excluded: Record<string, string>;
   cells: TruthCell[];
