@@ -9,6 +9,8 @@
 // tools/call, its retry after a reconnect included, get `{ timeout }` from it); connecting has its
 // own `connectTimeout`. No abort signal wraps the call: the host's last-resort signal is
 // `execute`'s `abortSignal`.
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { collectErrorClasses } from '../observe-call.mjs';
 import { answerCell, closeWithin, observeCalls } from './cell-calls.mjs';
 import { findPackageDir, importPackage, readPackageVersion } from './find-package.mjs';
@@ -28,8 +30,6 @@ export async function load(dir, pkg, tools) {
 async function importMastraErrors(dir) {
   try {
     const coreDir = findPackageDir(dir, '@mastra/core');
-    const { pathToFileURL } = await import('node:url');
-    const { join } = await import('node:path');
     return collectErrorClasses(await import(pathToFileURL(join(coreDir, 'dist', 'error', 'index.js')).href));
   } catch {
     return {};
