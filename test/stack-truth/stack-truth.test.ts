@@ -2,7 +2,6 @@
 // the stack's mapping applied to what the library gave a plain application must be what the
 // adapter concluded, and the adapter must have seen the library's answer as the probe did. Offline:
 // it reads the stored recordings (npm run truth:record makes them).
-import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -10,9 +9,9 @@ import { loadCasesSync } from '../../runner/cases/load-cases.js';
 import { findObservationDifferences, findOutcomeDisagreements, formatDisagreements, type MapObservation } from './compare-cell.js';
 import { mapping } from '../map-observation-helpers.js';
 import { TRUTH_CASES } from './truth-cases.js';
-import { readRecordings, recordingFileName, type InstalledPackage } from './truth-record.js';
+import { findStaleParts } from './find-stale.js';
+import { readRecordings, recordingFileName } from './truth-record.js';
 import { listTruthStacks } from './truth-stacks.js';
-import { digestWitness } from './witness-files.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const RECORD = 'npm run truth:record -- --stack';
@@ -41,14 +40,7 @@ describe('the truth corpus covers every bundled stack and is not stale', () => {
   it.each(recordings.map((recording) => [recording.target, recording] as const))('%s was recorded with the installed library and the current case files', (target, recording) => {
     const stack = stacks.find((candidate) => candidate.target === target);
     const expectedCases = Object.keys(TRUTH_CASES).filter((id) => stack?.excluded[id] === undefined);
-    const stale = [
-      ...checkInstalled(recording.package),
-      ...(recording.builtOn ? checkInstalled(recording.builtOn) : []),
-      ...expectedCases.filter((id) => recording.cases[id] === undefined).map((id) => `case ${id} is not recorded`),
-      ...Object.keys(recording.cases).filter((id) => !expectedCases.includes(id)).map((id) => `case ${id} is no longer in the corpus for this stack`),
-      ...Object.entries(recording.cases).filter(([id, sha256]) => caseDigests.has(id) && caseDigests.get(id) !== sha256).map(([id]) => `case ${id} changed since it was recorded`),
-      ...Object.entries(digestWitness(REPO_ROOT, recording.kind)).filter(([file, sha256]) => recording.witness?.[file] !== sha256).map(([file]) => `${file} (the probe side) changed since it was recorded`),
-    ];
+    const stale = findStaleParts(recording, { repoRoot: REPO_ROOT, expectedCases, caseDigests });
     expect(stale, `${target}: the recording is stale; run ${RECORD} ${target}`).toEqual([]);
   });
 });
@@ -74,10 +66,3 @@ describe.each(recordings.map((recording) => [recording.target, recording] as con
     expect(found, formatDisagreements(target, found)).toEqual([]);
   });
 });
-
-function checkInstalled(recorded: InstalledPackage): string[] {
-  const file = join(REPO_ROOT, recorded.dir, 'package.json');
-  if (!existsSync(file)) return [`${recorded.name} is no longer installed at ${recorded.dir}`];
-  const installed = (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
-  return installed === recorded.version ? [] : [`${recorded.name} at ${recorded.dir} is ${installed}, recorded with ${recorded.version}`];
-}
