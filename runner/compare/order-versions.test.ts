@@ -1,7 +1,9 @@
 // The rule every ordering of versions follows (issue 29 item 2, issue 30): npm's semver order.
 import semver from 'semver';
 import { describe, expect, it } from 'vitest';
-import { compareVersions, sortVersions } from './order-versions.js';
+import { compareVersions } from './order-versions.js';
+
+const sortVersions = (versions: string[]) => [...versions].sort(compareVersions);
 
 describe('versions order as npm orders them', () => {
   it('orders multi-digit minors and patches by number, not as text (1.9 < 1.10, 1.2.9 < 1.2.10)', () => {

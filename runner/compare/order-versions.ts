@@ -28,11 +28,6 @@ export function compareVersions(a: string, b: string): number {
   return compareText(a, b);
 }
 
-/** The versions oldest first (a new array). */
-export function sortVersions(versions: Iterable<string>): string[] {
-  return [...versions].sort(compareVersions);
-}
-
 function readVersion(text: string): SemVer | null {
   const { parse } = getSemver();
   const exact = parse(text, { loose: true });

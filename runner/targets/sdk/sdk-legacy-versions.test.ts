@@ -13,6 +13,10 @@ import type { LoadedCase } from '../../cases/case-types.js';
 import type { Cell, ProtocolVersion } from '../../types.js';
 import { runWaitingBesideAnswered } from '../../../test/run-until-measured.js';
 import { createSdkTarget } from './sdk-target.js';
+import { declareLoadedByPath } from '../../../test/loaded-by-path.js';
+
+// The worker process that drives each SDK version, started by path.
+declareLoadedByPath(() => import('./worker.mjs' as string));
 
 const SPEC = 'ts-sdk@1.14.0';
 const STREAM_ENDS_EARLY = ['batch-sse-result', 'sse-end-without-result'];

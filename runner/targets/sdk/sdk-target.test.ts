@@ -14,6 +14,10 @@ import { ANSWERED_AT_ONCE_TIMEOUT_MS } from '../../../test/answered-at-once.js';
 import { runWaitingBesideAnswered } from '../../../test/run-until-measured.js';
 import { listBundledSdkTargets, resolveSdkPackage } from './resolve-sdk-package.js';
 import { createSdkTarget } from './sdk-target.js';
+import { declareLoadedByPath } from '../../../test/loaded-by-path.js';
+
+// The worker process that drives each SDK version, started by path.
+declareLoadedByPath(() => import('./worker.mjs' as string));
 
 const CASE_IDS = ['baseline', 'http-503-then-200', 'tool-is-error', 'jsonrpc-invalid-params', 'malformed-json', 'no-response-hang', 'input-required', 'mrtr-form-without-requested-schema'];
 const BUNDLED = ['ts-sdk@1.25.0', 'ts-sdk@1.32.2', 'ts-client@2.0.0', 'ts-client@2.4.0'];
