@@ -3,6 +3,7 @@
 // actual outcome per version, marked where it changed from the version before: a fix, a
 // regression or another outcome, named by its consequence when the failed check carries one.
 // Per version: cells passed, failed and false successes. The HTML partial and summary.md read this.
+import { compareTableText } from '../runner/cases/compare-table-text.js';
 import { compareVersions } from '../runner/compare/order-versions.js';
 import { getTargetFamily } from '../runner/compare/pair-targets.js';
 import type { Cell, CellStatus, Consequence, Verdict } from '../runner/types.js';
@@ -108,7 +109,7 @@ function buildFamily(family: string, members: { name: string; version: string }[
   const rows: TrendRow[] = [];
   let steadyRows = 0;
   const order = (r: { protocolVersion: string }) => (PROTOCOL_VERSIONS as readonly string[]).indexOf(r.protocolVersion);
-  for (const raw of [...rowsByKey.values()].sort((a, b) => a.caseId.localeCompare(b.caseId) || order(a) - order(b))) {
+  for (const raw of [...rowsByKey.values()].sort((a, b) => compareTableText(a.caseId, b.caseId) || order(a) - order(b))) {
     let previous: TrendCell | undefined;
     let changedRow = false;
     const row: TrendRow = { caseId: raw.caseId, protocolVersion: raw.protocolVersion, cells: [] };

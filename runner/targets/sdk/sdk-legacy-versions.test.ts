@@ -5,8 +5,8 @@
 // It takes no `fetch` option (added in 1.15) and calls the global fetch, through which the worker
 // still sees each tools/call's HTTP status: its timeout on a 2xx stream that ended without a result
 // reads STREAM_INCOMPLETE, as in 1.15 and later (it read NO_RESPONSE, a change that was the adapter's).
-// The version is not bundled: it is installed on demand into the user cache from the npm registry
-// (once; a slow registry gets a generous budget).
+// The version is not bundled: it is installed on demand from the npm registry into the tests' own
+// cache (XDG_CACHE_HOME, vitest.config.ts; once; a slow registry gets a generous budget).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadCases } from '../../cases/load-cases.js';
 import type { LoadedCase } from '../../cases/case-types.js';
