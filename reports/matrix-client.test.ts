@@ -5,6 +5,10 @@ import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { HOSTILE, makeHostileRunResult, makeRunResult } from '../test/make-run-result.js';
 import { render } from './html.js';
+import { declareLoadedByPath } from '../test/loaded-by-path.js';
+
+// The page's scripts, read by path and inlined by html-templates.ts.
+declareLoadedByPath(() => import('./templates/matrix.client.js' as string), () => import('./templates/matrix.rows.js' as string));
 
 class FakeElement {
   children: FakeElement[] = [];

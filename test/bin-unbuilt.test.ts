@@ -6,6 +6,10 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { declareLoadedByPath } from './loaded-by-path.js';
+
+// The package's bin, copied and run by path.
+declareLoadedByPath(() => import('../bin/mcp-error-matrix.js' as string));
 
 const BIN = resolve(import.meta.dirname, '../bin/mcp-error-matrix.js');
 const work = mkdtempSync(join(tmpdir(), 'mem-unbuilt-'));

@@ -133,6 +133,8 @@ describe('an SDK version npm does not have', () => {
     ['9.9.9', ['1.25.0', '1.32.1', '1.32.2', '1.33.0']],
     ['0.0.1', ['1.0.0', '1.24.3', '1.25.0', '1.32.1']],
     ['1.30.0', ['1.24.3', '1.25.0', '1.32.1', '1.32.2']],
+    // npm's order: 1.32.2-beta.1 comes after 1.32.1 and before 1.32.2.
+    ['1.32.2-beta.1', ['1.25.0', '1.32.1', '1.32.2', '1.33.0']],
   ])('the nearest published to %s', (requested, nearest) => {
     expect(pickNearestVersions(requested, published)).toEqual(nearest);
   });

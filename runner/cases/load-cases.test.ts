@@ -43,7 +43,7 @@ describe('loadCases', () => {
   test('loads the shipped table, sorted by id, with file digests', async () => {
     const cases = await loadCases();
     expect(cases.length).toBeGreaterThanOrEqual(11);
-    expect(cases.map((c) => c.case.id)).toEqual([...cases.map((c) => c.case.id)].sort((a, b) => a.localeCompare(b)));
+    expect(cases.map((c) => c.case.id)).toEqual([...cases.map((c) => c.case.id)].sort((a, b) => a.localeCompare(b, 'en')));
     for (const item of cases) expect(item.sha256).toMatch(/^[0-9a-f]{64}$/);
   });
 

@@ -188,9 +188,9 @@ async function preparePairing(previous: StoredRunResult, label: string, values: 
   const oldTargets = listResultTargets(previous);
   checkPairs(explicit, oldTargets, plan.targets, labels);
   const planned = { targets: plan.targets.map((name) => ({ name, kind: '' })), cells: [] };
-  if (!canPairPlannedRun(previous, plan, choosePairs(previous, planned, explicit))) throw describeUnpaired(oldTargets, plan.targets, labels);
+  if (!canPairPlannedRun(previous, plan, choosePairs(previous, planned, explicit, labels))) throw describeUnpaired(oldTargets, plan.targets, labels);
   return {
-    choose: (result: RunResult) => choosePairs(previous, result, explicit),
+    choose: (result: RunResult) => choosePairs(previous, result, explicit, labels),
     unpaired: (result: RunResult) => describeUnpaired(oldTargets, listResultTargets(result), labels),
   };
 }

@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeCase, makeCell, makeRunResult } from '../../test/make-run-result.js';
 import { runCli } from '../../test/run-cli.js';
 import type { StoredRunResult } from '../compare/results-file.js';
+import { summariseCells } from '../run/run-matrix.js';
+import type { Cell, RunSummary } from '../types.js';
 import { mergeShardResults } from './merge-results.js';
 import { parseShard, selectShardCases } from './select-shard.js';
 
@@ -41,6 +43,24 @@ describe('mergeShardResults', () => {
     expect(merged.cases.map((c) => c.id)).toEqual(['a', 'b', 'c']);
     expect(merged.summary).toMatchObject({ total: 3, pass: 2, fail: 1 });
     expect(merged.shard).toEqual({ count: 2, planDigest: 'e'.repeat(64), plannedCells: 3, merged: [1, 2] });
+  });
+
+  it('merged records count over every shard: the summary and the baseline\'s applied and stale counts are the sums, never shard 1\'s', () => {
+    const baseline = { file: 'baselines/mine.yaml', sha256: 'd'.repeat(64), entries: 4 };
+    const withBaseline = (input: ReturnType<typeof makeShards>[number], statuses: Cell['status'][], applied: number, stale: number) => {
+      const cells = input.result.cells.map((cell, i) => makeCell({ case: cell.case, status: statuses[i]! }));
+      return { ...input, result: { ...input.result, cells, summary: summariseCells(cells), baseline: { ...baseline, applied, stale } } };
+    };
+    const [one, two] = makeShards();
+    const shards = [withBaseline(one!, ['xfail', 'pass'], 1, 0), withBaseline(two!, ['xpass'], 0, 1)];
+    const merged = mergeShardResults(shards);
+    expect(merged.baseline).toEqual({ ...baseline, applied: 1, stale: 1 });
+    expect(merged.summary).toMatchObject({ total: 3, pass: 1, xfail: 1, xpass: 1 });
+    for (const key of Object.keys(merged.summary) as (keyof RunSummary)[]) {
+      expect(merged.summary[key], key).toBe(shards.reduce((sum, shard) => sum + (shard.result.summary[key] ?? 0), 0));
+    }
+    // The same in the other order: no shard's counts are special.
+    expect(mergeShardResults([...shards].reverse())).toMatchObject({ summary: merged.summary, baseline: merged.baseline });
   });
 
   it.each([

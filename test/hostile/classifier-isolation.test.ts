@@ -14,6 +14,10 @@ import type { Cell, ClassifierInput, RunResult } from '../../runner/types.js';
 import { runCli } from '../run-cli.js';
 // @ts-expect-error -- a plain .mjs fixture without type declarations
 import { mutate } from '../fixtures/hostile/classifier-mutates-input.mjs';
+import { declareLoadedByPath } from '../loaded-by-path.js';
+
+// The worker thread each classifier runs in, started by path.
+declareLoadedByPath(() => import('../../runner/targets/classifier-worker.mjs' as string));
 
 const FIXTURES = resolve(import.meta.dirname, '../fixtures/hostile');
 const work = mkdtempSync(join(tmpdir(), 'mem-isolation-'));

@@ -9,9 +9,8 @@ interface MapperModule {
   mapSdkError(error: unknown, context: { flavor: 'v1' | 'v2'; types: Record<string, unknown>; log: CellLog }): Record<string, unknown> | null;
   mapSdkResult(result: unknown, protocolVersion: string): Record<string, unknown>;
 }
-// A non-literal specifier: the module is plain JavaScript without declarations.
-const MAPPER = './map-sdk-outcome.mjs';
-const mapper = (await import(MAPPER)) as MapperModule;
+// A literal path, so `vitest related` selects this file for the module (`as string`: it has no type declarations).
+const mapper = (await import('./map-sdk-outcome.mjs' as string)) as MapperModule;
 
 class StreamableHTTPError extends Error {
   constructor(readonly code: number, message: string) {

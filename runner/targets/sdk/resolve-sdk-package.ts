@@ -8,6 +8,7 @@ import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { TargetSpecError } from '../../errors.js';
+import { compareVersions } from '../../compare/order-versions.js';
 import { getPackageRoot, packagePath } from '../../package-paths.js';
 import type { SdkFlavor } from './sdk-worker.js';
 
@@ -163,11 +164,6 @@ function isRelease(version: string): boolean {
   return /^\d+\.\d+\.\d+$/.test(version);
 }
 
-function compareVersions(a: string, b: string): number {
-  const [x, y] = [a, b].map((v) => v.split(/[.-]/).slice(0, 3).map(Number));
-  for (let i = 0; i < 3; i++) if (x![i] !== y![i]) return (x![i] ?? 0) - (y![i] ?? 0);
-  return 0;
-}
 
 // The alias folder of a bundled version: in our own node_modules, or hoisted above us.
 function findInNodeModules(name: string): string | undefined {

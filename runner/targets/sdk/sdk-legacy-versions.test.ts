@@ -5,14 +5,18 @@
 // It takes no `fetch` option (added in 1.15) and calls the global fetch, through which the worker
 // still sees each tools/call's HTTP status: its timeout on a 2xx stream that ended without a result
 // reads STREAM_INCOMPLETE, as in 1.15 and later (it read NO_RESPONSE, a change that was the adapter's).
-// The version is not bundled: it is installed on demand into the user cache from the npm registry
-// (once; a slow registry gets a generous budget).
+// The version is not bundled: it is installed on demand from the npm registry into the tests' own
+// cache (XDG_CACHE_HOME, vitest.config.ts; once; a slow registry gets a generous budget).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadCases } from '../../cases/load-cases.js';
 import type { LoadedCase } from '../../cases/case-types.js';
 import type { Cell, ProtocolVersion } from '../../types.js';
 import { runWaitingBesideAnswered } from '../../../test/run-until-measured.js';
 import { createSdkTarget } from './sdk-target.js';
+import { declareLoadedByPath } from '../../../test/loaded-by-path.js';
+
+// The worker process that drives each SDK version, started by path.
+declareLoadedByPath(() => import('./worker.mjs' as string));
 
 const SPEC = 'ts-sdk@1.14.0';
 const STREAM_ENDS_EARLY = ['batch-sse-result', 'sse-end-without-result'];

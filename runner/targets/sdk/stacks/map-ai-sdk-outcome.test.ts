@@ -11,7 +11,8 @@ interface MapModule {
 }
 type ErrorClass = new (options: { message: string; code?: number; statusCode?: number; cause?: unknown }) => Error;
 
-const mapper = (await import(new URL('./map-ai-sdk-outcome.mjs', import.meta.url).href)) as MapModule;
+// A literal path, so `vitest related` selects this file for the module (`as string`: it has no type declarations).
+const mapper = (await import('./map-ai-sdk-outcome.mjs' as string)) as MapModule;
 // The real error class of the bundled version, so `name` and the fields are the library's own.
 const { MCPClientError } = (await import(pathToFileURL(packagePath('node_modules', 'ai-sdk-mcp-2.0.99', 'dist', 'index.js')).href)) as { MCPClientError: ErrorClass };
 

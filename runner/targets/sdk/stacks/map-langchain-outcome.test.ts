@@ -9,7 +9,8 @@ interface MapModule {
   mapLangchainError(error: unknown, log: CellLog): Verdict;
 }
 
-const mapper = (await import(new URL('./map-langchain-outcome.mjs', import.meta.url).href)) as MapModule;
+// A literal path, so `vitest related` selects this file for the module (`as string`: it has no type declarations).
+const mapper = (await import('./map-langchain-outcome.mjs' as string)) as MapModule;
 
 const log = (statuses: number[] = [], peerCodes: number[] = []): CellLog => ({ statuses, notes: [], peerErrorCodes: new Set(peerCodes) });
 const toolException = (message: string) => Object.assign(new Error(message), { name: 'ToolException' });

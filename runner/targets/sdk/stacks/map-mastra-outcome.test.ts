@@ -11,7 +11,8 @@ interface MapModule {
   mapMastraError(error: unknown, context: { types: unknown; log: CellLog }): MappedVerdict;
 }
 
-const mapper = (await import(new URL('./map-mastra-outcome.mjs', import.meta.url).href)) as MapModule;
+// A literal path, so `vitest related` selects this file for the module (`as string`: it has no type declarations).
+const mapper = (await import('./map-mastra-outcome.mjs' as string)) as MapModule;
 const types = (await import(pathToFileURL(packagePath('node_modules', '@modelcontextprotocol', 'client', 'dist', 'index.mjs')).href)) as V2ErrorClasses;
 
 /** MastraError as @mastra/core 1.x builds it: an Error with id, domain, category and details. */

@@ -9,7 +9,8 @@ interface MapModule {
   mapMcpRemoteSilence(timeoutMs: number, exit?: string): Verdict;
 }
 
-const mapper = (await import(new URL('./map-mcp-remote-outcome.mjs', import.meta.url).href)) as MapModule;
+// A literal path, so `vitest related` selects this file for the module (`as string`: it has no type declarations).
+const mapper = (await import('./map-mcp-remote-outcome.mjs' as string)) as MapModule;
 const brief = (verdict: Verdict) => ({ outcome: verdict.outcome, ...(verdict.code !== undefined ? { code: verdict.code } : {}) });
 
 describe('mcp-remote mapping: what the host receives on stdio', () => {

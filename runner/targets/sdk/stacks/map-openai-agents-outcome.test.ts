@@ -11,7 +11,8 @@ interface MapModule {
   mapOpenAiAgentsError(error: unknown, context: { types: unknown; log: CellLog }): Verdict;
 }
 
-const mapper = (await import(new URL('./map-openai-agents-outcome.mjs', import.meta.url).href)) as MapModule;
+// A literal path, so `vitest related` selects this file for the module (`as string`: it has no type declarations).
+const mapper = (await import('./map-openai-agents-outcome.mjs' as string)) as MapModule;
 const types = (await import(pathToFileURL(packagePath('node_modules', '@modelcontextprotocol', 'client', 'dist', 'index.mjs')).href)) as V2ErrorClasses;
 
 const log = (statuses: number[] = [], peerCodes: number[] = []): CellLog => ({ statuses, notes: [], peerErrorCodes: new Set(peerCodes) });
