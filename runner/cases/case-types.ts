@@ -70,7 +70,8 @@ export interface ResponseSpec {
   contentType?: string | null;
   id?: IdMode;
   body?: BodySpec;
-  bom?: boolean;
+  /** Prefix the body with a UTF-8 byte order mark (true or 1), or with this many. */
+  bom?: boolean | number;
   contentEncoding?: 'gzip';
   delayMs?: number;
   start?: 'normal' | 'hang' | 'reset';

@@ -134,7 +134,8 @@ function formatResponse(exchange: ExchangeSpec, requestId: string | number): str
   lines.push(...headers.map(([name, value]) => `${name}: ${value}`));
   if (isBodylessStatus(plain.status) || plain.chunks.length === 0) return [...lines, '(no body)'];
   if (spec.contentEncoding === 'gzip') lines.push('(body sent gzip-compressed; decoded below)');
-  if (spec.bom) lines.push('(body starts with a UTF-8 byte order mark, EF BB BF)');
+  if (spec.bom === true || spec.bom === 1) lines.push('(body starts with a UTF-8 byte order mark, EF BB BF)');
+  else if (spec.bom) lines.push(`(body starts with ${spec.bom} UTF-8 byte order marks, EF BB BF each: a receiver drops the first one only)`);
   if (!plain.isStream) {
     const text = Buffer.concat(plain.chunks.map((chunk) => chunk.bytes)).toString('utf8').replace(/^\uFEFF/, '');
     return [...lines, text === '' ? '(empty body)' : `body: ${showControlCharacters(text)}`];
