@@ -98,7 +98,7 @@ export interface ExchangeSpec {
   alternatives?: AlternativeVerdict[];
   expectByVersion?: Partial<Record<ProtocolVersion, ExpectedVerdict>>;
   schemaValid?: VersionValidity;
-  /** The prose MUST that overrides the schema where this exchange expects an answer of a schema-invalid message. */
+  /** The prose rule that overrides the schema where this exchange expects an answer of a schema-invalid message. */
   schemaOverride?: SchemaOverride;
 }
 

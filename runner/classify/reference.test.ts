@@ -117,6 +117,12 @@ describe('result rules', () => {
     ['a result that is not an object is INVALID_TOOL_RESULT', input({ message: response('done') }), 'INVALID_TOOL_RESULT'],
     ['a null result is INVALID_TOOL_RESULT', input({ message: response(null) }), 'INVALID_TOOL_RESULT'],
     ['_meta not an object is INVALID_TOOL_RESULT', input({ message: response(tool({ _meta: 5 })) }), 'INVALID_TOOL_RESULT'],
+    [
+      'the keys inside _meta are not read: a 2026 serverInfo without its version leaves the result valid (B26 § `_meta`: display only)',
+      input({ protocolVersion: v26, message: response(tool({ _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'synthetic-server' } } })) }),
+      'TOOL_SUCCESS',
+    ],
+    ['nor does a serverInfo that is not an object at all', input({ protocolVersion: v26, message: response(tool({ _meta: { 'io.modelcontextprotocol/serverInfo': 'x' } })) }), 'TOOL_SUCCESS'],
     ['resultType absent is complete in 2026', input({ protocolVersion: v26, message: response({ content: [] }) }), 'TOOL_SUCCESS'],
     ['resultType absent is fine in 2025', input({ protocolVersion: v25, message: response({ content: [] }) }), 'TOOL_SUCCESS'],
     ['resultType "complete" is an ignored extra in 2025', input({ protocolVersion: v25, message: success }), 'TOOL_SUCCESS'],

@@ -1,7 +1,8 @@
 // Expectations audited against the schemas (issue 13 §2): where a scripted server message is
 // schema-invalid for a version, no case may expect a reading that treats it as a valid answer
-// (TOOL_SUCCESS, TOOL_ERROR, INPUT_REQUIRED) unless a prose MUST of the specification overrides
-// the schema, and then the exchange names that rule and its reference (`schemaOverride`).
+// (TOOL_SUCCESS, TOOL_ERROR, INPUT_REQUIRED) unless the specification's prose overrides the schema
+// (a MUST, or a rule that clients not act on the rejected member), and then the exchange names that
+// rule and its reference (`schemaOverride`).
 import { beforeAll, expect, it } from 'vitest';
 import { getExpectedVerdict, type LoadedCase } from '../cases/case-types.js';
 import { loadCases } from '../cases/load-cases.js';
@@ -48,7 +49,7 @@ describeWithSchemas('expectations audited against the schemas', () => {
   it('no schema-invalid message is expected as TOOL_SUCCESS, TOOL_ERROR or INPUT_REQUIRED without a named prose override', () => {
     const unexplained = findAnswersToInvalidMessages()
       .filter((row) => row.override === undefined)
-      .map((row) => `${row.label}: expects ${row.outcome} of a message the schema rejects (${row.errors}); fix the case, or name the prose MUST that overrides the schema in schemaOverride { rule, ref }`);
+      .map((row) => `${row.label}: expects ${row.outcome} of a message the schema rejects (${row.errors}); fix the case, or name the prose rule that overrides the schema in schemaOverride { rule, ref }`);
     expect(unexplained).toEqual([]);
   });
 
