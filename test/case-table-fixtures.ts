@@ -83,6 +83,13 @@ export function classifyValidatesServerInfo(input: ClassifierInput): Verdict {
   return complete ? verdict : createVerdict('INVALID_TOOL_RESULT', '_meta serverInfo is not an Implementation (name and version)');
 }
 
+/** Takes an input_required result at its word: under 2026-07-28 any such result asks for input, whatever it carries. */
+export function classifyInputRequiredAtItsWord(input: ClassifierInput): Verdict {
+  const verdict = classifyReference(input);
+  if (input.protocolVersion !== '2026-07-28' || verdict.outcome !== 'INVALID_TOOL_RESULT') return verdict;
+  return readResultMember(input, 'resultType') === 'input_required' ? createVerdict('INPUT_REQUIRED', 'resultType says input_required') : verdict;
+}
+
 /**
  * A client that applies the rules of one version whatever was negotiated (WIRE-FACTS-LEGACY 6.8:
  * the InitializeResult's version governs): written for 2025-11-25, it refuses 2025-03-26 batches,
@@ -104,6 +111,7 @@ export const CASE_TABLE_FIXTURES: Record<string, (input: ClassifierInput) => Ver
   'last-response-wins': classifyLastResponseWins,
   'strips-decoded-bom': classifyStripsDecodedBom,
   'validates-server-info': classifyValidatesServerInfo,
+  'input-required-at-its-word': classifyInputRequiredAtItsWord,
   'every-version-as-2025-11-25': readsVersionsAs('2025-11-25', true),
   'sessions-as-2025-03-26': readsVersionsAs('2025-03-26', false),
 };

@@ -7,6 +7,7 @@ import { closest } from '../cases/case-errors.js';
 import { DEFAULT_TOOL, getExpectedVerdict, type Case, type ExchangeSpec, type LoadedCase, type SseBody } from '../cases/case-types.js';
 import { loadCases } from '../cases/load-cases.js';
 import { UsageError } from '../errors.js';
+import { getAcceptedAlternatives } from '../judge/server-fault.js';
 import { getContentLength, isBodylessStatus } from '../mock-server/framing.js';
 import { renderResponse } from '../mock-server/render-response.js';
 import { renderSseEvents } from '../mock-server/render-sse.js';
@@ -111,7 +112,7 @@ function formatExchange(exchange: ExchangeSpec, index: number, version: Protocol
   const verdict = getExpectedVerdict(exchange, version);
   const differs = exchange.expectByVersion?.[version] !== undefined ? ' (this version differs)' : '';
   lines.push(`  a correct classifier concludes: ${formatVerdict(verdict)}${differs}`, `    because: ${OUTCOME_MEANING[verdict.outcome]}`);
-  for (const alternative of exchange.alternatives ?? []) {
+  for (const alternative of getAcceptedAlternatives(exchange, version) ?? []) {
     lines.push(`  also accepted, failing only a ${alternative.level}: ${formatVerdict(alternative)}`);
     lines.push(...wrap(`because: ${alternative.why}`, 90).map((line) => `    ${line}`));
     lines.push(`    spec: ${alternative.spec.map((ref) => ref.ref).join('; ')}`);

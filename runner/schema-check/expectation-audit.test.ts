@@ -53,6 +53,22 @@ describeWithSchemas('expectations audited against the schemas', () => {
     expect(unexplained).toEqual([]);
   });
 
+  // The line issue 26 item 7 draws: a message the schema rejects is never a result, so a fault in it
+  // is never the server's alone; a server fault sits beside a message the schema accepts (a request
+  // on the stream before the result, structured content against the tool's own schema, …).
+  it('every serverFault sits on an exchange whose message the schema accepts, in each version where it is a fault', () => {
+    const onInvalid = rows.flatMap(({ label, exchange, index, version }) => {
+      const fault = exchange.serverFault;
+      if (fault === undefined || (fault.versions !== undefined && !fault.versions.includes(version))) return [];
+      const scripted = getScriptedMessage(exchange.response, exchange.request?.id ?? index + 1);
+      if (!('message' in scripted)) return [`${label}: the server fault's result comes from no JSON-RPC message (${scripted.none})`];
+      const check = validator.checkResponseMessage(version, scripted.message);
+      return check.valid ? [] : [`${label}: a server fault on a message the schema rejects (${check.definition}: ${check.errors.join('; ')})`];
+    });
+    expect(rows.some((row) => row.exchange.serverFault !== undefined)).toBe(true);
+    expect(onInvalid).toEqual([]);
+  });
+
   it('every schemaOverride is needed: it sits on an exchange whose message the schema rejects under some version and whose expectation reads it as an answer', () => {
     const needed = new Set(findAnswersToInvalidMessages().map((row) => row.label.replace(/ \S+$/, '')));
     const declared = rows.filter((row) => row.exchange.schemaOverride !== undefined).map((row) => `${row.caseId} #${row.index + 1}`);
