@@ -112,7 +112,7 @@ function judgeOutcome(options: RunCellOptions, outcome: TargetOutcome, recording
   const { loaded, protocolVersion, target } = options;
   if (target.info.kind === 'classifier') {
     const expected = getExpectedVerdicts(loaded.case, protocolVersion);
-    return { expected, checks: judged ? judgeVerdicts(expected, outcome, getAlternatives(loaded.case)) : [], schema: options.schema, conclusion: 'verdict' as const };
+    return { expected, checks: judged ? judgeVerdicts(expected, outcome, getAlternatives(loaded.case, protocolVersion)) : [], schema: options.schema, conclusion: 'verdict' as const };
   }
   const client = judgeClient({ case: loaded.case, protocolVersion, outcome, recording, checkRequest: options.checkRequest });
   return { expected: client.expected, checks: judged ? client.checks : [], schema: [...options.schema, ...client.schema], conclusion: client.conclusion };
