@@ -62,12 +62,16 @@ export const runNpm: RunNpm = async (args) => {
   return { stdout: String(stdout) };
 };
 
-/** The real-client targets the project bundles as npm aliases, e.g. `ts-sdk@1.32.2`. */
+/**
+ * The real-client versions the project pins as npm aliases in package.json, e.g. `ts-sdk@1.32.2`:
+ * devDependencies, so a clone's `npm ci` installs them and an installed package does not.
+ */
 export function listBundledSdkTargets(): string[] {
-  const pkg = JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { dependencies?: Record<string, string> };
+  const pkg = JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { dependencies?: Record<string, string>; devDependencies?: Record<string, string> };
+  const aliases = { ...pkg.dependencies, ...pkg.devDependencies };
   const targets: string[] = [];
   for (const [kind, spec] of Object.entries(SDK_KINDS)) {
-    for (const [alias, range] of Object.entries(pkg.dependencies ?? {})) {
+    for (const [alias, range] of Object.entries(aliases)) {
       const version = alias.startsWith(spec.aliasPrefix) ? alias.slice(spec.aliasPrefix.length) : undefined;
       if (version && range === `npm:${spec.packageName}@${version}`) targets.push(`${kind}@${version}`);
     }
