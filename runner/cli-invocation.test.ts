@@ -48,9 +48,15 @@ describe('the words a repro line starts with', () => {
     expect(describeInvocation({ script: link, env: { PATH: other.binDir }, cwd })).toEqual(['node', link]);
   });
 
-  it('under npx or npm exec: the local copy through `npx --no`, which never downloads', () => {
-    const { link } = makeInstall();
-    expect(describeInvocation({ script: link, env: { npm_command: 'exec', PATH: '' }, cwd: '/' })).toEqual(['npx', '--no', 'mcp-error-matrix']);
+  it('an installed copy under npx or npm exec: the local copy through `npx --no`, which never downloads', () => {
+    const project = makeTempDir('mem-project-');
+    const script = join(project, 'node_modules', '.bin', 'mcp-error-matrix');
+    expect(describeInvocation({ script, env: { npm_command: 'exec', PATH: '' }, cwd: project })).toEqual(['npx', '--no', 'mcp-error-matrix']);
+  });
+
+  it("a clone's bin file started by something npx ran (e.g. a test run): the file, not npx", () => {
+    const clone = makeTempDir('mem-clone-');
+    expect(describeInvocation({ script: join(clone, 'bin', 'mcp-error-matrix.js'), env: { npm_command: 'exec', PATH: '' }, cwd: clone })).toEqual(['node', join('bin', 'mcp-error-matrix.js')]);
   });
 
   it("a project's package script (npm put node_modules/.bin on PATH): `npx --no`, since the user's shell has no such PATH", () => {

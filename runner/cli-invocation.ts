@@ -20,7 +20,7 @@ export interface InvocationSource {
 
 /**
  * The words that start this CLI again from `cwd`:
- * - under npx / `npm exec`: `npx --no mcp-error-matrix` (the same local copy; `--no` refuses to download);
+ * - an installed copy under npx / `npm exec`: `npx --no mcp-error-matrix` (the same local copy; `--no` refuses to download);
  * - `mcp-error-matrix` when that name, looked up on PATH, is this very file (a global or linked install);
  *   when npm put that PATH folder there for a package script (`node_modules/.bin`), `npx --no mcp-error-matrix`;
  * - else `node <script>`: a clone (`node bin/mcp-error-matrix.js`, `npm run matrix`), the GitHub Action,
@@ -28,9 +28,11 @@ export interface InvocationSource {
  */
 export function describeInvocation(source: InvocationSource): string[] {
   const { script, env, cwd } = source;
-  if (env['npm_command'] === 'exec') return [...DEFAULT_INVOCATION];
   if (script === undefined || script === '') return [...DEFAULT_INVOCATION];
   const absolute = resolve(cwd, script);
+  // npx ran an installed copy (node_modules/.bin, or npm's own npx folder); a clone's bin file run by
+  // something npx started (an `npx vitest` test run) is not that.
+  if (env['npm_command'] === 'exec' && absolute.split(sep).includes('node_modules')) return [...DEFAULT_INVOCATION];
   const onPath = findOnPath(BIN_NAME, env['PATH'] ?? '');
   if (onPath !== undefined && isSameFile(onPath, absolute)) {
     const npmPutItThere = env['npm_command'] !== undefined && onPath.split(sep).slice(-3, -1).join('/') === 'node_modules/.bin';
