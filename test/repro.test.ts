@@ -2,7 +2,8 @@
 // (bundled and --cases tables, classifier, command and SDK targets, a baseline, direct mode, a
 // non-default timeout), pastes each cell's repro line into sh, and expects that one cell back
 // with the same status. sh reads each line into the CLI's arguments (quotes, spaces, $, \), which
-// run in this process as `npx mcp-error-matrix` would run them: a CLI process per line cost about
+// run in this process as `npx --no mcp-error-matrix` (the words a run in this process starts its
+// lines with: there is no command line to repeat) would run them: a CLI process per line cost about
 // 1.5 s of CPU each. The classifier target is the compiled naive (dist/: `npm run build`).
 import { execFile } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -41,12 +42,12 @@ async function runMatrixOnce(args: string[]): Promise<RunResult> {
 }
 
 /**
- * Pastes the line into sh, where `npx mcp-error-matrix` hands the words sh read to this checkout's
+ * Pastes the line into sh, where `npx --no mcp-error-matrix` hands the words sh read to this checkout's
  * CLI (NUL-separated, so no word is split or joined again); runs them and returns the run's results.
  */
 async function pasteIntoShell(repro: string): Promise<RunResult> {
   const out = join(work, `repro-${++runs}`);
-  const script = `npx() { [ "$1" = mcp-error-matrix ] || exit 3; shift; printf '%s\\0' "$@"; }\n${repro} --out "$MEM_OUT" --quiet`;
+  const script = `npx() { [ "$1 $2" = '--no mcp-error-matrix' ] || exit 3; shift 2; printf '%s\\0' "$@"; }\n${repro} --out "$MEM_OUT" --quiet`;
   const { stdout } = await promisify(execFile)('sh', ['-c', script], { cwd: ROOT, env: { ...process.env, MEM_OUT: out }, timeout: 60_000 });
   const run = await runCli(stdout.split('\0').slice(0, -1), { cwd: ROOT });
   // Exit 1 is a run with unexpected failures, which a failing cell is; anything else is not a run.

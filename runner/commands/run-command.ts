@@ -27,12 +27,15 @@ export const RUN_USAGE = `Usage: mcp-error-matrix run [options]
 Targets (--target SPEC, repeatable; default: ${DEFAULT_TARGETS.join(', ')}):
   reference                     the project's reference classifier
   naive                         a negative control that concludes from the HTTP status alone
-  classifier:<module>[#export]  your classifier function, loaded in-process (default, classify or the only export)
+  classifier:<module>[#export]  your classifier function (default, classify or the only export), run in a
+                                worker thread of this process
   command:<command line>        any client in any language, one process per cell; the server URL is appended
                                 as the last argument; suffixes #versions=V[,V], #timeout=MS, and
                                 #persistent[=N]: N long-lived processes take cells as JSON lines (README)
 ${describeClientKinds()}
-                                (any other version is installed once into the user cache with npm)
+                                every version is installed once into the user cache with npm
+                                ($XDG_CACHE_HOME/mcp-error-matrix/clients, one line each as it starts), except
+                                the pinned ones in a clone after \`npm ci\`, taken from its node_modules
   ts-sdk@<range>[#all]          an npm semver range, e.g. ts-sdk@^1.10.0, ts-client@2.x, "ts-sdk@>=1.17 <1.30":
                                 the latest patch of every minor in it (#all: every published version),
                                 each its own target and worker
@@ -85,6 +88,8 @@ export async function runRunCommand(args: string[], io: CliIo): Promise<number> 
   // Read the file to compare with before running, so a wrong path fails in a second, not after the run.
   const previous =
     options.compare === undefined ? undefined : await (await import('../compare/results-file.js')).readResultsFile(resolve(io.cwd, options.compare), options.compare);
+  // Schemas before any target: a missing schema is reported at once, not after every client worker started.
+  const schemaCheck = await prepareSchemaCheck(options.schemas, io);
   const targets: Target[] = [];
   // From here a first signal stops the run (clients killed) and the reports are written marked incomplete.
   io.setStopMode?.('abort', 'stopping'); // the run says itself what stopping means for it (describeInterruptedRun)
@@ -97,7 +102,16 @@ export async function runRunCommand(args: string[], io: CliIo): Promise<number> 
         if (!options.quiet) io.stderr(`--target ${spec}: ${versions.length} version(s): ${versions.join(', ')}\n`);
       },
     });
-    targets.push(...(await resolveTargets(specs, { cwd: io.cwd, ...(options.versions ? { versions: options.versions } : {}), concurrency: specs.length > options.targets.length ? 3 : specs.length })));
+    // One line per client install into the user cache, as it starts (an installed package installs even its pinned versions there).
+    const onInstall = options.quiet ? undefined : (line: string) => io.stderr(`mcp-error-matrix run: ${line}\n`);
+    targets.push(
+      ...(await resolveTargets(specs, {
+        cwd: io.cwd,
+        ...(options.versions ? { versions: options.versions } : {}),
+        ...(onInstall ? { onInstall } : {}),
+        concurrency: specs.length > options.targets.length ? 3 : specs.length,
+      })),
+    );
     const pairing = previous && options.compare !== undefined ? await preparePairing(previous, options.compare, options.pairs, { targets: targets.map((t) => t.info.name), cases: cases.map((c) => c.case.id), ...(options.versions ? { versions: options.versions } : {}) }) : undefined;
     // The baseline modules (YAML, the baseline writer) are loaded only when a baseline is in play.
     const baselines = usesBaseline(options) ? await import('../baseline/run-baseline.js') : undefined;
@@ -110,7 +124,6 @@ export async function runRunCommand(args: string[], io: CliIo): Promise<number> 
       runTargets: targets.map((target) => target.info.name),
       otherKnownTargets: [...DEFAULT_TARGETS, 'reference', 'naive'],
     });
-    const schemaCheck = await prepareSchemaCheck(options.schemas, io);
     const progress = createProgress(io, { quiet: options.quiet, verbose: options.verbose });
     const injectFault = createFaultInjector(io.env);
     // An internal error mid-run is handled like a signal: the result so far is written, marked
@@ -129,7 +142,7 @@ export async function runRunCommand(args: string[], io: CliIo): Promise<number> 
         progress.onCell(prepared ? applyBaselineToCell(prepared.baseline, cell) : cell, done, total);
         injectFault?.({ cellsDone: done });
       },
-      repro: { cases: options.cases, baseline: prepared ? toRunRelativePath(io.cwd, prepared.path) : undefined, noSchemas: options.schemas === false },
+      repro: { program: io.invocation, cases: options.cases, baseline: prepared ? toRunRelativePath(io.cwd, prepared.path) : undefined, noSchemas: options.schemas === false },
       checkSchemas: schemaCheck?.check ?? null,
       checkRequest: schemaCheck?.checkRequest ?? null,
       schemaInfo: schemaCheck?.info ?? null,
@@ -243,12 +256,12 @@ export function describeUnmeasured(result: RunResult): string[] {
   return (result.unmeasured ?? []).map((entry) => `mcp-error-matrix: nothing measured for ${entry.target}: ${entry.reason}`);
 }
 
-/** One help line per real-client kind: `ts-sdk@<version>  @modelcontextprotocol/sdk; bundled: …`. */
+/** One help line per real-client kind: `ts-sdk@<version>  @modelcontextprotocol/sdk; pinned: …`. */
 function describeClientKinds(): string {
   return Object.entries(SDK_KINDS)
     .map(([kind, { packageName }]) => {
-      const bundled = listBundledSdkTargets().filter((target) => target.startsWith(`${kind}@`));
-      return `  ${`${kind}@<version>`.padEnd(30)}${packageName}; bundled: ${bundled.join(', ') || 'none'}`;
+      const pinned = listBundledSdkTargets().filter((target) => target.startsWith(`${kind}@`));
+      return `  ${`${kind}@<version>`.padEnd(30)}${packageName}; pinned: ${pinned.join(', ') || 'none'}`;
     })
     .join('\n');
 }

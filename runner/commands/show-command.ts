@@ -3,7 +3,7 @@
 // wire), what a correct classifier concludes and why, and what a real client should do.
 import type { CliIo } from '../cli-io.js';
 import { parseCommandFlags } from '../command-flags.js';
-import { closest } from '../cases/case-errors.js';
+import { describeUnknownCase } from './describe-unknown-case.js';
 import { DEFAULT_TOOL, getExpectedVerdict, type Case, type ExchangeSpec, type LoadedCase, type SseBody } from '../cases/case-types.js';
 import { loadCases } from '../cases/load-cases.js';
 import { UsageError } from '../errors.js';
@@ -49,10 +49,7 @@ export async function runShowCommand(args: string[], io: CliIo): Promise<number>
   const id = positionals[0]!;
   const table = await loadCases({ ...(values.cases ? { sources: values.cases } : {}), cwd: io.cwd });
   const loaded = table.find((item) => item.case.id === id);
-  if (!loaded) {
-    const guess = closest(id, table.map((item) => item.case.id));
-    throw new UsageError(`show ${id}: no such case${guess ? ` (did you mean "${guess}"?)` : ''}; \`mcp-error-matrix list\` shows the ids`);
-  }
+  if (!loaded) throw describeUnknownCase('show', id, table.map((item) => item.case.id));
   const versions = selectVersions(loaded.case, values.version);
   io.stdout(formatCase(loaded, versions));
   return 0;

@@ -131,7 +131,7 @@ describe('expandTargetRanges', () => {
     expect(message).toContain('--target ts-sdk@^1.10.0: a version range needs the list of published versions of @modelcontextprotocol/sdk');
     expect(message).toContain('npm error code ENOTFOUND');
     expect(message).toContain(join(cacheDir, '.versions', '@modelcontextprotocol+sdk.json'));
-    expect(message).toMatch(/Remedy: go online once .* or name exact versions \(bundled: ts-sdk@/);
+    expect(message).toMatch(/Remedy: go online once .* or name exact versions \(pinned: ts-sdk@/);
   });
 
   it('a corrupt cached list is fetched again', async () => {

@@ -141,7 +141,7 @@ describe('ts-sdk / ts-client targets', () => {
     try {
       const failure = resolveSdkPackage('ts-sdk@1.0.1', { cacheDir, offline: true, npm });
       await expect(failure).rejects.toThrow(TargetSpecError);
-      await expect(failure).rejects.toThrow(/@modelcontextprotocol\/sdk@1\.0\.1 is not bundled .*\(offline\).*Remedy: go online once/s);
+      await expect(failure).rejects.toThrow(/@modelcontextprotocol\/sdk@1\.0\.1 could not be installed into .*\(offline\).*Remedy: go online once/s);
     } finally {
       rmSync(cacheDir, { recursive: true, force: true });
       rmSync(npmCache, { recursive: true, force: true });

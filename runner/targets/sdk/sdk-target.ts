@@ -100,8 +100,11 @@ async function runSdkCell(worker: SdkWorker, context: TargetContext, startupMs: 
 }
 
 /** Factories for `resolve-target.ts`, one per kind in SDK_KINDS (`ts-sdk@<version>`, `ai-sdk@<version>`, …). */
-type SdkTargetFactory = (spec: string, options?: Pick<CreateSdkTargetOptions, 'versions'>) => Promise<Target>;
+type SdkTargetFactory = (spec: string, options?: Pick<CreateSdkTargetOptions, 'versions' | 'onInstall'>) => Promise<Target>;
 
 export const SDK_TARGET_KINDS: Record<string, SdkTargetFactory> = Object.fromEntries(
-  Object.keys(SDK_KINDS).map((kind): [string, SdkTargetFactory] => [kind, (spec, options) => createSdkTarget(spec, options?.versions ? { versions: options.versions } : {})]),
+  Object.keys(SDK_KINDS).map((kind): [string, SdkTargetFactory] => [
+    kind,
+    (spec, options) => createSdkTarget(spec, { ...(options?.versions ? { versions: options.versions } : {}), ...(options?.onInstall ? { onInstall: options.onInstall } : {}) }),
+  ]),
 );
