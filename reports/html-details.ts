@@ -82,7 +82,7 @@ function describeRun(run: NonNullable<Cell['targetRun']>, options: DetailsOption
  * Chromium took to open it. matrix.client.js rebuilds the cell from this row.
  */
 export const CELL_ROW = ['case', 'target', 'version', 'status', 'ms', 'reproPart', 'partsPart'] as const;
-export const CELL_PARTS = ['reason', 'expected', 'actual', 'checks', 'schema', 'url', 'transcript', 'run', 'mismatch'] as const;
+export const CELL_PARTS = ['reason', 'expected', 'actual', 'checks', 'schema', 'url', 'transcript', 'run', 'mismatch', 'observed'] as const;
 
 export type CellRow = [number, number, number, string, number, number, number];
 
@@ -238,6 +238,8 @@ export class DetailsBuilder {
       pool.add('run', run ?? null, () => (run ? describeRun(run, options) : null)),
       // The cell's tooltip: expected → actual in one sentence, with what the mismatch costs.
       pool.add('mismatch', describeCellMismatch(cell), () => sanitizeText(describeCellMismatch(cell))),
+      // What the library did with each call, before any mapping, shown beside the mapped outcome.
+      pool.add('observed', cell.observed ?? null, () => describeObserved(cell.observed)),
     ];
     const list = JSON.stringify(parts);
     return [this.caseIds.of(caseId), this.targets.of(target), this.versions.of(cell.protocolVersion), cell.status, cell.durationMs, pool.add('repro', repro, () => repro), pool.add('cell', list, () => parts)];
@@ -270,5 +272,12 @@ export function expandCellRow(data: DetailsData, index: number): Record<string, 
     transcript: part('transcript'),
     run: part('run'),
     mismatch: part('mismatch'),
+    observed: part('observed'),
   };
+}
+
+/** The observation as the detail panel shows it: one sanitized JSON text per call, and the tools/call count. */
+function describeObserved(observed: Cell['observed']): { calls: string[]; sent: number } | null {
+  if (!observed) return null;
+  return { calls: observed.calls.map((call) => sanitizeValue(call)), sent: observed.toolCallsSent };
 }

@@ -253,3 +253,14 @@ describe('HTML matrix', () => {
     expect(ms).toBeLessThan(15_000);
   });
 });
+
+describe('HTML details: what the library did', () => {
+  it('carries each call\'s observation (redacted) and the tools/call count for the detail panel, beside the mapped outcome', () => {
+    const observed = { calls: [{ threw: { class: 'SdkHttpError', name: 'SdkHttpError', message: `Error POSTing to endpoint: Bearer ${SECRETS.bearer}`, status: 503 } }], toolCallsSent: 2 };
+    const page = render(makeRunResult({ cells: [makeCell({ target: 'ts-client@2.4.0', status: 'pass', observed })] }));
+    const cell = dataBlock(page).cells[0]!;
+    expect(cell['observed']).toMatchObject({ sent: 2, calls: [expect.stringContaining('"class":"SdkHttpError"')] });
+    expect(JSON.stringify(cell['observed'])).not.toContain(SECRETS.bearer);
+    expect(page).toContain('What the library did (before mapping)');
+  });
+});

@@ -76,7 +76,7 @@ function renderOutcome(cell: Cell, kind: JUnitKind): string {
       return `      <failure message="${escapeAttr(lines.join('\n'))}" type="${cell.status}">${escapeXml(lines.join('\n'))}</failure>\n`;
     }
     case 'error':
-      return `      <error message="${escapeAttr(reason || 'not measured: the harness or the target broke')}" type="error"/>\n`;
+      return `      <error message="${escapeAttr(reason || 'not measured: the harness or the target broke')}" type="${cell.errorKind ?? 'error'}"/>\n`;
     case 'skipped': {
       const message = cell.status === 'xfail' ? `expected failure${reason ? `: ${reason}` : ''}` : reason || 'skipped';
       return `      <skipped message="${escapeAttr(message)}"/>\n`;

@@ -206,7 +206,7 @@ export function render(input: RunResult | ReportSource, options: MarkdownOptions
   const failing = gathered.failing;
   lines.push(`### Unexpected failures (${failing.total})`, '');
   if (failing.total === 0) lines.push('None.');
-  for (const cell of failing.first) lines.push(`- ${cellLabel(cell)} — ${cell.status}: ${escapeMarkdown(reasonOf(cell))}`);
+  for (const cell of failing.first) lines.push(`- ${cellLabel(cell)} — ${cell.status}${cell.errorKind ? ` (${cell.errorKind})` : ''}: ${escapeMarkdown(reasonOf(cell))}`);
   if (failing.total > maxFailures) lines.push(`- … ${failing.total - maxFailures} more failing cells omitted`);
   lines.push('');
   lines.push(...renderKnown(gathered.known, Math.max(0, maxFailures - failing.total)));

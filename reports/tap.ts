@@ -59,7 +59,7 @@ export function* renderChunks(input: RunResult | ReportSource, options: TapOptio
       const line = STATUS_LINE[given.status](shown);
       const cell = line.diagnostics || options.verbose ? redactForTap(given) : shown;
       if (!line.ok && cell.status !== 'xfail') failed = true;
-      let suffix = cell.status === 'non_strict' ? ' (non_strict)' : cell.status === 'xpass' ? ' (xpass: listed in the baseline but passes; remove the entry)' : cell.status === 'error' ? ' (error)' : '';
+      let suffix = cell.status === 'non_strict' ? ' (non_strict)' : cell.status === 'xpass' ? ' (xpass: listed in the baseline but passes; remove the entry)' : cell.status === 'error' ? ` (error${cell.errorKind ? `: ${cell.errorKind}` : ''})` : '';
       // A verdict-less cell says so on its line: it is never the same "ok" as a stated verdict.
       const conclusion = getConclusionLabel(cell);
       if (conclusion) suffix = `${suffix} (${cell.status}: ${conclusion})`;

@@ -3,7 +3,7 @@
 import type { Dispatcher } from 'undici';
 import type { Case } from './cases/case-types.js';
 import type { Recording } from './recording-types.js';
-import type { CheckLevel, Conclusion, Consequence, ExpectedVerdict, Outcome, ProtocolVersion } from './vocabulary.js';
+import type { CheckLevel, Conclusion, Consequence, ErrorKind, ExpectedVerdict, Outcome, ProtocolVersion } from './vocabulary.js';
 
 export { PROTOCOL_VERSIONS, type ProtocolVersion } from './vocabulary.js';
 
@@ -151,8 +151,42 @@ export interface Cell {
   targetRun?: TargetRunInfo;
   /** Where a judged cell's conclusion came from (README § Command targets); absent on skip/error cells. */
   conclusion?: Conclusion;
+  /** On an `error` cell, the named cause (vocabulary.ts ERROR_KINDS), when it has one. */
+  errorKind?: ErrorKind;
+  /** What a built-in client library did, before any mapping (docs/adapter-observation.md). */
+  observed?: CellObservation;
   durationMs: number;
   repro: string;
+}
+
+export { ERROR_KINDS, type ErrorKind } from './vocabulary.js';
+
+/**
+ * What a client library did with one cell (docs/adapter-observation.md): one record per explicit
+ * call, as runner/targets/sdk/observe-call.mjs writes it (capped plain JSON, read-only here), and
+ * the tools/call requests it sent, its own retries and re-sends included.
+ */
+export interface CellObservation {
+  calls: CallObservation[];
+  toolCallsSent: number;
+}
+
+/** One call: it returned, threw (`hostAborted`: only after the host's last-resort abort), or never settled. */
+export type CallObservation = { returned: unknown } | { threw: ThrownRecord; hostAborted?: true } | { hung: { afterMs: number } };
+
+/** An error as observe-call.mjs records it. */
+export interface ThrownRecord {
+  class: string;
+  name: string;
+  message: string;
+  instanceOf?: string[];
+  code?: string | number;
+  status?: number;
+  data?: unknown;
+  issues?: unknown;
+  properties?: Record<string, unknown>;
+  cause?: ThrownRecord;
+  value?: unknown;
 }
 
 export type { ExpectedVerdict } from './vocabulary.js';
@@ -268,6 +302,10 @@ export interface TargetOutcome {
   error?: string;
   /** The target cannot run this cell (e.g. protocol version unsupported): the cell is `skip`. */
   skip?: string;
+  /** With `error`: its named cause (an adapter gap). */
+  errorKind?: ErrorKind;
+  /** What a built-in client library did, before any mapping (`toolCallsSent` absent: the runner counts the recording's). */
+  observed?: Omit<CellObservation, 'toolCallsSent'> & { toolCallsSent?: number };
 }
 
 /** One kind of target: an in-process classifier, a client process, a built-in adapter. */

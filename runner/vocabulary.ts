@@ -54,3 +54,11 @@ export type Conclusion = (typeof CONCLUSIONS)[number];
  */
 export const CONSEQUENCES = ['false-success', 'false-failure', 'unsafe-retry', 'no-conclusion', 'lost-recovery', 'imprecise'] as const;
 export type Consequence = (typeof CONSEQUENCES)[number];
+
+/**
+ * Why a cell is `error` (not measured), when the cause has a name of its own: `adapter-gap`, a
+ * built-in adapter met a thrown error or returned value its stack's mapping table does not hold
+ * (our gap, never the client "concluding nothing"; the cell's `observed` keeps the library's words).
+ */
+export const ERROR_KINDS = ['adapter-gap'] as const;
+export type ErrorKind = (typeof ERROR_KINDS)[number];

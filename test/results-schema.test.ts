@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { checkResults } from '../runner/compare/results-file.js';
-import { CONSEQUENCES } from '../runner/vocabulary.js';
+import { CONSEQUENCES, ERROR_KINDS } from '../runner/vocabulary.js';
 import { makeHostileRunResult, makeRunResult, makeSyntheticRunResult } from './make-run-result.js';
 import { describeWithSchemas } from './describe-requiring.js';
 import { runCli } from './run-cli.js';
@@ -54,6 +54,11 @@ describe('schemas/results.schema.json', () => {
     ['an xfail without a reason', (r: Record<string, any>) => ((r.cells[0].status = 'xfail'), delete r.cells[0].reason), /reason/],
     ['a bad digest', (r: Record<string, any>) => (r.cases[0].sha256 = 'nope'), /sha256/],
     ['an unknown consequence', (r: Record<string, any>) => Object.assign(r.cells[0].checks[0], { passed: false, consequence: 'bad-luck' }), /consequence/],
+    ['an error kind on a cell that is not error', (r: Record<string, any>) => (r.cells[0].errorKind = 'adapter-gap'), /status|const/],
+    ['an unknown error kind', (r: Record<string, any>) => Object.assign(r.cells[0], { status: 'error', reason: 'x', errorKind: 'bad-luck' }), /errorKind/],
+    ['an observation without its tools/call count', (r: Record<string, any>) => (r.cells[0].observed = { calls: [] }), /toolCallsSent/],
+    ['a thrown record without a message', (r: Record<string, any>) => (r.cells[0].observed = { calls: [{ threw: { class: 'Error', name: 'Error' } }], toolCallsSent: 1 }), /message|oneOf/],
+    ['a call that both returned and threw', (r: Record<string, any>) => (r.cells[0].observed = { calls: [{ returned: 1, threw: { class: 'E', name: 'E', message: '' } }], toolCallsSent: 1 }), /oneOf|additional|unknown/],
     ['a consequence on a passed check', (r: Record<string, any>) => Object.assign(r.cells[0].checks[0], { passed: true, consequence: 'imprecise' }), /consequence|must NOT be valid|not/],
   ])('rejects %s', (_name, mutate, message) => {
     const result = structuredClone(makeRunResult()) as unknown as Record<string, any>;
@@ -67,5 +72,18 @@ describe('schemas/results.schema.json', () => {
     expect(checkResults(result)).toEqual([]);
     const schema = JSON.parse(await readFile(new URL('../schemas/results.schema.json', import.meta.url), 'utf8')) as { $defs: { consequence: { enum: string[] } } };
     expect(schema.$defs.consequence.enum).toEqual([...CONSEQUENCES]);
+  });
+
+  it('accepts an error cell of kind adapter-gap with what the library did, and names the same error kinds', async () => {
+    const result = structuredClone(makeRunResult()) as unknown as Record<string, any>;
+    Object.assign(result.cells[0], {
+      status: 'error',
+      reason: 'adapter gap (not measured: the adapter cannot read what the library did): call 1: ai-sdk has no mapping for a thrown MCPClientError: odd',
+      errorKind: 'adapter-gap',
+      observed: { calls: [{ threw: { class: 'MCPClientError', name: 'MCPClientError', message: 'odd', instanceOf: ['MCPClientError'], cause: { class: 'TypeError', name: 'TypeError', message: 'fetch failed' } } }, { returned: [1, 2] }, { hung: { afterMs: 8000 } }], toolCallsSent: 2 },
+    });
+    expect(checkResults(result)).toEqual([]);
+    const schema = JSON.parse(await readFile(new URL('../schemas/results.schema.json', import.meta.url), 'utf8')) as { $defs: { cell: { properties: { errorKind: { enum: string[] } } } } };
+    expect(schema.$defs.cell.properties.errorKind.enum).toEqual([...ERROR_KINDS]);
   });
 });

@@ -93,7 +93,8 @@
     return {
       c: c, t: t, v: v, s: r[3], ms: r[4], repro: restoreRepro(p[r[5]], c, t, v),
       reason: p[q[0]], expected: expected, actual: actual, exchanges: Math.max(expected.length, actual.length),
-      checks: p[q[3]], schema: p[q[4]], url: p[q[5]], transcript: p[q[6]], run: p[q[7]], mismatch: p[q[8]]
+      checks: p[q[3]], schema: p[q[4]], url: p[q[5]], transcript: p[q[6]], run: p[q[7]], mismatch: p[q[8]],
+      observed: q.length > 9 ? p[q[9]] : null
     };
   }
 
@@ -144,13 +145,17 @@
     section('Expected vs actual');
     var outcomes = add(body, el('table'));
     var head = add(outcomes, el('tr'));
-    ['Exchange', 'Expected', 'Actual'].forEach(function (h) { add(head, el('th', h)); });
+    // A built-in client adapter's cell also shows what the library itself did with each call.
+    var observed = cell.observed;
+    ['Exchange', 'Expected', 'Actual'].concat(observed ? ['What the library did (before mapping)'] : []).forEach(function (h) { add(head, el('th', h)); });
     for (var i = 0; i < cell.exchanges; i++) {
       var tr = add(outcomes, el('tr'));
       add(tr, el('td', '#' + (i + 1)));
       add(tr, el('td', cell.expected[i] === undefined ? '—' : cell.expected[i], 'v'));
       add(tr, el('td', cell.actual[i] === undefined ? '—' : cell.actual[i], 'v'));
+      if (observed) add(tr, el('td', observed.calls[i] === undefined ? '—' : observed.calls[i], 'v'));
     }
+    if (observed) add(body, el('p', 'tools/call requests the library sent: ' + observed.sent));
 
     section('Checks (' + cell.checks.length + ')');
     if (cell.checks.length) {

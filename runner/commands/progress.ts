@@ -1,7 +1,7 @@
 // Progress on stderr: a live line on a TTY (not in CI), a one-line summary otherwise, one line
 // per cell with --verbose, nothing with --quiet. Colour only on a TTY and never with NO_COLOR.
 import type { CliIo } from '../cli-io.js';
-import type { Cell, CellStatus, RunResult } from '../types.js';
+import { ERROR_KINDS, type Cell, type CellStatus, type RunResult } from '../types.js';
 import { describePassSources, describeWireOnlyTargets } from '../run/describe-conclusions.js';
 
 export interface Progress {
@@ -49,13 +49,24 @@ export function createProgress(io: CliIo, options: ProgressOptions | boolean): P
       if (quiet) return;
       if (liveShown) io.stderr('\r\u001b[2K');
       const s = result.summary;
-      const parts = (['pass', 'fail', 'non_strict', 'skip', 'error', 'xfail', 'xpass'] as const).map((status) => (s[status] > 0 ? paint(status, `${s[status]} ${status}`) : `${s[status]} ${status}`));
+      const kinds = describeErrorKinds(result.cells);
+      const parts = (['pass', 'fail', 'non_strict', 'skip', 'error', 'xfail', 'xpass'] as const).map((status) => {
+        const words = `${s[status]} ${status}${status === 'error' && kinds ? ` (${kinds})` : ''}`;
+        return s[status] > 0 ? paint(status, words) : words;
+      });
       const sources = describePassSources(s);
       const notes = [...(sources ? [sources] : []), ...(result.complete ? [] : ['interrupted: the run is incomplete']), ...(result.schemas === null ? ['schema checks off: --no-schemas'] : [])];
       io.stderr(`${s.total} cells: ${parts.join(', ')}${notes.length ? ` (${notes.join('; ')})` : ''}\n`);
       for (const warning of describeWireOnlyTargets(result)) io.stderr(`${warning}\n`);
     },
   };
+}
+
+/** "3 adapter-gap": the error cells that have a named cause, by kind (ERROR_KINDS order). */
+function describeErrorKinds(cells: readonly Cell[]): string {
+  const counts = new Map<string, number>(ERROR_KINDS.map((kind) => [kind, 0]));
+  for (const cell of cells) if (cell.status === 'error' && cell.errorKind) counts.set(cell.errorKind, (counts.get(cell.errorKind) ?? 0) + 1);
+  return [...counts].filter(([, count]) => count > 0).map(([kind, count]) => `${count} ${kind}`).join(', ');
 }
 
 function firstLine(text: string): string {

@@ -78,9 +78,16 @@ export async function runCell(options: RunCellOptions): Promise<Cell> {
     ...(recording ? { recording } : {}),
     ...(outcome.run ? { targetRun: outcome.run } : {}),
     ...(judged ? { conclusion } : {}),
+    ...(status === 'error' && outcome.errorKind !== undefined ? { errorKind: outcome.errorKind } : {}),
+    ...(outcome.observed ? { observed: { calls: outcome.observed.calls, toolCallsSent: outcome.observed.toolCallsSent ?? countToolCalls(recording) } } : {}),
     durationMs: Math.round(performance.now() - started),
     repro: buildReproCommand({ ...options.repro, caseId: loaded.case.id, target: target.info.name, protocolVersion, mode, timeoutMs: options.timeoutMs }),
   };
+}
+
+/** The tools/call requests the mock server received: what a library sent when it cannot count its own (mcp-remote). */
+function countToolCalls(recording: Recording | undefined): number {
+  return (recording?.exchanges ?? []).filter((exchange) => exchange.request.method === 'POST' && exchange.request.rpc?.method === 'tools/call' && !exchange.request.rpc.isNotification).length;
 }
 
 /**

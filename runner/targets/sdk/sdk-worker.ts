@@ -17,11 +17,18 @@ export interface WorkerCell {
   arguments: Record<string, unknown>;
   calls: number;
   timeoutMs: number;
+  /** The whole-call deadline for a library that offers no per-request one (call-deadlines.ts). */
+  callDeadlineMs: number;
+  /** The host's last-resort abort per call, the same for every stack. */
+  callBudgetMs: number;
 }
 
 /** What the worker answered for one cell (or why there is no answer). */
 export interface WorkerAnswer {
-  verdicts?: unknown[];
+  /** Per call, what the library's observation maps to: {verdict} | {none} | {gap} (map-observation.mjs). */
+  results?: unknown[];
+  /** What the library did, before any mapping (docs/adapter-observation.md). */
+  observed?: unknown;
   notes?: string[];
   error?: string;
   durationMs?: number;

@@ -151,6 +151,10 @@ describe('mastra@2.0.0 (@mastra/mcp)', () => {
       const cell = result.cells.find((candidate) => candidate.case === 'no-response-reset' && candidate.protocolVersion === version);
       const toolCalls = cell?.recording?.exchanges.filter((exchange) => exchange.request.body.includes('"tools/call"')) ?? [];
       expect(toolCalls).toHaveLength(2);
+      // The library counted both sends, and the second is an unsafe retry at MUST whatever the outcome.
+      expect(cell?.observed?.toolCallsSent).toBe(2);
+      expect(cell?.checks.find((check) => check.id === 'wire.no-unsafe-retry')).toMatchObject({ level: 'MUST', passed: false, consequence: 'unsafe-retry' });
+      expect(cell?.status).toBe('fail');
     }
   }, 120_000);
 });
