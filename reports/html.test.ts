@@ -81,7 +81,7 @@ describe('HTML matrix', () => {
     const page = render(makeRunResult({ cells: [unreported] }));
     expect(page).toMatch(/data-s="xfail" tabindex="0">XFAIL<span class="sep"> · <\/span><small>NOTHING<\/small><\/td>/);
     // The full sentence is the tooltip's, carried once in the details JSON.
-    expect(dataBlock(page).cells[0]!['mismatch']).toBe('expected STREAM_INCOMPLETE, the target concluded NOTHING: no conclusion: the target concluded nothing (crash, no verdict, its own timeout)');
+    expect(dataBlock(page).cells[0]!['mismatch']).toBe('expected STREAM_INCOMPLETE, the target concluded nothing: no conclusion (a crash, no verdict, or its own timeout)');
     // Without a judged outcome, the sentence is the failed check's message, or why nothing was measured.
     const wire = makeCell({ case: 'http-503-then-200', status: 'non_strict' });
     const broken = makeCell({ case: 'content-not-array', status: 'error' });
