@@ -10,6 +10,7 @@ import { render as renderJson, renderChunks as renderJsonChunks } from './json.j
 import { render as renderJunit, renderChunks as renderJunitChunks } from './junit.js';
 import { render as renderMarkdown } from './markdown.js';
 import { toReportSource, type ReportSource } from './report-source.js';
+import { render as renderSummaryJson } from './summary-json.js';
 import { render as renderTap, renderChunks as renderTapChunks } from './tap.js';
 
 export interface RenderContext {
@@ -32,6 +33,11 @@ export const REPORT_FORMATS = {
     file: 'summary.md',
     render: (result, { comparison }) => renderMarkdown(result, comparison ? { comparison } : {}),
     chunks: (source, { comparison }) => [renderMarkdown(source, comparison ? { comparison } : {})],
+  },
+  summary: {
+    file: 'summary.json',
+    render: (result, { comparison }) => renderSummaryJson(result, comparison ? { comparison } : {}),
+    chunks: (source, { comparison }) => [renderSummaryJson(source, comparison ? { comparison } : {})],
   },
   html: {
     file: 'matrix.html',

@@ -59,7 +59,7 @@ export function* renderChunks(input: RunResult | ReportSource, options: JsonOpti
 // the data exactly.
 const RAW_CONTROL = /[\u007f-\u009f\u2028\u2029]/g;
 
-function escapeRawControls(json: string): string {
+export function escapeRawControls(json: string): string {
   RAW_CONTROL.lastIndex = 0;
   if (!RAW_CONTROL.test(json)) return json;
   return json.replace(RAW_CONTROL, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);

@@ -50,6 +50,6 @@ describe('renderReportChunks formats', () => {
   it('writes the formats asked for, in that order, and names the choices for an unknown one', () => {
     const result = makeRunResult();
     expect(renderReportChunks(result, {}, ['junit', 'json']).map((file) => file.name)).toEqual(['results.junit.xml', 'results.json']);
-    expect(() => renderReportChunks(result, {}, ['pdf' as ReportFormatName])).toThrow('unknown report format "pdf" in formats: use tap, json, junit, markdown, html');
+    expect(() => renderReportChunks(result, {}, ['pdf' as ReportFormatName])).toThrow('unknown report format "pdf" in formats: use tap, json, junit, markdown, summary, html');
   });
 });

@@ -170,7 +170,7 @@ describe('report safety: huge and hostile values still give every report', () =>
     await writeRunReports(out, result, { inputs: [], rootDir: root });
     const written = readdirSync(out, { withFileTypes: true, recursive: true });
     expect(written.every((entry) => entry.isFile())).toBe(true);
-    expect(written.map((entry) => entry.name).sort()).toEqual(['.mcp-error-matrix-report', 'SHA256SUMS', 'matrix.html', 'receipts.json', 'results.json', 'results.junit.xml', 'results.tap', 'summary.md']);
+    expect(written.map((entry) => entry.name).sort()).toEqual(['.mcp-error-matrix-report', 'SHA256SUMS', 'matrix.html', 'receipts.json', 'results.json', 'results.junit.xml', 'results.tap', 'summary.json', 'summary.md']);
     const json = readFileSync(join(out, 'results.json'), 'utf8');
     JSON.parse(json);
     expect(XMLValidator.validate(readFileSync(join(out, 'results.junit.xml'), 'utf8'))).toBe(true);
