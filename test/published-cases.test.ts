@@ -6,6 +6,7 @@ import { CELL_BUDGET_GRACE_MS, getCellBudgetMs } from '../runner/run/cell-budget
 import { OUTCOMES, type RunResult } from '../runner/types.js';
 import { compileFixture } from './compile-fixture.js';
 import { describeWithSchemas } from './describe-requiring.js';
+import { readFullResults } from './read-results.js';
 import { runCli } from './run-cli.js';
 
 const ELEVEN = [
@@ -26,7 +27,7 @@ const work = mkdtempSync(join(tmpdir(), 'mem-eleven-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 function readResults(dir: string): RunResult {
-  return JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as RunResult;
+  return readFullResults(dir);
 }
 
 describeWithSchemas('the eleven published cases', () => {
