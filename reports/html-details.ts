@@ -1,7 +1,10 @@
 // Per-cell details for the HTML matrix, embedded once as JSON and turned into DOM on click, so
-// a 6,000-cell report does not carry 6,000 rendered transcripts. Repeated parts are stored once.
-// All text is sanitized here.
+// a 6,000-cell report does not carry 6,000 rendered transcripts. Repeated parts are stored once,
+// and the bulky ones (checks, schema results, transcripts, target output: 95 % of the default
+// run's 24 MB of details) in gzip blocks the page unpacks on click (issue 30). All text is
+// sanitized here.
 import { createHash } from 'node:crypto';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import type { Cell, RecordedExchange, RunResult } from '../runner/types.js';
 import { describeMismatch, findMismatch } from './describe-mismatch.js';
 import { describeCases, markRepro, restoreRepro } from './html-details-text.js';
@@ -92,8 +95,54 @@ export interface DetailsData {
   caseIds: string[];
   targets: string[];
   versions: string[];
+  /** Parts by index; a negative reference -1-e in a cell's part list is evidence entry e. */
   parts: unknown[];
+  evidence: EvidenceData;
   cells: CellRow[];
+}
+
+/** Evidence entries in gzip blocks: block b holds entries starts[b] up to starts[b+1], as a JSON array, gzip, base64. */
+export interface EvidenceData {
+  starts: number[];
+  blocks: string[];
+}
+
+// The kinds kept in evidence blocks: what the panel shows below the cell's sentence.
+const EVIDENCE_KINDS: ReadonlySet<string> = new Set(['checks', 'schema', 'transcript', 'run']);
+
+// JSON characters per block. Larger blocks compress a little better (the default run: 1.05 MB
+// of gzip at 64 KiB, 0.98 MB at 256 KiB); smaller ones unpack faster on the first click.
+const EVIDENCE_BLOCK_CHARS = 128 * 1024;
+
+/** Evidence entries, sealed into gzip blocks as they fill (so a large run keeps only compressed bytes). */
+class EvidenceBlocks {
+  readonly starts: number[] = [];
+  readonly blocks: string[] = [];
+  private open: string[] = [];
+  private chars = 0;
+  private count = 0;
+
+  push(value: unknown): number {
+    const json = JSON.stringify(value) ?? 'null';
+    if (this.open.length === 0) this.starts.push(this.count);
+    this.open.push(json);
+    this.chars += json.length;
+    if (this.chars >= EVIDENCE_BLOCK_CHARS) this.seal();
+    return this.count++;
+  }
+
+  /** Seals the open block; the data is complete after this (sealing again adds nothing). */
+  finish(): EvidenceData {
+    this.seal();
+    return { starts: this.starts, blocks: this.blocks };
+  }
+
+  private seal(): void {
+    if (this.open.length === 0) return;
+    this.blocks.push(gzipSync(`[${this.open.join(',')}]`).toString('base64'));
+    this.open = [];
+    this.chars = 0;
+  }
 }
 
 // Parts are looked up by the JSON of their raw input (described once per distinct value). A long
@@ -103,13 +152,16 @@ export interface DetailsData {
 const LONG_KEY_CHARS = 256;
 class PartPool {
   readonly parts: unknown[] = [];
+  readonly evidence = new EvidenceBlocks();
   // One map per kind, keyed by the JSON itself (or its hash, in a map of its own, so no raw text
   // can ever equal one): a `kind:json` key was a second copy to hash.
   private readonly index = new Map<string, Map<string, number>>();
 
   add(kind: string, raw: unknown, describe: () => unknown): number {
+    const inEvidence = EVIDENCE_KINDS.has(kind);
+    const store = (value: unknown) => (inEvidence ? -1 - this.evidence.push(value) : this.parts.push(value) - 1);
     let json = typeof raw === 'string' ? raw : keyOf(raw);
-    if (json === undefined) return this.parts.push(describe()) - 1;
+    if (json === undefined) return store(describe());
     if (json.length > LONG_KEY_CHARS) {
       kind = `${kind}#`;
       json = createHash('sha1').update(json).digest('base64');
@@ -118,7 +170,7 @@ class PartPool {
     if (!index) this.index.set(kind, (index = new Map()));
     let position = index.get(json);
     if (position !== undefined) return position;
-    position = this.parts.push(describe()) - 1;
+    position = store(describe());
     index.set(json, position);
     return position;
   }
@@ -198,7 +250,7 @@ export class DetailsBuilder {
 
   /** Everything but the rows: case texts, name tables and parts (complete after the last cell). */
   finish(): Omit<DetailsData, 'cells'> {
-    return { cases: this.cases, caseIds: this.caseIds.values, targets: this.targets.values, versions: this.versions.values, parts: this.pool.parts };
+    return { cases: this.cases, caseIds: this.caseIds.values, targets: this.targets.values, versions: this.versions.values, evidence: this.pool.evidence.finish(), parts: this.pool.parts };
   }
 
   private describeRow(cell: Cell): CellRow {
@@ -244,13 +296,27 @@ export class DetailsBuilder {
   }
 }
 
+// Each payload's evidence, unpacked once (tests expand every cell of a page).
+const unpacked = new WeakMap<EvidenceData, unknown[]>();
+
+/** Every evidence entry of a payload, unpacked (what the page does block by block, on click). */
+export function unpackEvidence(evidence: EvidenceData): unknown[] {
+  let entries = unpacked.get(evidence);
+  if (!entries) {
+    entries = evidence.blocks.flatMap((block) => JSON.parse(gunzipSync(Buffer.from(block, 'base64')).toString('utf8')) as unknown[]);
+    unpacked.set(evidence, entries);
+  }
+  return entries;
+}
+
 /** One cell of the details payload with its parts resolved, as matrix.client.js rebuilds it. */
 export function expandCellRow(data: DetailsData, index: number): Record<string, unknown> | undefined {
   const row = data.cells[index];
   if (!row) return undefined;
   const [c, t, v] = [data.caseIds[row[0]]!, data.targets[row[1]]!, data.versions[row[2]]!];
   const list = data.parts[row[6]] as number[];
-  const part = (name: (typeof CELL_PARTS)[number]) => data.parts[list[CELL_PARTS.indexOf(name)]!];
+  const resolve = (ref: number) => (ref < 0 ? unpackEvidence(data.evidence)[-1 - ref] : data.parts[ref]);
+  const part = (name: (typeof CELL_PARTS)[number]) => resolve(list[CELL_PARTS.indexOf(name)]!);
   const expected = part('expected') as unknown[];
   const actual = part('actual') as unknown[];
   return {

@@ -89,6 +89,18 @@ describe('HTML matrix', () => {
     expect(sentences).toEqual(['retried before Retry-After elapsed', 'target exited with code 1 before making a request']);
   });
 
+  it('keeps checks, schema results, transcripts and target output in gzip evidence blocks, unpacked to the same parts', () => {
+    const marker = 'evidence-marker-0123';
+    const cell = makeCell({ status: 'fail', recording: makeRecording({ body: `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"${marker}"}]}}` }), targetRun: { exitCode: 0, timedOut: false, stderr: `stderr ${marker}`, stdout: '', durationMs: 3 } });
+    const page = render(makeRunResult({ cells: [cell] }));
+    expect(page).not.toContain(marker);
+    const [expanded] = dataBlock(page).cells as { transcript: { response: { body: string } }[]; run: { stderr: string }; checks: unknown[]; schema: unknown[] }[];
+    expect(expanded!.transcript[0]!.response.body).toContain(marker);
+    expect(expanded!.run.stderr).toBe(`stderr ${marker}`);
+    expect(expanded!.checks).toHaveLength(cell.checks.length);
+    expect(expanded!.schema).toHaveLength(cell.schema.length);
+  });
+
   it('defines every status in the legend and counts each in the header', () => {
     const legend = section(html, '<section class="legend"', '</section>');
     const header = section(html, '<header class="strip">', '</header>');

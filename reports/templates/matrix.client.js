@@ -79,7 +79,9 @@
 
   // A cell's row holds indexes: into caseIds/targets/versions, and into parts, where every
   // distinct command (with its case, target and version as markers), list of a cell's parts,
-  // transcript, check list, … is stored once (see html-details.ts, CELL_ROW and CELL_PARTS).
+  // sentence, … is stored once (see html-details.ts, CELL_ROW and CELL_PARTS). A negative
+  // index -1-e is evidence entry e (checks, schema results, transcript, target output), kept in
+  // gzip blocks that are unpacked when a cell's details first need one.
   function restoreRepro(marked, c, t, v) {
     return marked.split('\u0001v').join(v).split('\u0001t').join(t).split('\u0001c').join(c);
   }
@@ -93,8 +95,45 @@
     return {
       c: c, t: t, v: v, s: r[3], ms: r[4], repro: restoreRepro(p[r[5]], c, t, v),
       reason: p[q[0]], expected: expected, actual: actual, exchanges: Math.max(expected.length, actual.length),
-      checks: p[q[3]], schema: p[q[4]], url: p[q[5]], transcript: p[q[6]], run: p[q[7]], mismatch: p[q[8]]
+      url: p[q[5]], mismatch: p[q[8]],
+      evidence: { checks: q[3], schema: q[4], transcript: q[6], run: q[7] }
     };
+  }
+  var blocks = {};
+  // One block's entries: base64 → bytes → gunzip (the browser's own DecompressionStream) → JSON.
+  function unpackBlock(b) {
+    if (!blocks[b]) {
+      // Chrome 80, Firefox 113, Safari 16.4 and later have it; without it the panel says where the evidence is.
+      if (!window.DecompressionStream) return Promise.reject(new Error('this browser has no DecompressionStream'));
+      var text = atob(readData().evidence.blocks[b]);
+      var bytes = new Uint8Array(text.length);
+      for (var i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
+      var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'));
+      blocks[b] = new Response(stream).text().then(JSON.parse);
+    }
+    return blocks[b];
+  }
+  function findBlock(entry) {
+    var starts = readData().evidence.starts, low = 0, high = starts.length - 1;
+    while (low < high) {
+      var mid = (low + high + 1) >> 1;
+      if (starts[mid] <= entry) low = mid; else high = mid - 1;
+    }
+    return low;
+  }
+  // The cell's evidence parts, by name, once their blocks are unpacked.
+  function loadEvidence(refs) {
+    var names = Object.keys(refs);
+    return Promise.all(names.map(function (name) {
+      var ref = refs[name];
+      if (ref >= 0) return readData().parts[ref];
+      var entry = -1 - ref, b = findBlock(entry);
+      return unpackBlock(b).then(function (entries) { return entries[entry - readData().evidence.starts[b]]; });
+    })).then(function (values) {
+      var out = {};
+      names.forEach(function (name, i) { out[name] = values[i]; });
+      return out;
+    });
   }
 
   var WORDS = { pass: 'PASS', fail: 'FAIL', non_strict: 'NON-STRICT', skip: 'SKIP', error: 'ERROR', xfail: 'XFAIL', xpass: 'XPASS' };
@@ -108,9 +147,12 @@
     td.setAttribute('title', r ? data.targets[r[1]] + ' · ' + data.versions[r[2]] + ': ' + (WORDS[r[3]] || r[3]) + (mark ? ' (' + mark + ')' : '') + (mismatch ? ' — ' + mismatch : '') : 'not run for this version');
   }
 
+  var showing = 0;
   function showDetails(index) {
     var cell = expand(index);
     if (!cell) return;
+    var shown = ++showing;
+    body.removeAttribute('data-ready');
     var info = readData().cases[cell.c] || { title: cell.c, description: '', expectation: '', spec: [] };
     body.textContent = '';
     add(body, el('h2', info.title));
@@ -152,6 +194,28 @@
       add(tr, el('td', cell.actual[i] === undefined ? '—' : cell.actual[i], 'v'));
     }
 
+    // Everything below the outcomes comes from the evidence blocks: filled in once unpacked.
+    var evidence = add(body, el('div', null, 'evidence'));
+    add(evidence, el('p', 'Unpacking the checks and the wire transcript…', 'muted'));
+    panel.hidden = false;
+    panel.focus();
+    loadEvidence(cell.evidence).then(function (found) {
+      if (shown !== showing) return;
+      evidence.textContent = '';
+      showEvidence(cell, found, evidence);
+      body.setAttribute('data-ready', '');
+    }, function (error) {
+      if (shown !== showing) return;
+      evidence.textContent = '';
+      add(evidence, el('p', 'The checks, schema results, wire transcript and target output of this cell could not be unpacked here (' + error.message + '). They are in results.full.json.gz beside this page (zcat it), and in results.tap.', 'bad'));
+      showReproduce(cell, evidence);
+      body.setAttribute('data-ready', '');
+    });
+  }
+
+  function showEvidence(cell, found, body) {
+    cell.checks = found.checks; cell.schema = found.schema; cell.transcript = found.transcript; cell.run = found.run;
+    function section(title) { add(body, el('h3', title)); }
     section('Checks (' + cell.checks.length + ')');
     if (cell.checks.length) {
       var checks = add(body, el('table'));
@@ -220,7 +284,11 @@
       if (cell.run.stdout) { add(body, el('h4', 'stdout (excerpt)')); add(body, pre(cell.run.stdout)); }
     }
 
-    section('Reproduce');
+    showReproduce(cell, body);
+  }
+
+  function showReproduce(cell, body) {
+    add(body, el('h3', 'Reproduce'));
     var repro = add(body, el('pre', cell.repro));
     var copy = add(body, el('button', 'Copy command'));
     copy.type = 'button';
@@ -239,9 +307,6 @@
         fallback();
       }
     });
-
-    panel.hidden = false;
-    panel.focus();
   }
 
   var selected = null;

@@ -16,6 +16,7 @@ import { runMatrix } from '../../runner/run/run-matrix.js';
 import { createClassifierTarget } from '../../runner/targets/classifier-target.js';
 import type { Classifier, RunResult } from '../../runner/types.js';
 import { HOSTILE, makeHostileRunResult, SECRETS } from '../make-run-result.js';
+import { expandHtmlEvidence } from '../read-results.js';
 
 const root = mkdtempSync(join(tmpdir(), 'mem-report-safety-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -43,8 +44,9 @@ function readTree(dir: string): Map<string, string> {
   for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
     if (!entry.isFile()) continue;
     const bytes = readFileSync(join(entry.parentPath, entry.name));
-    // results.full.json.gz is scanned as the text it holds.
-    files.set(join(entry.parentPath, entry.name), (entry.name.endsWith('.gz') ? gunzipSync(bytes) : bytes).toString('utf8'));
+    // results.full.json.gz is scanned as the text it holds, matrix.html with its evidence blocks unpacked.
+    const text = (entry.name.endsWith('.gz') ? gunzipSync(bytes) : bytes).toString('utf8');
+    files.set(join(entry.parentPath, entry.name), entry.name.endsWith('.html') ? expandHtmlEvidence(text) : text);
   }
   return files;
 }
@@ -275,7 +277,7 @@ describe('report safety: credentials redacted, challenges, titles and URLs kept'
 
   test('every format keeps the title, the challenge and its URL, and hides every credential', () => {
     // Every text format, and the whole model results.full.json.gz holds, decompressed.
-    const files = [...renderReports(makeChallengeResult()), { name: 'results.full.json.gz', content: renderFull(makeChallengeResult()) }];
+    const files = [...renderReports(makeChallengeResult()), { name: 'results.full.json.gz', content: renderFull(makeChallengeResult()) }].map((file) => (file.name === 'matrix.html' ? { ...file, content: expandHtmlEvidence(file.content) } : file));
     const leaks: string[] = [];
     for (const file of files) for (const [name, secret] of Object.entries(CREDENTIALS)) if (file.content.includes(secret)) leaks.push(`${name} in ${file.name}`);
     expect(leaks).toEqual([]);
