@@ -339,13 +339,14 @@
   }
   document.getElementById('details-close').addEventListener('click', close);
   document.addEventListener('keydown', function (event) { if (event.key === 'Escape' && !panel.hidden) close(); });
-  // Sticky header offsets: the target row sticks below the filter bar, the version row below the
-  // target row. Both heights depend on wrapping, so they are measured, and again on resize.
+  // The matrix's box is as tall as the screen below the filter bar, and its version row sticks
+  // below its target row. Both heights depend on wrapping, so they are measured, and again on resize.
   var filters = document.getElementById('filters');
+  var scroller = document.getElementById('matrix-scroll');
   var headTargets = table.querySelector('thead tr.head-targets');
   function measureStickyHeader() {
     var root = document.documentElement.style;
-    root.setProperty('--sticky-top', filters.getBoundingClientRect().height + 'px');
+    root.setProperty('--filters-height', filters.getBoundingClientRect().height + 'px');
     if (headTargets) root.setProperty('--head-targets', headTargets.getBoundingClientRect().height + 'px');
   }
   // Re-measured whenever either one changes size (the filter count, wrapping, fonts, resizing).
@@ -356,7 +357,7 @@
   } else {
     window.addEventListener('resize', measureStickyHeader);
   }
-  if (rowData) lazy = MatrixRows(JSON.parse(rowData.textContent), table, rows, { el: el, styleCell: styleCell, isHeld: function (tr) { return tr.contains(document.activeElement) || (selected !== null && tr.contains(selected)); } });
+  if (rowData) lazy = MatrixRows(JSON.parse(rowData.textContent), table, rows, { el: el, styleCell: styleCell, root: scroller, isHeld: function (tr) { return tr.contains(document.activeElement) || (selected !== null && tr.contains(selected)); } });
   [fLayer, fStatus, fTarget].forEach(function (f) { f.addEventListener('change', applyFilters); });
   fText.addEventListener('input', applyFilters);
   document.getElementById('filters').addEventListener('submit', function (event) { event.preventDefault(); });

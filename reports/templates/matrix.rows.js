@@ -1,7 +1,7 @@
 // A large matrix's rows (reports/html.ts, above drawRowsAbove cells): the page carries one row
 // skeleton per case (its heading and an empty cell) and the cells as JSON (html-grid.ts). A row
-// is drawn when it comes within a screen of the viewport and emptied again, its height kept,
-// when it leaves, so the page never lays out more than a few screens of cells. Cells are built
+// is drawn when it comes within a screen of the matrix's scroll box (hooks.root) and emptied
+// again, its height kept, when it leaves, so the page never lays out more than a few screens of cells. Cells are built
 // from per-look prototypes; text only ever goes through textContent and attributes.
 // matrix.client.js calls MatrixRows once, after its own functions are defined.
 var MatrixRows = (function () {
@@ -59,11 +59,13 @@ var MatrixRows = (function () {
           if (entry.isIntersecting) drawRow(entry.target);
           else emptyRow(entry.target, entry.boundingClientRect.height);
         });
-      }, { rootMargin: '100% 0px' });
-      // The rows near the viewport now, not a frame later: one layout, read before any is drawn.
+      }, { root: hooks.root, rootMargin: '100% 0px' });
+      // The rows near the scroll box's view now, not a frame later: one layout, read before any is drawn.
+      var view = hooks.root.getBoundingClientRect();
+      var reach = Math.max(view.height, window.innerHeight);
       var near = rows.filter(function (tr) {
         var box = tr.getBoundingClientRect();
-        return box.height > 0 && box.bottom > -window.innerHeight && box.top < 2 * window.innerHeight;
+        return box.height > 0 && box.bottom > view.top - reach && box.top < view.bottom + reach;
       });
       near.forEach(drawRow);
       rows.forEach(function (tr) { observer.observe(tr); });
