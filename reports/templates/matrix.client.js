@@ -69,19 +69,16 @@
     count.textContent = shown + ' of ' + rows.length + ' cases';
   }
 
-  function section(title) {
-    add(body, el('h3', title));
-  }
   function pre(text) { return el('pre', text === '' ? '(empty)' : text); }
   function headerList(headers) {
     return pre(headers.map(function (h) { return h[0] + ': ' + h[1]; }).join('\n'));
   }
 
-  // A cell's row holds indexes: into caseIds/targets/versions, and into parts, where every
-  // distinct command (with its case, target and version as markers), list of a cell's parts,
-  // sentence, … is stored once (see html-details.ts, CELL_ROW and CELL_PARTS). A negative
-  // index -1-e is evidence entry e (checks, schema results, transcript, target output), kept in
-  // gzip blocks that are unpacked when a cell's details first need one.
+  // A cell's row holds indexes: into caseIds/targets/versions, into parts for its command (with
+  // its case, target and version as markers) and its tooltip sentence, and an evidence reference
+  // to the list of its other parts (see html-details.ts, CELL_ROW and CELL_PARTS). A reference
+  // -1-e is evidence entry e: every distinct reason, verdict list, check list, transcript, … is
+  // stored once, in gzip blocks that are unpacked when a cell's details first need one.
   function restoreRepro(marked, c, t, v) {
     return marked.split('\u0001v').join(v).split('\u0001t').join(t).split('\u0001c').join(c);
   }
@@ -89,22 +86,13 @@
     var data = readData();
     var r = data.cells[index];
     if (!r) return null;
-    var p = data.parts, q = p[r[6]];
     var c = data.caseIds[r[0]], t = data.targets[r[1]], v = data.versions[r[2]];
-    var expected = p[q[1]], actual = p[q[2]];
-    return {
-      c: c, t: t, v: v, s: r[3], ms: r[4], repro: restoreRepro(p[r[5]], c, t, v),
-      reason: p[q[0]], expected: expected, actual: actual, exchanges: Math.max(expected.length, actual.length),
-      url: p[q[5]], mismatch: p[q[8]],
-      evidence: { checks: q[3], schema: q[4], transcript: q[6], run: q[7] }
-    };
+    return { c: c, t: t, v: v, s: r[3], ms: r[4], repro: restoreRepro(data.parts[r[5]], c, t, v), mismatch: data.parts[r[6]], details: r[7] };
   }
   var blocks = {};
   // One block's entries: base64 → bytes → gunzip (the browser's own DecompressionStream) → JSON.
   function unpackBlock(b) {
     if (!blocks[b]) {
-      // Chrome 80, Firefox 113, Safari 16.4 and later have it; without it the panel says where the evidence is.
-      if (!window.DecompressionStream) return Promise.reject(new Error('this browser has no DecompressionStream'));
       var text = atob(readData().evidence.blocks[b]);
       var bytes = new Uint8Array(text.length);
       for (var i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
@@ -113,25 +101,18 @@
     }
     return blocks[b];
   }
-  function findBlock(entry) {
-    var starts = readData().evidence.starts, low = 0, high = starts.length - 1;
-    while (low < high) {
-      var mid = (low + high + 1) >> 1;
-      if (starts[mid] <= entry) low = mid; else high = mid - 1;
-    }
-    return low;
+  function loadRef(ref) {
+    if (ref >= 0) return Promise.resolve(readData().parts[ref]);
+    // Entry e is at e % 65536 in block floor(e / 65536) (html-details.ts BLOCK_REF_SPAN).
+    var entry = -1 - ref;
+    return unpackBlock(Math.floor(entry / 65536)).then(function (entries) { return entries[entry % 65536]; });
   }
-  // The cell's evidence parts, by name, once their blocks are unpacked.
-  function loadEvidence(refs) {
-    var names = Object.keys(refs);
-    return Promise.all(names.map(function (name) {
-      var ref = refs[name];
-      if (ref >= 0) return readData().parts[ref];
-      var entry = -1 - ref, b = findBlock(entry);
-      return unpackBlock(b).then(function (entries) { return entries[entry - readData().evidence.starts[b]]; });
-    })).then(function (values) {
+  var PARTS = ['reason', 'expected', 'actual', 'checks', 'schema', 'url', 'transcript', 'run'];
+  // The cell's parts by name (html-details.ts CELL_PARTS), once their blocks are unpacked.
+  function loadDetails(ref) {
+    return loadRef(ref).then(function (list) { return Promise.all(list.map(loadRef)); }).then(function (values) {
       var out = {};
-      names.forEach(function (name, i) { out[name] = values[i]; });
+      PARTS.forEach(function (name, i) { out[name] = values[i]; });
       return out;
     });
   }
@@ -143,7 +124,7 @@
     var data = readData();
     var r = data.cells[Number(td.getAttribute('data-i'))];
     var mark = td.getAttribute('data-mark');
-    var mismatch = r ? data.parts[data.parts[r[6]][8]] : '';
+    var mismatch = r ? data.parts[r[6]] : '';
     td.setAttribute('title', r ? data.targets[r[1]] + ' · ' + data.versions[r[2]] + ': ' + (WORDS[r[3]] || r[3]) + (mark ? ' (' + mark + ')' : '') + (mismatch ? ' — ' + mismatch : '') : 'not run for this version');
   }
 
@@ -160,8 +141,7 @@
     add(meta, el('code', cell.c));
     add(meta, document.createTextNode(' · ' + cell.t + ' · ' + cell.v + ' · ' + cell.ms + ' ms '));
     add(meta, el('span', cell.s.replace('_', '-').toUpperCase(), 'cellword s-' + cell.s));
-    if (cell.mismatch && cell.mismatch !== cell.reason) add(body, el('p', cell.mismatch.charAt(0).toUpperCase() + cell.mismatch.slice(1) + '.', 'mismatch'));
-    if (cell.reason) add(body, el('p', 'Reason: ' + cell.reason));
+    if (cell.mismatch) add(body, el('p', cell.mismatch.charAt(0).toUpperCase() + cell.mismatch.slice(1) + '.', 'mismatch'));
     if (info.description) add(body, el('p', info.description));
     if (info.expectation) add(body, el('p', 'Expectation: ' + info.expectation));
     if (info.policy) add(body, el('p', 'Policy: ' + info.policy));
@@ -183,23 +163,13 @@
       });
     }
 
-    section('Expected vs actual');
-    var outcomes = add(body, el('table'));
-    var head = add(outcomes, el('tr'));
-    ['Exchange', 'Expected', 'Actual'].forEach(function (h) { add(head, el('th', h)); });
-    for (var i = 0; i < cell.exchanges; i++) {
-      var tr = add(outcomes, el('tr'));
-      add(tr, el('td', '#' + (i + 1)));
-      add(tr, el('td', cell.expected[i] === undefined ? '—' : cell.expected[i], 'v'));
-      add(tr, el('td', cell.actual[i] === undefined ? '—' : cell.actual[i], 'v'));
-    }
-
-    // Everything below the outcomes comes from the evidence blocks: filled in once unpacked.
+    // Everything below comes from the evidence blocks: filled in once unpacked.
     var evidence = add(body, el('div', null, 'evidence'));
     add(evidence, el('p', 'Unpacking the checks and the wire transcript…', 'muted'));
     panel.hidden = false;
     panel.focus();
-    loadEvidence(cell.evidence).then(function (found) {
+    // DecompressionStream: Chrome 80, Firefox 113, Safari 16.4 and later; without it the panel says where the evidence is.
+    (window.DecompressionStream ? loadDetails(cell.details) : Promise.reject(new Error('this browser has no DecompressionStream'))).then(function (found) {
       if (shown !== showing) return;
       evidence.textContent = '';
       showEvidence(cell, found, evidence);
@@ -214,8 +184,21 @@
   }
 
   function showEvidence(cell, found, body) {
-    cell.checks = found.checks; cell.schema = found.schema; cell.transcript = found.transcript; cell.run = found.run;
+    Object.keys(found).forEach(function (name) { cell[name] = found[name]; });
     function section(title) { add(body, el('h3', title)); }
+    if (cell.reason && cell.reason !== cell.mismatch) add(body, el('p', 'Reason: ' + cell.reason));
+
+    section('Expected vs actual');
+    var outcomes = add(body, el('table'));
+    var head = add(outcomes, el('tr'));
+    ['Exchange', 'Expected', 'Actual'].forEach(function (h) { add(head, el('th', h)); });
+    for (var i = 0; i < Math.max(cell.expected.length, cell.actual.length); i++) {
+      var tr = add(outcomes, el('tr'));
+      add(tr, el('td', '#' + (i + 1)));
+      add(tr, el('td', cell.expected[i] === undefined ? '—' : cell.expected[i], 'v'));
+      add(tr, el('td', cell.actual[i] === undefined ? '—' : cell.actual[i], 'v'));
+    }
+
     section('Checks (' + cell.checks.length + ')');
     if (cell.checks.length) {
       var checks = add(body, el('table'));
