@@ -85,7 +85,19 @@ describe('JUnit report', () => {
     const one = render(makeRunResult({ cells: [makeCell({ status })] }));
     const testcase = parse(one).testsuites.testsuite[0]!.testcase[0]!;
     for (const tag of ['failure', 'error', 'skipped'] as const) expect(tag in testcase).toBe(tag === element);
-    expect(testcase['system-out']).toContain('repro: npx mcp-error-matrix run --case baseline');
+    if (status !== 'pass') expect(testcase['system-out']).toContain('repro: npx mcp-error-matrix run --case baseline');
+  });
+
+  it('writes a plain pass as its name alone; a pass without a verdict, or with stderr, keeps its notes', () => {
+    const plain = makeCell({ status: 'pass' });
+    const wireOnly = makeCell({ case: 'content-not-array', status: 'pass', conclusion: 'wire_only' });
+    const noisy = makeCell({ case: 'http-503-then-200', status: 'pass', targetRun: { exitCode: 0, timedOut: false, stderr: 'warning: slow', durationMs: 3 } });
+    const xml = render(makeRunResult({ cells: [plain, wireOnly, noisy] }));
+    expect(xml).toMatch(/<testcase name="baseline \[2025-11-25\]" classname="reference" time="[\d.]+"\/>/);
+    const [, second, third] = parse(xml).testsuites.testsuite[0]!.testcase;
+    expect(second!['system-out']).toContain('judged without a verdict');
+    expect(third!['system-out']).toContain('repro: ');
+    expect(xml).toContain('<system-err>warning: slow</system-err>');
   });
 
   it('covers every status in the mapping table', () => {

@@ -94,15 +94,18 @@ function renderOutcome(cell: Cell, kind: JUnitKind): string {
 function renderTestcase(cell: Cell, title: string | undefined, options: Required<JUnitOptions>): string {
   const kind = STATUS_KIND[cell.status];
   const name = `${cell.case} [${cell.protocolVersion}]`;
+  const stderr = cell.targetRun?.stderr ? sanitizeText(cell.targetRun.stderr).slice(-options.maxStderrChars) : '';
+  const conclusion = getConclusionLabel(cell);
+  // A plain pass is its name alone: its title and repro line were most of the default run's
+  // 2.3 MB of JUnit (issue 30), and every other report has them.
+  if (cell.status === 'pass' && !conclusion && !stderr) return `    <testcase name="${escapeAttr(name)}" classname="${escapeAttr(cell.target)}" time="${seconds(cell.durationMs)}"/>\n`;
   const out: string[] = [];
   if (title) out.push(sanitizeText(title));
-  const conclusion = getConclusionLabel(cell);
   if (conclusion) out.push(`${cell.status}, judged without a verdict: ${conclusion}`);
   if (cell.status === 'non_strict') out.push(`non_strict: only SHOULD/POLICY checks failed:\n${failedLines(cell).join('\n')}`);
   if (cell.status === 'xfail') out.push(`known failure:\n${failedLines(cell).join('\n')}`);
   // Unique per cell: kept out of sanitizeText's cache, which it would only churn.
   out.push(`repro: ${redactText(stripControl(cell.repro))}`);
-  const stderr = cell.targetRun?.stderr ? sanitizeText(cell.targetRun.stderr).slice(-options.maxStderrChars) : '';
   return (
     `    <testcase name="${escapeAttr(name)}" classname="${escapeAttr(cell.target)}" time="${seconds(cell.durationMs)}">\n` +
     renderOutcome(cell, kind) +
