@@ -19,9 +19,9 @@ export interface FullJsonOptions {
   indent?: number;
 }
 
-// Text gathered per gzip member: large enough that a member costs nothing in ratio (deflate's
+// Bytes gathered per gzip member: large enough that a member costs nothing in ratio (deflate's
 // window is 32 KiB), small enough to keep memory bounded.
-const GZIP_BATCH_CHARS = 1 << 20;
+const GZIP_BATCH_BYTES = 1 << 20;
 
 /** The whole result as JSON text (uncompressed), wire and target text redacted. */
 export function renderFull(result: RunResult | ReportSource, options: FullJsonOptions = {}): string {
@@ -64,24 +64,37 @@ export function* renderFullChunks(input: RunResult | ReportSource, options: Full
   yield `${keys.length ? nl : ''}}\n`;
 }
 
-/** Text chunks as gzip bytes: one member per batch of about a mebibyte of text. */
-export function* gzipChunks(chunks: Iterable<string>, batchChars = GZIP_BATCH_CHARS): Generator<Buffer> {
-  let batch: string[] = [];
-  let size = 0;
+/**
+ * Text chunks as gzip bytes: one member per batch of about a mebibyte of text. Chunks are
+ * encoded straight into one reused buffer (joining them into a string first, then encoding it,
+ * cost more than compressing it).
+ */
+export function* gzipChunks(chunks: Iterable<string>, batchBytes = GZIP_BATCH_BYTES, level = 6): Generator<Buffer> {
+  let buffer = Buffer.allocUnsafe(batchBytes);
+  let used = 0;
   for (const chunk of chunks) {
-    batch.push(chunk);
-    size += chunk.length;
-    if (size < batchChars) continue;
-    yield gzipSync(batch.join(''));
-    batch = [];
-    size = 0;
+    // A UTF-16 code unit is at most 3 UTF-8 bytes, so this bound never truncates.
+    const most = chunk.length * 3;
+    if (used > 0 && used + most > buffer.length) {
+      yield gzipSync(buffer.subarray(0, used), { level });
+      used = 0;
+    }
+    if (most > buffer.length) buffer = Buffer.allocUnsafe(most);
+    used += buffer.write(chunk, used);
   }
-  if (size > 0 || batch.length > 0) yield gzipSync(batch.join(''));
+  if (used > 0) yield gzipSync(buffer.subarray(0, used), { level });
 }
+
+/**
+ * Above this many cells the evidence is compressed at level 3 instead of 6: at 100,000 cells about
+ * five times less CPU (0.2 against 1.2 s) for twice the bytes (4.7 against 2.3 MB, of 176 MB).
+ */
+export const FAST_GZIP_CELLS = 10_000;
 
 /** results.full.json.gz's bytes, in gzip members. */
 export function renderFullGzipChunks(input: RunResult | ReportSource): Generator<Buffer> {
-  return gzipChunks(renderFullChunks(input));
+  const source = toReportSource(input);
+  return gzipChunks(renderFullChunks(source), GZIP_BATCH_BYTES, source.cellCount > FAST_GZIP_CELLS ? 3 : 6);
 }
 
 // JSON.stringify escapes C0 controls and lone surrogates but writes DEL, the C1 controls (U+009B,
