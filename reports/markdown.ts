@@ -198,18 +198,19 @@ export function render(input: RunResult | ReportSource, options: MarkdownOptions
       CELL_STATUSES.map((status) => `${s[status]} ${STATUS_LABEL[status].label}`).join(' · '),
     '',
   ];
-  // Known or not: a baseline keeps the run green, not the client safe (issue 30).
+  if (!result.complete) lines.push('> **Incomplete run:** the run was interrupted; cells not listed were not measured.', '');
+  if (areSchemasOff(result)) lines.push(`> **${SCHEMAS_OFF_NOTICE.replace(':', ':**')}`, '');
+  for (const entry of result.unmeasured ?? []) lines.push(`> **Nothing measured** for ${escapeMarkdown(entry.target)}: ${escapeMarkdown(entry.reason)}`, '');
+  for (const warning of describeWireOnlyTargets({ targets: result.targets, cells: source.cells() })) lines.push(`> **Warning:** ${escapeMarkdown(warning.replace(/^warning: /, ''))}`, '');
+  const gathered = gatherCells(source, maxFailures);
+  // Above the table, below the notices: unsafe cells known or not, since a baseline keeps the run
+  // green, not the client safe (issue 30).
   const unsafe = new Map(countFailures({ targets: result.targets, cells: source.cells() }).map((failures) => [failures.target, countUnsafe(failures)]));
   const unsafeTotal = [...unsafe.values()].reduce((sum, count) => sum + count.total, 0);
   if (unsafeTotal > 0) {
     const unexpected = [...unsafe.values()].reduce((sum, count) => sum + count.unexpected, 0);
     lines.push(`**${unsafeTotal} unsafe cells** (a false success, a false failure, an unsafe retry or no conclusion), ${unexpected ? `${unexpected} of them unexpected` : 'all of them known failures: the baseline keeps the run green, not the clients safe'}.`, '');
   }
-  if (!result.complete) lines.push('> **Incomplete run:** the run was interrupted; cells not listed were not measured.', '');
-  if (areSchemasOff(result)) lines.push(`> **${SCHEMAS_OFF_NOTICE.replace(':', ':**')}`, '');
-  for (const entry of result.unmeasured ?? []) lines.push(`> **Nothing measured** for ${escapeMarkdown(entry.target)}: ${escapeMarkdown(entry.reason)}`, '');
-  for (const warning of describeWireOnlyTargets({ targets: result.targets, cells: source.cells() })) lines.push(`> **Warning:** ${escapeMarkdown(warning.replace(/^warning: /, ''))}`, '');
-  const gathered = gatherCells(source, maxFailures);
   lines.push(...renderCounts(result, gathered.counts, unsafe), '');
   const sources = describePassSources(s);
   if (sources) lines.push(`Passes without a verdict: ${escapeMarkdown(sources)}.`, '');
