@@ -63,7 +63,13 @@ export async function measureHtmlLoad(file, cells, repeat, figure = { id: 'repor
         const started = performance.now();
         document.querySelector('#matrix td[data-i]:not([data-i="-1"])').click();
         if (document.getElementById('details').hidden) reject(new Error('the details panel did not open'));
-        const check = () => (document.querySelector('#details-body[data-ready]') ? resolve(performance.now() - started) : requestAnimationFrame(check));
+        // Bounded: a page that never gets ready fails the figure instead of hanging the bench.
+        let frames = 0;
+        const check = () => {
+          if (document.querySelector('#details-body[data-ready]')) resolve(performance.now() - started);
+          else if (++frames > 3600) reject(new Error('the details panel never got its evidence'));
+          else requestAnimationFrame(check);
+        };
         check();
       })`));
       await page.close();
