@@ -6,6 +6,8 @@ import { checkResults } from '../runner/compare/results-file.js';
 import { CONSEQUENCES, ERROR_KINDS } from '../runner/vocabulary.js';
 import { makeHostileRunResult, makeRunResult, makeSyntheticRunResult } from './make-run-result.js';
 import { describeWithSchemas } from './describe-requiring.js';
+import { render as renderIndex } from '../reports/json.js';
+import { readFullResults } from './read-results.js';
 import { runCli } from './run-cli.js';
 
 const dirs: string[] = [];
@@ -13,30 +15,52 @@ afterAll(async () => {
   await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
 });
 
-async function runToResults(args: string[]): Promise<unknown> {
+/** A run's results.json (results@2, the index) and results.full.json.gz (results@1, the whole model). */
+async function runToResults(args: string[]): Promise<{ index: unknown; full: unknown }> {
   const dir = await mkdtemp(join(tmpdir(), 'mem-results-'));
   dirs.push(dir);
   const run = await runCli(['run', ...args, '--out', dir, '--quiet']);
   expect(run.stderr).toBe('');
-  return JSON.parse(await readFile(join(dir, 'results.json'), 'utf8'));
+  return { index: JSON.parse(await readFile(join(dir, 'results.json'), 'utf8')), full: readFullResults(dir) };
 }
 
-describe('schemas/results.schema.json', () => {
+describe('schemas/results.schema.json and results-v2.schema.json', () => {
   describeWithSchemas('with schema checks', () => {
-    it.each(['http', 'direct'])('accepts a real results.json written in %s mode', async (mode) => {
-      const results = await runToResults(['--mode', mode, '--target', 'reference', '--target', 'naive', '--case', 'baseline', '--case', 'sse-final-result', '--case', 'malformed-json']);
-      expect(checkResults(results)).toEqual([]);
+    it.each(['http', 'direct'])('accepts a real results.json and its results.full.json.gz written in %s mode', async (mode) => {
+      const { index, full } = await runToResults(['--mode', mode, '--target', 'reference', '--target', 'naive', '--case', 'baseline', '--case', 'sse-final-result', '--case', 'malformed-json']);
+      expect(checkResults(index, 'results.json', true)).toEqual([]);
+      expect(checkResults(full)).toEqual([]);
     });
   });
 
   it('accepts a real results.json written with --no-schemas, with SDK-client cells and a skip cell', async () => {
     // One SDK stack rather than the default seven (16 s of CPU against 3 s): ts-sdk@1.25.0 gives
     // client cells and a skip cell (it does not speak 2026-07-28), the shapes the stacks add.
-    const results = await runToResults(['--mode', 'direct', '--case', 'malformed-json', '--no-schemas', '--target', 'reference', '--target', 'naive', '--target', 'ts-sdk@1.25.0']);
-    const cells = (results as { cells: { target: string; status: string }[] }).cells;
-    expect(cells.filter((cell) => cell.target === 'ts-sdk@1.25.0').map((cell) => cell.status)).toEqual(['pass', 'pass', 'pass', 'skip']);
-    expect((results as { schemas: unknown }).schemas).toBeNull();
-    expect(checkResults(results)).toEqual([]);
+    const { index, full } = await runToResults(['--mode', 'direct', '--case', 'malformed-json', '--no-schemas', '--target', 'reference', '--target', 'naive', '--target', 'ts-sdk@1.25.0']);
+    for (const results of [index, full]) {
+      const cells = (results as { cells: { target: string; status: string }[] }).cells;
+      expect(cells.filter((cell) => cell.target === 'ts-sdk@1.25.0').map((cell) => cell.status)).toEqual(['pass', 'pass', 'pass', 'skip']);
+      expect((results as { schemas: unknown }).schemas).toBeNull();
+    }
+    expect(checkResults(index, 'results.json', true)).toEqual([]);
+    expect(checkResults(full)).toEqual([]);
+  });
+
+  it('refuses a results@2 index with a passed check, another evidence file, or a cell field of the whole model', () => {
+    const index = () => JSON.parse(renderIndex(makeRunResult())) as Record<string, any>;
+    expect(checkResults(index(), 'results.json', true)).toEqual([]);
+    const failing = index();
+    expect(failing.cells.some((cell: { checks: unknown[] }) => cell.checks.length > 0)).toBe(true);
+    for (const mutate of [
+      (r: Record<string, any>) => r.cells.find((cell: { checks: unknown[] }) => cell.checks.length > 0).checks[0].passed = true,
+      (r: Record<string, any>) => (r.evidence.file = '../../etc/passwd'),
+      (r: Record<string, any>) => (r.cells[0].recording = { url: 'x', exchanges: [] }),
+      (r: Record<string, any>) => (r.format = 'mcp-error-matrix/results@1'),
+    ]) {
+      const value = index();
+      mutate(value);
+      expect(checkResults(value, 'results.json', true)).not.toEqual([]);
+    }
   });
 
   it('accepts the report fixtures: every status, hostile content, a synthetic matrix', () => {

@@ -6,6 +6,9 @@ import { describePassSources, describeWireOnlyTargets } from '../run/describe-co
 
 export interface Progress {
   onCell(cell: Cell, done: number, total: number): void;
+  /** Clears the live line: the run's output that follows starts on a clean line. */
+  stop(): void;
+  /** The run's counts in one line (the live line cleared first). */
   done(result: RunResult): void;
 }
 
@@ -45,9 +48,14 @@ export function createProgress(io: CliIo, options: ProgressOptions | boolean): P
       io.stderr(`${done}/${total} cells, ${unexpected} unexpected, ETA ${eta.toFixed(0)} s`);
       liveShown = true;
     },
+    stop() {
+      if (liveShown) io.stderr('\r\u001b[2K');
+      liveShown = false;
+    },
     done(result) {
       if (quiet) return;
       if (liveShown) io.stderr('\r\u001b[2K');
+      liveShown = false;
       const s = result.summary;
       const kinds = describeErrorKinds(result.cells);
       const parts = (['pass', 'fail', 'non_strict', 'skip', 'error', 'xfail', 'xpass'] as const).map((status) => {
