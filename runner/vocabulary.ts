@@ -54,3 +54,29 @@ export type Conclusion = (typeof CONCLUSIONS)[number];
  */
 export const CONSEQUENCES = ['false-success', 'false-failure', 'unsafe-retry', 'no-conclusion', 'lost-recovery', 'imprecise'] as const;
 export type Consequence = (typeof CONSEQUENCES)[number];
+
+/**
+ * Why a cell is `error` (not measured), where the runner knows it (issue 27; the adapters' kinds of
+ * issue 26 join this list). `timeout`: a deadline of the runner's own ran out before the target
+ * answered (the harness's, the cell budget, an SDK worker's answer, the persistent lane's answer);
+ * `starved`: the outcome came from a deadline while a process that timed the cell was starved past
+ * the threshold (README § Running it), in the main pass and in every run after it.
+ */
+export const CELL_ERROR_KINDS = ['timeout', 'starved'] as const;
+export type CellErrorKind = (typeof CELL_ERROR_KINDS)[number];
+
+/**
+ * The processes that time a cell and measure their own starvation: the runner (the mock server
+ * and the harness), an SDK or stack worker, a client process the runner started (with everything
+ * it started).
+ */
+export const TIMED_PROCESSES = ['runner', 'worker', 'client'] as const;
+export type TimedProcess = (typeof TIMED_PROCESSES)[number];
+
+/**
+ * Why a cell was run again after the main pass: a process was `starved` during a deadline, a
+ * deadline of the runner's ran out (`timeout`), or a deadline produced the outcome where a
+ * process's starvation could not be measured (`unmeasured`: no schedstat outside Linux).
+ */
+export const RERUN_REASONS = ['starved', 'timeout', 'unmeasured'] as const;
+export type RerunReason = (typeof RERUN_REASONS)[number];

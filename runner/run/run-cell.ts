@@ -5,22 +5,15 @@ import { judgeClient, type CheckRequestMessage } from '../judge/judge-client.js'
 import { getAlternatives, getExpectedVerdicts, judgeVerdicts } from '../judge/judge-verdicts.js';
 import { startMockServer, type MockServer } from '../mock-server/server.js';
 import type { ServerHosts } from './server-hosts.js';
-import type { Cell, ProtocolVersion, Recording, SchemaResult, Target, TargetOutcome } from '../types.js';
+import type { Cell, CellTiming, ProcessStarvation, ProtocolVersion, Recording, SchemaResult, Target, TargetOutcome } from '../types.js';
 import { describeThrownMessage } from '../safe-copy.js';
 import { copyTargetOutcome } from './copy-target-outcome.js';
 import { buildReproCommand, type ReproContext } from './repro.js';
 import { CELL_BUDGET_GRACE_MS, getCellBudgetMs } from './cell-budget.js';
-import { readStallsSince, setStallAwareTimeout, watchLoopStalls, type LoopStall, type StallAwareTimeout } from '../loop-stall.js';
-import { findHarmfulStallMs } from './harmful-stall.js';
+import { setStallAwareTimeout, watchLoopStalls, type StallAwareTimeout } from '../loop-stall.js';
+import { describeStarvedCell, isDeadlineBound, markStarved } from '../starvation/judge-starvation.js';
+import { startRunnerMeter } from '../starvation/measure-runner.js';
 import { createCellAbort } from './cell-signal.js';
-
-/**
- * One stall of this process longer than this share of the per-exchange timeout, and than
- * MIN_CLIENT_STALL_MS, leaves a real client's timing unmeasured. Stalls of a few hundred ms are
- * common on a loaded 2-core machine and within what a client's timeout allows for.
- */
-const MAX_CLIENT_STALL_SHARE = 0.5;
-const MIN_CLIENT_STALL_MS = 1000;
 
 export interface RunCellOptions {
   loaded: LoadedCase;
@@ -45,21 +38,23 @@ export async function runCell(options: RunCellOptions): Promise<Cell> {
   const started = performance.now();
   let recording: Recording | undefined;
   let outcome: TargetOutcome;
+  let timing: CellTiming | undefined;
   const skip = target.skipReason?.(protocolVersion);
   if (skip !== undefined) {
     outcome = { verdicts: [], skip };
   } else {
     const stopWatching = watchLoopStalls();
-    const targetStarted = performance.now();
+    const meter = startRunnerMeter();
     try {
       const result = await runTarget(options);
-      outcome = refuseStalledClientTiming(options, result, readStallsSince(targetStarted));
       recording = result.recording;
+      outcome = result.outcome;
     } catch (error) {
       outcome = { verdicts: [], error: `harness error: ${describeThrownMessage(error)}` };
-    } finally {
-      stopWatching();
     }
+    // In direct mode no deadline runs: the scripted bytes are handed over as they are.
+    if (target.usesServer(mode)) ({ outcome, timing } = judgeStarvation(options, outcome, meter.stop()));
+    stopWatching();
   }
   outcome = copyTargetOutcome(outcome);
   const judged = outcome.error === undefined && outcome.skip === undefined;
@@ -78,33 +73,33 @@ export async function runCell(options: RunCellOptions): Promise<Cell> {
     ...(recording ? { recording } : {}),
     ...(outcome.run ? { targetRun: outcome.run } : {}),
     ...(judged ? { conclusion } : {}),
+    ...(status === 'error' && outcome.errorKind !== undefined ? { errorKind: outcome.errorKind } : {}),
+    ...(timing ? { timing } : {}),
     durationMs: Math.round(performance.now() - started),
     repro: buildReproCommand({ ...options.repro, caseId: loaded.case.id, target: target.info.name, protocolVersion, mode, timeoutMs: options.timeoutMs }),
   };
 }
 
 /**
- * A real client keeps its own deadlines, in its own process, against the mock server in this one.
- * When this process's event loop stalled at one time, while the server held a request of the cell
- * it was still to answer (harmful-stall.ts), for half the per-exchange timeout or more and at least
- * a second (an overloaded machine), the server may have answered late by that much, and a correct
- * client may have given up: its timing was not measured, so the cell is `error`, its verdicts kept
- * as evidence. A stall while nothing of the cell was in flight (the client still starting) cannot
- * have made the server late. Classifier cells need no such guard: the harness's
- * deadlines do not count stalls (runner/loop-stall.ts), and a harness timeout the script does not
- * cause is an error there (targets/classifier-target.ts).
+ * How starved each process that timed the cell was (the runner's own meter, and what the target
+ * measured of its worker or client processes), and whether that leaves the outcome unmeasured: when
+ * a deadline produced it (judge-starvation.ts isDeadlineBound) while a process was starved past the
+ * threshold, the load may have decided it. A real client keeps its own deadlines in its own
+ * process, against the mock server in this one; the harness of a classifier counts its deadlines in
+ * time this process could run (loop-stall.ts), but at most twice their time, so a runner that
+ * stood still longer still ends them early (a reference cell concluded NO_RESPONSE instead of
+ * STREAM_INCOMPLETE at load 27-39, its runner still for 5.4 s of 6.4). Such a cell is `error` (kind
+ * `starved`), its verdicts kept as evidence; runMatrix runs it again after the main pass
+ * (confirm-cells.ts). An outcome the answer produced stands whatever the load: it was seen.
  */
-function refuseStalledClientTiming(options: RunCellOptions, result: TargetResult, stalls: LoopStall[]): TargetOutcome {
-  const { outcome, recording, clockOrigin } = result;
-  if (options.target.info.kind === 'classifier' || !recording || clockOrigin === undefined) return outcome;
-  if (outcome.error !== undefined || outcome.skip !== undefined) return outcome;
-  const longestStallMs = findHarmfulStallMs({ stalls, recording, clockOrigin, case: options.loaded.case });
-  if (longestStallMs < Math.max(options.timeoutMs * MAX_CLIENT_STALL_SHARE, MIN_CLIENT_STALL_MS)) return outcome;
-  const error =
-    `not measured: this process's event loop stalled for ${Math.round(longestStallMs)} ms at once while the mock server held a request of the cell (the machine was overloaded), ` +
-    `so the mock server may have answered the client late against its own ${options.timeoutMs} ms timeout; ` +
-    'run the cell again on a less loaded machine, or with a higher --timeout or a lower --concurrency';
-  return { ...outcome, error };
+function judgeStarvation(options: RunCellOptions, outcome: TargetOutcome, runner: ProcessStarvation): { outcome: TargetOutcome; timing: CellTiming } {
+  const processes = markStarved([runner, ...(outcome.starvation ?? [])], options.timeoutMs);
+  const deadlineBound = outcome.skip === undefined && isDeadlineBound(outcome);
+  const timing: CellTiming = { ...(deadlineBound ? { deadlineBound: true as const } : {}), processes };
+  const starved = processes.filter((process) => process.starved);
+  const { starvation: _measured, ...rest } = outcome;
+  if (!deadlineBound || starved.length === 0 || outcome.error !== undefined) return { outcome: rest, timing };
+  return { outcome: { ...rest, error: describeStarvedCell(starved, options.timeoutMs), errorKind: 'starved' }, timing };
 }
 
 /** Classifiers are judged per exchange; real clients (command, SDK adapters) per explicit call and on the wire. */
@@ -118,11 +113,10 @@ function judgeOutcome(options: RunCellOptions, outcome: TargetOutcome, recording
   return { expected: client.expected, checks: judged ? client.checks : [], schema: [...options.schema, ...client.schema], conclusion: client.conclusion };
 }
 
-/** What a target run hands back: its outcome and, when it used the mock server, the recording and the clock it counts from. */
+/** What a target run hands back: its outcome and, when it used the mock server, the recording. */
 interface TargetResult {
   outcome: TargetOutcome;
   recording?: Recording;
-  clockOrigin?: number;
 }
 
 async function runTarget(options: RunCellOptions): Promise<TargetResult> {
@@ -149,7 +143,7 @@ async function runTargetWithin(options: RunCellOptions, budget: AbortController)
     const { server, connections } = await options.hosts.open(loaded.case, protocolVersion);
     try {
       const outcome = await withBudget(target.run({ ...context, serverUrl: server.url, ...(connections ? { connections } : {}) }), budgetMs, budget);
-      return { outcome, recording: await readSettledRecording(server), clockOrigin: server.clockOrigin };
+      return { outcome, recording: await readSettledRecording(server) };
     } finally {
       // A target past its budget that still sends reaches a closed path: a 404 recorded nowhere.
       await server.close();
@@ -158,7 +152,7 @@ async function runTargetWithin(options: RunCellOptions, budget: AbortController)
   const server = await startMockServer({ case: loaded.case, protocolVersion });
   try {
     const outcome = await withBudget(target.run({ ...context, serverUrl: server.url }), budgetMs, budget);
-    return { outcome, recording: await readSettledRecording(server), clockOrigin: server.clockOrigin };
+    return { outcome, recording: await readSettledRecording(server) };
   } finally {
     await server.close();
   }
@@ -167,7 +161,9 @@ async function runTargetWithin(options: RunCellOptions, budget: AbortController)
 /**
  * How long the recording waits for the server to see a response end once the target is done. The
  * harness closes what it gave up on before it settles, so its cells wait only for the server to
- * read that; a client that leaves a response open past its conclusion costs at most this.
+ * read that; a client that leaves a response open past its conclusion costs at most this. Counted
+ * in time this process could run (server.settle is stall-aware, loop-stall.ts): a loop that
+ * stalled or waited for a CPU meanwhile gets that time again, up to twice the wait.
  */
 export const RECORDING_SETTLE_MS = 500;
 
@@ -196,7 +192,7 @@ async function withBudget(run: Promise<TargetOutcome>, budgetMs: number, budget:
       timer = setStallAwareTimeout(() => resolve('gone'), CELL_BUDGET_GRACE_MS);
     });
     const late = await Promise.race([run.catch(() => 'gone' as const), grace]);
-    return late === 'gone' ? { verdicts: [], error } : { ...late, error };
+    return late === 'gone' ? { verdicts: [], error, errorKind: 'timeout' } : { ...late, error, errorKind: 'timeout' };
   } finally {
     timer?.clear();
   }

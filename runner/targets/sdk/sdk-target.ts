@@ -7,6 +7,7 @@ import { type ProtocolVersion, type Target, type TargetContext, type TargetOutco
 import { resolveSdkPackage, SDK_KINDS, type ResolveSdkOptions, type ResolvedSdkPackage } from './resolve-sdk-package.js';
 import { SdkWorker, type WorkerAnswer } from './sdk-worker.js';
 import { MAX_CELL_EXCHANGE_TIMEOUTS } from '../../run/cell-budget.js';
+import { readProcessStarvation } from '../../starvation/read-starvation.js';
 
 /** Slack on top of the SDK's own per-call timeouts before a silent worker counts as wedged. */
 const WORKER_SLACK_MS = 1500;
@@ -79,8 +80,12 @@ async function runSdkCell(worker: SdkWorker, context: TargetContext, startupMs: 
   );
   const durationMs = Math.round(performance.now() - started);
   const notes = answer.notes?.join('\n');
-  const run = { timedOut: answer.error?.includes('no answer within') ?? false, durationMs, ...(notes ? { stderr: notes } : {}) };
-  if (answer.error !== undefined) return { verdicts: [], error: answer.error, run };
+  const timedOut = answer.error?.includes('no answer within') ?? false;
+  const run = { timedOut, durationMs, ...(notes ? { stderr: notes } : {}) };
+  // The worker's own measure of how starved it was over the cell (worker.mjs, cell-starvation.mjs).
+  const starved = readProcessStarvation(answer.starvation, 'worker');
+  const starvation = starved ? { starvation: [starved] } : {};
+  if (answer.error !== undefined) return { verdicts: [], error: answer.error, run, ...starvation, ...(timedOut ? { errorKind: 'timeout' as const } : {}) };
   const verdicts: (Verdict | null)[] = [];
   const invalidVerdicts: NonNullable<TargetOutcome['invalidVerdicts']> = [];
   for (let index = 0; index < calls; index++) {
@@ -96,7 +101,7 @@ async function runSdkCell(worker: SdkWorker, context: TargetContext, startupMs: 
       invalidVerdicts.push({ index, value: raw, problem: read.problem });
     }
   }
-  return invalidVerdicts.length > 0 ? { verdicts, invalidVerdicts, run } : { verdicts, run };
+  return invalidVerdicts.length > 0 ? { verdicts, invalidVerdicts, run, ...starvation } : { verdicts, run, ...starvation };
 }
 
 /** Factories for `resolve-target.ts`, one per kind in SDK_KINDS (`ts-sdk@<version>`, `ai-sdk@<version>`, …). */

@@ -8,13 +8,15 @@
 // stdin, one JSON object per line:  {id, url, caseId, protocolVersion, tool, arguments, calls, timeoutMs}
 //                                    {id, ping: true}
 // stdout, one JSON object per line: {hello: {versions, packageVersion}} once at start-up, then
-//                                    {id, verdicts, detail, notes, durationMs} or {id, error} or {id, pong: true}
+//                                    {id, verdicts, detail, notes, durationMs, starvation} or {id, error, starvation} or {id, pong: true}
+//                                    (starvation: how starved this worker was over the cell, cell-starvation.mjs)
 // Cells run concurrently, each with a fresh Client and transport. stdout carries answers only:
 // console output of the SDK is sent to stderr.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
+import { blockLoopForTest, startCellMeter } from './cell-starvation.mjs';
 import { mapSdkError, mapSdkResult } from './map-sdk-outcome.mjs';
 import { probeVersions, warmUp } from './warm-up.mjs';
 
@@ -51,7 +53,12 @@ lines.on('line', (line) => {
   }
   if (message.ping) return write({ id: message.id, pong: true });
   if (message.crash) process.exit(70); // test hook: die as a crashing SDK would
-  runCell(message).then(write, (error) => write({ id: message.id, error: `worker: ${describe(error)}` }));
+  const meter = startCellMeter();
+  runCell(message).then(
+    (answer) => write({ ...answer, starvation: meter.stop() }),
+    (error) => write({ id: message.id, error: `worker: ${describe(error)}`, starvation: meter.stop() }),
+  );
+  if (message.blockForTestMs) blockLoopForTest(message.blockForTestMs); // test hook: a starved worker
 });
 lines.on('close', () => process.exit(0));
 
