@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadCases } from '../../cases/load-cases.js';
 import type { LoadedCase } from '../../cases/case-types.js';
 import type { Cell, ProtocolVersion } from '../../types.js';
-import { runWaitingBesideAnswered } from '../../../test/run-until-measured.js';
+import { runWaitingBesideAnswered } from '../../../test/run-waiting-beside-answered.js';
 import { createSdkTarget } from './sdk-target.js';
 
 const SPEC = 'ts-sdk@1.14.0';

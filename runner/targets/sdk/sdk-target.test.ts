@@ -11,7 +11,7 @@ import { runMatrix } from '../../run/run-matrix.js';
 import type { Cell, Target } from '../../types.js';
 import { resolveTarget } from '../resolve-target.js';
 import { ANSWERED_AT_ONCE_TIMEOUT_MS } from '../../../test/answered-at-once.js';
-import { runWaitingBesideAnswered } from '../../../test/run-until-measured.js';
+import { runWaitingBesideAnswered } from '../../../test/run-waiting-beside-answered.js';
 import { listBundledSdkTargets, resolveSdkPackage } from './resolve-sdk-package.js';
 import { createSdkTarget } from './sdk-target.js';
 
