@@ -172,6 +172,8 @@ export interface ProcessStarvation {
   stalledMs?: number;
   /** Its longest single stall of the event loop, when one reached 100 ms. */
   longestStallMs?: number;
+  /** The runner's: the part of stalledMs while its mock server had an answer of the cell to send (runner/starvation/answer-windows.ts). */
+  stalledWhileDueMs?: number;
   /** Past the threshold (runner/starvation/judge-starvation.ts). */
   starved?: true;
 }

@@ -5,7 +5,8 @@
 // busy loops, started and stopped here), and compared cell by cell: status, outcomes and the
 // consequences of failed checks. Prints "verdicts under load: N cells differ", the error cells of
 // each run, the exit codes and the wall-time ratio. BENCH_LOAD_DEFAULT=1 runs the default
-// `run --out` the same way too (minutes on 2 cores under the hogs).
+// `run --out` the same way too (minutes on 2 cores under the hogs); BENCH_LOAD_KEEP=DIR keeps both
+// runs' report folders in DIR (<name>-quiet, <name>-loaded) to look at the cells.
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
@@ -47,18 +48,19 @@ export async function measureUnderLoad(env, note = () => {}) {
 }
 
 async function compareRuns(name, args, env, note) {
-  const { dir, cleanup } = makeTempDir(`load-${name}`);
+  const keep = process.env.BENCH_LOAD_KEEP;
+  const { dir, cleanup } = keep ? { dir: keep, cleanup: () => {} } : makeTempDir(`load-${name}`);
   try {
     const loadBefore = loadavg()[0];
     note(`load: ${name} quietly (load ${loadBefore.toFixed(1)})…`);
-    const quiet = await runOnce([...args, '--out', join(dir, 'quiet')], env);
+    const quiet = await runOnce([...args, '--out', join(dir, `${name}-quiet`)], env);
     const hogs = startHogs(availableParallelism() * 6);
     let loaded;
     try {
       // Let the run queue fill and the 1-minute load average climb before the run starts.
       await new Promise((resolve) => setTimeout(resolve, 15_000));
       note(`load: ${name} beside ${hogs.count} busy loops (load ${loadavg()[0].toFixed(1)})…`);
-      loaded = await runOnce([...args, '--out', join(dir, 'loaded')], env, hogs);
+      loaded = await runOnce([...args, '--out', join(dir, `${name}-loaded`)], env, hogs);
     } finally {
       hogs.stop();
     }

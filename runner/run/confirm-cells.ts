@@ -3,15 +3,18 @@
 // `error` because a process was starved during a deadline (kind `starved`) or because a deadline
 // of the runner's ran out (kind `timeout`), and, where a process's starvation could not be
 // measured (no schedstat outside Linux), those whose outcome a deadline produced. A first re-run
-// goes at a low concurrency; a cell still not measured then runs once more alone. A re-run's
+// goes at a low concurrency; a cell still not measured then runs alone, twice at most. A re-run's
 // result replaces the first one only when it is measured; a cell still starved after both stays
 // `error`, with its cause and remedy.
 import { isMeasured } from '../starvation/judge-starvation.js';
 import type { Cell, RerunReason, RerunSummary } from '../types.js';
 import { runPool } from './run-pool.js';
 
-/** At most this many runs after the main pass: one at a low concurrency, one alone. */
-export const MAX_RERUNS = 2;
+/**
+ * At most this many runs after the main pass: one at a low concurrency, then alone. On a machine
+ * whose load comes and goes, a cell starved in one run alone is often measured in the next.
+ */
+export const MAX_RERUNS = 3;
 
 export interface ConfirmCellsOptions<P> {
   /** The main pass's cells, with what each was planned from. */
@@ -56,17 +59,20 @@ export async function confirmCells<P>(options: ConfirmCellsOptions<P>): Promise<
   if (flagged.length === 0) return { cells };
   let open = flagged;
   for (let attempt = 1; attempt <= MAX_RERUNS && open.length > 0 && !options.signal.aborted; attempt++) {
-    // The first re-run: the machine's cores at once (more for cells that mostly wait); the last: one at a time.
-    const alone = attempt === MAX_RERUNS;
-    const waiting = open.filter((entry) => options.waits(entry.planned));
-    const busy = open.filter((entry) => !options.waits(entry.planned));
+    // The first re-run: the machine's cores at once (more for cells that mostly wait); then one at a time.
+    const alone = attempt > 1;
     const rerunEntry = async (entry: (typeof open)[number]) => {
       const result = await options.rerun(entry.planned);
       if (result === undefined) return;
       entry.runs++;
       entry.kept = result;
     };
-    await Promise.all([runPool(waiting, alone ? 1 : options.cores * 4, rerunEntry), runPool(busy, alone ? 1 : options.cores, rerunEntry)]);
+    if (alone) await runPool(open, 1, rerunEntry);
+    else {
+      const waiting = open.filter((entry) => options.waits(entry.planned));
+      const busy = open.filter((entry) => !options.waits(entry.planned));
+      await Promise.all([runPool(waiting, options.cores * 4, rerunEntry), runPool(busy, options.cores, rerunEntry)]);
+    }
     open = open.filter((entry) => !isMeasuredRun(entry.kept));
   }
   // A cell the stopped run did not get to run again keeps its first result, as it is.

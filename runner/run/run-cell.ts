@@ -13,6 +13,7 @@ import { CELL_BUDGET_GRACE_MS, getCellBudgetMs } from './cell-budget.js';
 import { setStallAwareTimeout, watchLoopStalls, type StallAwareTimeout } from '../loop-stall.js';
 import { describeStarvedCell, isDeadlineBound, markStarved } from '../starvation/judge-starvation.js';
 import { startRunnerMeter } from '../starvation/measure-runner.js';
+import { findAnswerWindows, isCallAnswerDue } from '../starvation/answer-windows.js';
 import { createCellAbort } from './cell-signal.js';
 
 export interface RunCellOptions {
@@ -39,6 +40,7 @@ export async function runCell(options: RunCellOptions): Promise<Cell> {
   let recording: Recording | undefined;
   let outcome: TargetOutcome;
   let timing: CellTiming | undefined;
+  let clockOrigin: number | undefined;
   const skip = target.skipReason?.(protocolVersion);
   if (skip !== undefined) {
     outcome = { verdicts: [], skip };
@@ -48,12 +50,17 @@ export async function runCell(options: RunCellOptions): Promise<Cell> {
     try {
       const result = await runTarget(options);
       recording = result.recording;
+      clockOrigin = result.clockOrigin;
       outcome = result.outcome;
     } catch (error) {
       outcome = { verdicts: [], error: `harness error: ${describeThrownMessage(error)}` };
     }
     // In direct mode no deadline runs: the scripted bytes are handed over as they are.
-    if (target.usesServer(mode)) ({ outcome, timing } = judgeStarvation(options, outcome, meter.stop()));
+    if (target.usesServer(mode)) {
+      const answers = recording && clockOrigin !== undefined ? { recording, clockOrigin, case: loaded.case } : undefined;
+      const windows = answers ? findAnswerWindows(answers, meter.readStalls()) : [];
+      ({ outcome, timing } = judgeStarvation(options, outcome, meter.stop(windows), answers ? isCallAnswerDue(answers) : true));
+    }
     stopWatching();
   }
   outcome = copyTargetOutcome(outcome);
@@ -92,13 +99,14 @@ export async function runCell(options: RunCellOptions): Promise<Cell> {
  * `starved`), its verdicts kept as evidence; runMatrix runs it again after the main pass
  * (confirm-cells.ts). An outcome the answer produced stands whatever the load: it was seen.
  */
-function judgeStarvation(options: RunCellOptions, outcome: TargetOutcome, runner: ProcessStarvation): { outcome: TargetOutcome; timing: CellTiming } {
-  const processes = markStarved([runner, ...(outcome.starvation ?? [])], options.timeoutMs);
+function judgeStarvation(options: RunCellOptions, outcome: TargetOutcome, runner: ProcessStarvation, callAnswerDue: boolean): { outcome: TargetOutcome; timing: CellTiming } {
+  const processes = markStarved([runner, ...(outcome.starvation ?? [])], options.timeoutMs, options.target.info.kind === 'classifier');
   const deadlineBound = outcome.skip === undefined && isDeadlineBound(outcome);
   const timing: CellTiming = { ...(deadlineBound ? { deadlineBound: true as const } : {}), processes };
   const starved = processes.filter((process) => process.starved);
   const { starvation: _measured, ...rest } = outcome;
-  if (!deadlineBound || starved.length === 0 || outcome.error !== undefined) return { outcome: rest, timing };
+  // No tools/call answer was ever due (each hung from the start): the client ends the same on any machine.
+  if (!deadlineBound || !callAnswerDue || starved.length === 0 || outcome.error !== undefined) return { outcome: rest, timing };
   return { outcome: { ...rest, error: describeStarvedCell(starved, options.timeoutMs), errorKind: 'starved' }, timing };
 }
 
@@ -113,10 +121,11 @@ function judgeOutcome(options: RunCellOptions, outcome: TargetOutcome, recording
   return { expected: client.expected, checks: judged ? client.checks : [], schema: [...options.schema, ...client.schema], conclusion: client.conclusion };
 }
 
-/** What a target run hands back: its outcome and, when it used the mock server, the recording. */
+/** What a target run hands back: its outcome and, when it used the mock server, the recording and the clock it counts from. */
 interface TargetResult {
   outcome: TargetOutcome;
   recording?: Recording;
+  clockOrigin?: number;
 }
 
 async function runTarget(options: RunCellOptions): Promise<TargetResult> {
@@ -143,7 +152,7 @@ async function runTargetWithin(options: RunCellOptions, budget: AbortController)
     const { server, connections } = await options.hosts.open(loaded.case, protocolVersion);
     try {
       const outcome = await withBudget(target.run({ ...context, serverUrl: server.url, ...(connections ? { connections } : {}) }), budgetMs, budget);
-      return { outcome, recording: await readSettledRecording(server) };
+      return { outcome, recording: await readSettledRecording(server), clockOrigin: server.clockOrigin };
     } finally {
       // A target past its budget that still sends reaches a closed path: a 404 recorded nowhere.
       await server.close();
@@ -152,7 +161,7 @@ async function runTargetWithin(options: RunCellOptions, budget: AbortController)
   const server = await startMockServer({ case: loaded.case, protocolVersion });
   try {
     const outcome = await withBudget(target.run({ ...context, serverUrl: server.url }), budgetMs, budget);
-    return { outcome, recording: await readSettledRecording(server) };
+    return { outcome, recording: await readSettledRecording(server), clockOrigin: server.clockOrigin };
   } finally {
     await server.close();
   }

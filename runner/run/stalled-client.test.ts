@@ -40,13 +40,15 @@ describe('a starved runner during a real client cell', () => {
     const cell = await run(makeStallingTarget('command', 1200, TIMED_OUT));
     expect(cell.status).toBe('error');
     expect(cell.errorKind).toBe('starved');
-    expect(cell.reason).toMatch(/^not measured: a deadline produced the outcome while the runner \(its mock server and harness\): .*its event loop stood still [\d,]+ ms \(the longest stall [\d,]+ ms\), in [\d,]+ ms \(the threshold is a quarter of the 400 ms timeout, at least 250 ms: 250 ms\)/);
+    expect(cell.reason).toMatch(/^not measured: a deadline produced the outcome while the runner \(its mock server and harness\): .*its event loop stood still [\d,]+ ms \(the longest stall [\d,]+ ms, [\d,]+ ms of it while an answer was due\), in [\d,]+ ms \(the threshold is a quarter of the 400 ms timeout, at least 250 ms: 250 ms\)/);
     expect(cell.reason).toMatch(/run again on a less loaded machine, or with a lower --concurrency \(e\.g\. --concurrency 2\) or a higher --timeout$/);
     expect(cell.actual).toEqual([TIMED_OUT]);
     expect(cell.checks).toEqual([]);
     const runner = cell.timing!.processes.find((process) => process.process === 'runner')!;
     expect(runner.starved).toBe(true);
     expect(runner.longestStallMs).toBeGreaterThanOrEqual(1150);
+    // The server held the call (its answer due 200 ms after it) all through the stall.
+    expect(runner.stalledWhileDueMs).toBeGreaterThanOrEqual(1150);
     expect(cell.timing!.deadlineBound).toBe(true);
   });
 

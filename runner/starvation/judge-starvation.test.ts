@@ -10,22 +10,30 @@ describe('the starvation threshold', () => {
   });
 
   it.each([
-    ['an event loop that stood still a quarter of the timeout', { windowMs: 900, stalledMs: 500, longestStallMs: 300 }, true],
-    ['one stall of that length', { windowMs: 600, stalledMs: 500, longestStallMs: 500 }, true],
-    ['stalls just under it, with the rest of the window run', { windowMs: 5000, stalledMs: 499, longestStallMs: 300 }, false],
-    ['a long wait for a CPU in short waits, the loop never still for 100 ms', { windowMs: 2300, cpuWaitMs: 1400, stalledMs: 0 }, false],
+    ['a worker with one stall of the threshold', { windowMs: 600, stalledMs: 500, longestStallMs: 500 }, true],
+    ['a worker whose loop stood still that long in all, more than half the time', { windowMs: 900, stalledMs: 500, longestStallMs: 300 }, true],
+    ['a worker whose loop stood still as long, scattered over a long wait (slowed)', { windowMs: 2400, stalledMs: 700, longestStallMs: 300 }, false],
+    ['a worker that waited long for a CPU in short waits, its loop never still for 100 ms', { windowMs: 2300, cpuWaitMs: 1400, stalledMs: 0 }, false],
     ['a client group that waited for a CPU more than half the window and the threshold', { windowMs: 1800, cpuWaitMs: 1000 }, true],
     ['a client group that waited as long, under half a long window (slowed)', { windowMs: 4000, cpuWaitMs: 1000 }, false],
     ['a client group that waited more than half a short window, under the threshold', { windowMs: 300, cpuWaitMs: 290 }, false],
     ['nothing measured', { windowMs: 9000 }, false],
-  ])('a process with %s: starved %s (timeout 2000 ms)', (_name, measures, starved) => {
+  ])('%s: starved %s (timeout 2000 ms)', (_name, measures, starved) => {
     expect(isStarved(worker(measures), 2000)).toBe(starved);
   });
 
+  it("judges the runner as the mock server by its stalls while an answer was due, and as a classifier's harness by all of them", () => {
+    const runner: ProcessStarvation = { process: 'runner', windowMs: 2400, stalledMs: 1500, longestStallMs: 900, stalledWhileDueMs: 100 };
+    expect(isStarved(runner, 2000)).toBe(false);
+    expect(isStarved(runner, 2000, { asClient: true })).toBe(true);
+    expect(isStarved({ ...runner, stalledWhileDueMs: 500 }, 2000)).toBe(true);
+  });
+
   it('marks the starved processes and rounds every measure to whole ms', () => {
-    expect(markStarved([worker({ windowMs: 600.4, stalledMs: 550.6, longestStallMs: 550.6 }), { process: 'client', windowMs: 10.2 }], 2000)).toEqual([
+    expect(markStarved([worker({ windowMs: 600.4, stalledMs: 550.6, longestStallMs: 550.6 }), { process: 'client', windowMs: 10.2 }, { process: 'runner', windowMs: 600, stalledMs: 550, longestStallMs: 550, stalledWhileDueMs: 0 }], 2000)).toEqual([
       { process: 'worker', windowMs: 600, stalledMs: 551, longestStallMs: 551, starved: true },
       { process: 'client', windowMs: 10 },
+      { process: 'runner', windowMs: 600, stalledMs: 550, longestStallMs: 550, stalledWhileDueMs: 0 },
     ]);
   });
 
@@ -43,6 +51,7 @@ describe('an outcome a deadline produced', () => {
     ['a STREAM_INCOMPLETE verdict', { verdicts: [{ outcome: 'STREAM_INCOMPLETE', layer: 'transport' }] }, true],
     ['a client killed at its time limit', { run: { timedOut: true, durationMs: 1 } }, true],
     ["an error of a deadline of the runner's", { error: 'x', errorKind: 'timeout' }, true],
+    ['a call the client concluded nothing about', { verdicts: [null] }, true],
     ['a verdict the answer produced', {}, false],
     ['an error of another kind', { error: 'the client could not be started' }, false],
   ] as const)('is %s: %s', (_name, extra, bound) => {

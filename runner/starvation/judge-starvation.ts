@@ -12,11 +12,12 @@ import type { ProcessStarvation, TargetOutcome, TimedProcess } from '../types.js
 export const STARVED_SHARE_OF_TIMEOUT = 0.25;
 export const STARVED_MIN_MS = 250;
 /**
- * A client process group is judged on its CPU wait alone (it may not be written in Node), and that
- * counts only when it is also at least this share of the time the group was watched: every wake-up
- * of a process on a loaded machine waits for a CPU (on 2 cores beside 12 busy loops, an idle Node
- * process with a 20 ms ticker waited 14 % of the time, one that wanted half a core 84 %; quiet,
- * 0.2 % and 10 %), which slows a process without keeping it from its answers.
+ * Time lost in many short waits counts only when it is at least this share of the time the process
+ * was watched: every wake-up of a process on a loaded machine waits for a CPU (on 2 cores beside 12
+ * busy loops, an idle Node process with a 20 ms ticker waited 14 % of the time, one that wanted half
+ * a core 84 %; quiet, 0.2 % and 10 %), and at load 20-30 an idle Node process also stands still for
+ * 100-300 ms now and then; either slows a process without keeping it from its answers. More than
+ * half the time is a process that could not keep up.
  */
 export const SUSTAINED_SHARE_OF_WINDOW = 0.5;
 
@@ -25,20 +26,32 @@ export function getStarvedThresholdMs(timeoutMs: number): number {
   return Math.max(timeoutMs * STARVED_SHARE_OF_TIMEOUT, STARVED_MIN_MS);
 }
 
+export interface StarvedOptions {
+  /**
+   * The process played the client's part in the cell (a worker, a client process, the runner's own
+   * harness for a classifier): its starvation over the whole cell counts, not only while the
+   * server had an answer to send. @default true, except for the runner
+   */
+  asClient?: boolean;
+}
+
 /**
- * Whether a process was starved past the threshold. A Node process (the runner, a worker) measures
- * its event loop: what counts is the time the loop stood still in stalls of 100 ms or more, since
- * then its expired timers run before the answers that came meanwhile; a loop that turns every few
- * tens of ms, however loaded the machine, reads them in time (at load 23-34 on 2 cores, an SDK
- * worker running one cell waited for a CPU more than half the time, in waits of a few tens of ms,
- * and concluded what it concludes alone). A client process group is judged on its CPU wait, when
- * that was also more than half the time watched.
+ * Whether a process was starved past the threshold.
+ * - As the mock server (the runner): its event loop stood still that long while the server had an
+ *   answer of the cell to send (stalledWhileDueMs): the answer went out that much late.
+ * - As a client, a Node process (a worker, the runner's harness) measures its event loop: one stall
+ *   that long (its expired timers then run before the answers that came meanwhile), or that much
+ *   stalled time in all when it was more than half the time watched (a loop that could not keep up).
+ *   A loop that turns every few tens of ms, however loaded the machine, reads its answers in time.
+ * - A client process group is judged on its CPU wait, when that was also more than half the time.
  */
-export function isStarved(process: ProcessStarvation, timeoutMs: number): boolean {
+export function isStarved(process: ProcessStarvation, timeoutMs: number, options: StarvedOptions = {}): boolean {
   const threshold = getStarvedThresholdMs(timeoutMs);
-  if (process.stalledMs !== undefined || process.longestStallMs !== undefined) return Math.max(process.stalledMs ?? 0, process.longestStallMs ?? 0) >= threshold;
-  const waited = process.cpuWaitMs ?? 0;
-  return waited >= threshold && waited >= process.windowMs * SUSTAINED_SHARE_OF_WINDOW;
+  if ((process.stalledWhileDueMs ?? 0) >= threshold) return true;
+  if (!(options.asClient ?? process.process !== 'runner')) return false;
+  const sustained = (lost: number) => lost >= threshold && lost >= process.windowMs * SUSTAINED_SHARE_OF_WINDOW;
+  if (process.stalledMs !== undefined || process.longestStallMs !== undefined) return (process.longestStallMs ?? 0) >= threshold || sustained(process.stalledMs ?? 0);
+  return sustained(process.cpuWaitMs ?? 0);
 }
 
 /** Whether anything about the process's starvation was measured (its event loop, or schedstat). */
@@ -47,24 +60,27 @@ export function isMeasured(process: ProcessStarvation): boolean {
 }
 
 /**
- * Whether a deadline produced the outcome: a verdict of NO_RESPONSE or STREAM_INCOMPLETE (the
- * client's own timer, or a reset: not told apart, so both count), a client killed at its time
- * limit, or an error of a deadline of the runner's.
+ * Whether a deadline may have produced the outcome: a verdict of NO_RESPONSE or STREAM_INCOMPLETE
+ * (the client's own timer, or a reset: not told apart, so both count), a call the client concluded
+ * nothing about (a client that gave up in its setup says so: a persistent client at load 20-30
+ * concluded nothing after its own initialize timed out), a client killed at its time limit, or an
+ * error of a deadline of the runner's.
  */
 export function isDeadlineBound(outcome: TargetOutcome): boolean {
   if (outcome.errorKind === 'timeout' || outcome.errorKind === 'starved' || outcome.run?.timedOut === true) return true;
-  return outcome.verdicts.some((verdict) => verdict?.outcome === 'NO_RESPONSE' || verdict?.outcome === 'STREAM_INCOMPLETE');
+  return outcome.verdicts.some((verdict) => verdict === null || verdict.outcome === 'NO_RESPONSE' || verdict.outcome === 'STREAM_INCOMPLETE');
 }
 
-/** The processes rounded to whole ms, and marked `starved` where they were. */
-export function markStarved(processes: readonly ProcessStarvation[], timeoutMs: number): ProcessStarvation[] {
+/** The processes rounded to whole ms, and marked `starved` where they were (`runnerAsClient`: a classifier's harness runs in the runner). */
+export function markStarved(processes: readonly ProcessStarvation[], timeoutMs: number, runnerAsClient = false): ProcessStarvation[] {
   return processes.map((process) => {
     const rounded: ProcessStarvation = { process: process.process, windowMs: Math.round(process.windowMs) };
-    for (const key of ['cpuWaitMs', 'stalledMs', 'longestStallMs'] as const) {
+    for (const key of ['cpuWaitMs', 'stalledMs', 'longestStallMs', 'stalledWhileDueMs'] as const) {
       const value = process[key];
       if (value !== undefined) rounded[key] = Math.round(value);
     }
-    return isStarved(process, timeoutMs) ? { ...rounded, starved: true } : rounded;
+    const asClient = process.process !== 'runner' || runnerAsClient;
+    return isStarved(process, timeoutMs, { asClient }) ? { ...rounded, starved: true } : rounded;
   });
 }
 
@@ -78,7 +94,10 @@ const PROCESS_NAMES: Record<TimedProcess, string> = {
 export function describeStarvation(process: ProcessStarvation): string {
   const parts: string[] = [];
   if (process.cpuWaitMs !== undefined) parts.push(`waited ${formatMs(process.cpuWaitMs)} for a CPU`);
-  if (process.stalledMs !== undefined) parts.push(`its event loop stood still ${formatMs(process.stalledMs)}${process.longestStallMs ? ` (the longest stall ${formatMs(process.longestStallMs)})` : ''}`);
+  if (process.stalledMs !== undefined) {
+    const due = process.stalledWhileDueMs ? `, ${formatMs(process.stalledWhileDueMs)} of it while an answer was due` : '';
+    parts.push(`its event loop stood still ${formatMs(process.stalledMs)}${process.longestStallMs ? ` (the longest stall ${formatMs(process.longestStallMs)}${due})` : due}`);
+  }
   return `${PROCESS_NAMES[process.process]}: ${parts.join(' and ') || 'nothing measured'}, in ${formatMs(process.windowMs)}`;
 }
 

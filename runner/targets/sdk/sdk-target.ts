@@ -12,6 +12,13 @@ import { readProcessStarvation } from '../../starvation/read-starvation.js';
 /** Slack on top of the SDK's own per-call timeouts before a silent worker counts as wedged. */
 const WORKER_SLACK_MS = 1500;
 
+/**
+ * A step the worker runs before the call, not under test (connect, list the tools), that ran out of
+ * its time (worker.mjs words it so): on a loaded machine that is the load's doing, like a deadline
+ * of the runner's, so the cell runs again (confirm-cells.ts) rather than stay an error.
+ */
+const SETUP_TIMED_OUT = /^(connect|tools\/list) failed before any tools\/call: .*(timed out|timeout)/i;
+
 export interface CreateSdkTargetOptions extends ResolveSdkOptions {
   /**
    * The protocol versions the run will ask about. A library that declares no version list is probed
@@ -81,11 +88,12 @@ async function runSdkCell(worker: SdkWorker, context: TargetContext, startupMs: 
   const durationMs = Math.round(performance.now() - started);
   const notes = answer.notes?.join('\n');
   const timedOut = answer.error?.includes('no answer within') ?? false;
+  const outOfTime = timedOut || SETUP_TIMED_OUT.test(answer.error ?? '');
   const run = { timedOut, durationMs, ...(notes ? { stderr: notes } : {}) };
   // The worker's own measure of how starved it was over the cell (worker.mjs, cell-starvation.mjs).
   const starved = readProcessStarvation(answer.starvation, 'worker');
   const starvation = starved ? { starvation: [starved] } : {};
-  if (answer.error !== undefined) return { verdicts: [], error: answer.error, run, ...starvation, ...(timedOut ? { errorKind: 'timeout' as const } : {}) };
+  if (answer.error !== undefined) return { verdicts: [], error: answer.error, run, ...starvation, ...(outOfTime ? { errorKind: 'timeout' as const } : {}) };
   const verdicts: (Verdict | null)[] = [];
   const invalidVerdicts: NonNullable<TargetOutcome['invalidVerdicts']> = [];
   for (let index = 0; index < calls; index++) {
