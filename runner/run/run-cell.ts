@@ -11,7 +11,7 @@ import { copyTargetOutcome } from './copy-target-outcome.js';
 import { buildReproCommand, type ReproContext } from './repro.js';
 import { CELL_BUDGET_GRACE_MS, getCellBudgetMs } from './cell-budget.js';
 import { setStallAwareTimeout, watchLoopStalls, type StallAwareTimeout } from '../loop-stall.js';
-import { describeStarvedCell, isDeadlineBound, markStarved } from '../starvation/judge-starvation.js';
+import { describeStarvedCell, describeStarvedError, isDeadlineBound, markStarved } from '../starvation/judge-starvation.js';
 import { startRunnerMeter } from '../starvation/measure-runner.js';
 import { findAnswerWindows, isCallAnswerDue } from '../starvation/answer-windows.js';
 import { createCellAbort } from './cell-signal.js';
@@ -97,7 +97,8 @@ export async function runCell(options: RunCellOptions): Promise<Cell> {
  * stood still longer still ends them early (a reference cell concluded NO_RESPONSE instead of
  * STREAM_INCOMPLETE at load 27-39, its runner still for 5.4 s of 6.4). Such a cell is `error` (kind
  * `starved`), its verdicts kept as evidence; runMatrix runs it again after the main pass
- * (confirm-cells.ts). An outcome the answer produced stands whatever the load: it was seen.
+ * (confirm-cells.ts). So is a target's own error while a process was starved: the load may have
+ * caused it. An outcome the answer produced stands whatever the load: it was seen.
  */
 function judgeStarvation(options: RunCellOptions, outcome: TargetOutcome, runner: ProcessStarvation, callAnswerDue: boolean): { outcome: TargetOutcome; timing: CellTiming } {
   const processes = markStarved([runner, ...(outcome.starvation ?? [])], options.timeoutMs, options.target.info.kind === 'classifier');
@@ -106,7 +107,11 @@ function judgeStarvation(options: RunCellOptions, outcome: TargetOutcome, runner
   const starved = processes.filter((process) => process.starved);
   const { starvation: _measured, ...rest } = outcome;
   // No tools/call answer was ever due (each hung from the start): the client ends the same on any machine.
-  if (!deadlineBound || !callAnswerDue || starved.length === 0 || outcome.error !== undefined) return { outcome: rest, timing };
+  if (!callAnswerDue || starved.length === 0 || outcome.errorKind !== undefined) return { outcome: rest, timing };
+  // A target that failed while starved (an SDK worker's connect that broke off at load 20-30, its
+  // runner still for 14.6 s of 15) has not shown that the failure is its own.
+  if (outcome.error !== undefined) return { outcome: { ...rest, error: describeStarvedError(outcome.error, starved, options.timeoutMs), errorKind: 'starved' }, timing };
+  if (!deadlineBound) return { outcome: rest, timing };
   return { outcome: { ...rest, error: describeStarvedCell(starved, options.timeoutMs), errorKind: 'starved' }, timing };
 }
 

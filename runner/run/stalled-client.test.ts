@@ -60,6 +60,16 @@ describe('a starved runner during a real client cell', () => {
     expect(cell.timing!.processes.find((process) => process.process === 'runner')!.starved).toBe(true);
   });
 
+  it("makes a target's own error while it was starved an error of kind starved, keeping the target's words; and leaves it alone otherwise", async () => {
+    const failing = (stallMs: number): Target => ({ ...makeStallingTarget('client', stallMs, SUCCESS), run: async (context) => (await makeStallingTarget('client', stallMs, SUCCESS).run(context), { verdicts: [], error: 'connect failed before any tools/call: TypeError: fetch failed' }) });
+    const starved = await run(failing(1200));
+    expect(starved).toMatchObject({ status: 'error', errorKind: 'starved' });
+    expect(starved.reason).toMatch(/^not measured: the target failed while the runner .* so the machine's load may have caused it; run again .*\. The target said: connect failed before any tools\/call: TypeError: fetch failed$/);
+    const measured = await run(failing(0), 60_000);
+    expect(measured).toMatchObject({ status: 'error', reason: 'connect failed before any tools/call: TypeError: fetch failed' });
+    expect(measured.errorKind).toBeUndefined();
+  });
+
   it("applies to a classifier's cells too: its harness's deadlines wait at most twice their time", async () => {
     const cell = await run(makeStallingTarget('classifier', 1200, TIMED_OUT));
     expect(cell.errorKind).toBe('starved');

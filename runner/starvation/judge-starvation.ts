@@ -110,6 +110,18 @@ export function describeStarvedCell(starved: readonly ProcessStarvation[], timeo
   );
 }
 
+/**
+ * The error of a cell whose target failed (an adapter's setup that gave up, a client that broke off)
+ * while a process that timed it was starved: the load may have caused the failure, so it is not yet
+ * the target's; the target's own words are kept.
+ */
+export function describeStarvedError(error: string, starved: readonly ProcessStarvation[], timeoutMs: number): string {
+  return (
+    `not measured: the target failed while ${starved.map(describeStarvation).join('; ')} ` +
+    `(the threshold is ${formatMs(getStarvedThresholdMs(timeoutMs))}), so the machine's load may have caused it; ${describeRemedy()}. The target said: ${error}`
+  );
+}
+
 /** What to do about cells a loaded machine kept from being measured. */
 export function describeRemedy(): string {
   return 'run again on a less loaded machine, or with a lower --concurrency (e.g. --concurrency 2) or a higher --timeout';
