@@ -52,10 +52,20 @@ function onTick(): void {
 /** The CPU wait of this thread since the last call (0 where it is not counted). */
 function readCpuWaitDelta(): number {
   if (cpuWaitMs === undefined) return 0;
-  const now = readCpuWaitMs(OWN_SCHEDSTAT) ?? cpuWaitMs;
+  const now = readOwnCpuWait() ?? cpuWaitMs;
   const delta = now - cpuWaitMs;
   cpuWaitMs = now;
   return delta;
+}
+
+let readOwnCpuWait = (): number | undefined => (hasCpuWaitCounter() ? readCpuWaitMs(OWN_SCHEDSTAT) : undefined);
+
+/**
+ * Test hook: where the ticker reads this thread's CPU-wait counter (ms); without an argument, back
+ * to schedstat. Takes effect when the ticker next starts.
+ */
+export function setCpuWaitReaderForTest(reader?: () => number | undefined): void {
+  readOwnCpuWait = reader ?? (() => (hasCpuWaitCounter() ? readCpuWaitMs(OWN_SCHEDSTAT) : undefined));
 }
 
 /** How late the next tick is at `now`, when that is a stall; else 0. */
@@ -123,7 +133,7 @@ export function watchLoopStalls(): () => void {
   watchers += 1;
   if (ticker === undefined) {
     lastTick = performance.now();
-    cpuWaitMs = hasCpuWaitCounter() ? readCpuWaitMs(OWN_SCHEDSTAT) : undefined;
+    cpuWaitMs = readOwnCpuWait();
     ticker = setInterval(onTick, TICK_MS);
     ticker.unref();
   }
