@@ -106,8 +106,9 @@ function judgeStarvation(options: RunCellOptions, outcome: TargetOutcome, runner
   const timing: CellTiming = { ...(deadlineBound ? { deadlineBound: true as const } : {}), processes };
   const starved = processes.filter((process) => process.starved);
   const { starvation: _measured, ...rest } = outcome;
-  // No tools/call answer was ever due (each hung from the start): the client ends the same on any machine.
-  if (!callAnswerDue || starved.length === 0 || outcome.errorKind !== undefined) return { outcome: rest, timing };
+  // No tools/call answer was ever due (each hung from the start): the client ends the same on any
+  // machine. An interrupted run stopped the target itself: nothing to run again.
+  if (!callAnswerDue || starved.length === 0 || outcome.errorKind !== undefined || options.signal.aborted) return { outcome: rest, timing };
   // A target that failed while starved (an SDK worker's connect that broke off at load 20-30, its
   // runner still for 14.6 s of 15) has not shown that the failure is its own.
   if (outcome.error !== undefined) return { outcome: { ...rest, error: describeStarvedError(outcome.error, starved, options.timeoutMs), errorKind: 'starved' }, timing };

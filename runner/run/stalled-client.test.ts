@@ -70,6 +70,14 @@ describe('a starved runner during a real client cell', () => {
     expect(measured.errorKind).toBeUndefined();
   });
 
+  it('leaves the error of an interrupted run as it is: the run stopped the target', async () => {
+    const stop = new AbortController();
+    const target: Target = { ...makeStallingTarget('client', 1200, SUCCESS), run: async (context) => (await makeStallingTarget('client', 1200, SUCCESS).run(context), stop.abort(), { verdicts: [], error: 'interrupted: the run was aborted' }) };
+    const cell = await runCell({ loaded, protocolVersion: '2026-07-28', target, mode: 'http', timeoutMs: 400, signal: stop.signal, schema: [] });
+    expect(cell).toMatchObject({ status: 'error', reason: 'interrupted: the run was aborted' });
+    expect(cell.errorKind).toBeUndefined();
+  });
+
   it("applies to a classifier's cells too: its harness's deadlines wait at most twice their time", async () => {
     const cell = await run(makeStallingTarget('classifier', 1200, TIMED_OUT));
     expect(cell.errorKind).toBe('starved');
