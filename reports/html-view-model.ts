@@ -5,6 +5,7 @@ import type { CellStatus, ProtocolVersion } from '../runner/types.js';
 import type { PassableResult } from './report-source.js';
 import { CELL_STATUSES, PROTOCOL_VERSIONS } from '../runner/types.js';
 import { describePassSources, describeWireOnlyTargets } from '../runner/run/describe-conclusions.js';
+import { describeBackoff, describeReruns } from '../runner/run/describe-reruns.js';
 import { computeCaseTableDigest, indexCases } from './case-info.js';
 import { buildTargets, groupTargets, type TargetBar, type TargetGroup } from './html-target-bars.js';
 import { describeFailureKind } from './count-failures.js';
@@ -134,7 +135,9 @@ export function buildMatrixViewModel(result: PassableResult, comparison?: Compar
     total: result.summary.total,
     counts: CELL_STATUSES.map((status) => ({ status, word: STATUS_STYLE[status].word, count: result.summary[status] })),
     unmeasured: (result.unmeasured ?? []).map((entry) => sanitizeText(`${entry.target}: ${entry.reason}`)),
-    conclusionNotes: [...describeWireOnlyTargets(result), ...(describePassSources(result.summary) ? [describePassSources(result.summary)!] : [])].map((note) => sanitizeText(note)),
+    conclusionNotes: [...describeWireOnlyTargets(result), ...(describePassSources(result.summary) ? [describePassSources(result.summary)!] : []), ...[describeReruns(result), describeBackoff(result)].filter((note) => note !== undefined)].map((note) =>
+      sanitizeText(note),
+    ),
     legend: CELL_STATUSES.map((status) => ({ status, word: STATUS_STYLE[status].word, description: STATUS_STYLE[status].description })),
     unsafe: describeUnsafe(targets),
     targets,

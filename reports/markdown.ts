@@ -5,6 +5,7 @@ import type { Cell, CellStatus, RunResult } from '../runner/types.js';
 import { CELL_STATUSES } from '../runner/types.js';
 import { getTargetFamily } from '../runner/compare/pair-targets.js';
 import { describePassSources, describeWireOnlyTargets } from '../runner/run/describe-conclusions.js';
+import { describeBackoff, describeReruns } from '../runner/run/describe-reruns.js';
 import type { ComparedCell, Comparison } from './compare-types.js';
 import { countFailures, FAILURE_KINDS, formatFailureLine, getFailureKind, getFailureKindTitle, type FailureKind } from './count-failures.js';
 import { describeFailedCheck } from './describe-mismatch.js';
@@ -202,6 +203,7 @@ export function render(input: RunResult | ReportSource, options: MarkdownOptions
   if (areSchemasOff(result)) lines.push(`> **${SCHEMAS_OFF_NOTICE.replace(':', ':**')}`, '');
   for (const entry of result.unmeasured ?? []) lines.push(`> **Nothing measured** for ${escapeMarkdown(entry.target)}: ${escapeMarkdown(entry.reason)}`, '');
   for (const warning of describeWireOnlyTargets({ targets: result.targets, cells: source.cells() })) lines.push(`> **Warning:** ${escapeMarkdown(warning.replace(/^warning: /, ''))}`, '');
+  for (const note of [describeReruns(result), describeBackoff(result)]) if (note) lines.push(`> **Load:** ${escapeMarkdown(note)}.`, '');
   const gathered = gatherCells(source, maxFailures);
   // Above the table, below the notices: unsafe cells known or not, since a baseline keeps the run
   // green, not the client safe (issue 30).

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { checkResults } from '../runner/compare/results-file.js';
-import { CONSEQUENCES, ERROR_KINDS } from '../runner/vocabulary.js';
+import { CONSEQUENCES, ERROR_KINDS, RERUN_REASONS, TIMED_PROCESSES } from '../runner/vocabulary.js';
 import { makeHostileRunResult, makeRunResult, makeSyntheticRunResult } from './make-run-result.js';
 import { describeWithSchemas } from './describe-requiring.js';
 import { render as renderIndex } from '../reports/json.js';
@@ -109,5 +109,23 @@ describe('schemas/results.schema.json and results-v2.schema.json', () => {
     expect(checkResults(result)).toEqual([]);
     const schema = JSON.parse(await readFile(new URL('../schemas/results.schema.json', import.meta.url), 'utf8')) as { $defs: { cell: { properties: { errorKind: { enum: string[] } } } } };
     expect(schema.$defs.cell.properties.errorKind.enum).toEqual([...ERROR_KINDS]);
+  });
+
+  it("accepts a cell's starvation, its re-run and error kind, and the run's re-runs and concurrency, with the vocabulary's words", async () => {
+    const result = structuredClone(makeRunResult()) as unknown as Record<string, any>;
+    Object.assign(result.cells[0], {
+      status: 'error',
+      reason: 'not measured: …',
+      errorKind: 'starved',
+      timing: { deadlineBound: true, processes: [{ process: 'runner', windowMs: 3000, cpuWaitMs: 2000, stalledMs: 900, longestStallMs: 600, starved: true }, { process: 'client', windowMs: 2900 }], rerun: { reason: 'starved', runs: 3, confirmed: false } },
+    });
+    Object.assign(result, { reruns: { cells: 1, confirmed: 0, byReason: { starved: 1 } }, concurrency: { start: 24, lowest: 3, backoffs: 3, pinned: false } });
+    expect(checkResults(result)).toEqual([]);
+    result.cells[0].timing.rerun.reason = 'bad luck';
+    expect(checkResults(result).join('\n')).toMatch(/reason/);
+    const schema = JSON.parse(await readFile(new URL('../schemas/results.schema.json', import.meta.url), 'utf8')) as { $defs: Record<string, any> };
+    expect(schema.$defs.cell.properties.errorKind.enum).toEqual([...ERROR_KINDS]);
+    expect(schema.$defs.rerunReason.enum).toEqual([...RERUN_REASONS]);
+    expect(schema.$defs.processStarvation.properties.process.enum).toEqual([...TIMED_PROCESSES]);
   });
 });

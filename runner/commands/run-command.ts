@@ -16,6 +16,7 @@ import { DEFAULT_TIMEOUT_MS, getDefaultConcurrency, parseRunOptions } from '../o
 import { getPackageRoot } from '../package-paths.js';
 import { UsageError } from '../errors.js';
 import { createFaultInjector } from '../run/fault-injection.js';
+import { describeUnconfirmedCells } from '../run/describe-reruns.js';
 import { MatrixFailure } from '../run/matrix-failure.js';
 import { runMatrix } from '../run/run-matrix.js';
 import { DEFAULT_TARGETS, expandTargetSpecs, resolveTargets } from '../targets/resolve-target.js';
@@ -53,8 +54,9 @@ Options:
   --out DIR           write the reports into DIR (replaced as a whole if absent, empty or an earlier report)
   --tap               with --out, also print TAP on stdout (without --out it always is)
   --timeout MS        per-exchange timeout (default ${DEFAULT_TIMEOUT_MS})
-  --concurrency N     cells in parallel (default: 12 per core, at least 24; 4 per core, at least 8,
-                      when a target starts a process per cell, e.g. a command: client, or is mastra)
+  --concurrency N     cells in parallel, pinned (default: start at 12 per core, at least 24; 4 per core,
+                      at least 8, when a target starts a process per cell, e.g. a command: client, or is
+                      mastra; then back off while cells come back starved by the machine's load)
   --schemas DIR       the pinned official schemas (DIR/<version>/schema.json); else MCP_SCHEMAS_DIR,
                       the user cache, or a one-time download
   --no-schemas        skip schema checks (the reports say so)
@@ -141,12 +143,15 @@ export async function runRunCommand(args: string[], io: CliIo): Promise<number> 
       ...(options.versions ? { versions: options.versions } : {}),
       mode: options.mode,
       timeoutMs: options.timeoutMs,
+      // The default is where the run starts; it backs off when cells come back starved. --concurrency N pins it.
       concurrency: options.concurrency ?? getDefaultConcurrency(targets),
+      adaptive: options.concurrency === undefined,
       ...(io.signal ? { signal: io.signal } : {}),
       onCell: (cell, done, total) => {
         progress.onCell(prepared ? applyBaselineToCell(prepared.baseline, cell) : cell, done, total);
         injectFault?.({ cellsDone: done });
       },
+      onRerun: (cell) => progress.onRerun(prepared ? applyBaselineToCell(prepared.baseline, cell) : cell),
       repro: { program: io.invocation, cases: options.cases, baseline: prepared ? toRunRelativePath(io.cwd, prepared.path) : undefined, noSchemas: options.schemas === false },
       checkSchemas: schemaCheck?.check ?? null,
       checkRequest: schemaCheck?.checkRequest ?? null,
@@ -190,6 +195,8 @@ export async function runRunCommand(args: string[], io: CliIo): Promise<number> 
     progress.done(result);
     if (!options.quiet) for (const line of describeTargetFailures(result)) io.stderr(`${line}\n`);
     for (const line of describeUnmeasured(result)) io.stderr(`${line}\n`);
+    // Cells the load left unmeasured even after their re-runs: cause and remedy, one line each.
+    for (const line of describeUnconfirmedCells(result.cells)) io.stderr(`${line}\n`);
     if (internalError) throw internalError.error;
     // Reports are out; a comparison that paired nothing is still an input error (preparePairing catches most before the run).
     if (compared && pairing && compared.paired === 0 && result.complete) throw pairing.unpaired(result);
