@@ -15,9 +15,8 @@ interface MapObservationModule {
   MAPPED_KINDS: readonly string[];
 }
 
-// A non-literal specifier: the module is plain JavaScript without declarations.
-const MODULE = '../runner/targets/sdk/map-observation.mjs';
-export const mapping = (await import(MODULE)) as MapObservationModule;
+// A literal path, so `vitest related` selects the tests that use this helper for the module (`as string`: it has no type declarations).
+export const mapping = (await import('../runner/targets/sdk/map-observation.mjs' as string)) as MapObservationModule;
 
 /** A context with no wire facts: no status seen, no peer error code. */
 export function context(overrides: Partial<MapContext> = {}): MapContext {
@@ -33,8 +32,7 @@ interface ObserveModule {
   observeThrown(error: unknown, classes?: Record<string, unknown>): Record<string, unknown>;
   collectErrorClasses(moduleNamespace: unknown): Record<string, unknown>;
 }
-const OBSERVE = '../runner/targets/sdk/observe-call.mjs';
-export const observe = (await import(OBSERVE)) as ObserveModule;
+export const observe = (await import('../runner/targets/sdk/observe-call.mjs' as string)) as ObserveModule;
 
 /** What the worker records of a thrown error: `{ threw }` against the library's exported classes. */
 export function threw(error: unknown, ...modules: unknown[]): { threw: Record<string, unknown> } {

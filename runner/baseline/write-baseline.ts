@@ -5,6 +5,7 @@ import type { Case } from '../cases/case-types.js';
 import { loadYaml } from '../lazy-yaml.js';
 import { writeFileAtomic } from '../../reports/write.js';
 import type { Cell, ProtocolVersion } from '../types.js';
+import { getBaselineTarget } from './baseline-target.js';
 import { describeObservedFailure } from './describe-observed.js';
 import { BASELINE_FORMAT, type Baseline, type BaselineEntry } from './load-baseline.js';
 
@@ -27,18 +28,19 @@ export function buildBaselineEntries(cells: readonly Cell[], previous: Baseline 
   const judged = new Map<string, Cell[]>();
   for (const cell of cells) {
     if (cell.status === 'skip' || cell.status === 'error') continue;
-    const key = JSON.stringify([cell.target, cell.case]);
+    const key = JSON.stringify([getBaselineTarget(cell.target), cell.case]);
     judged.set(key, [...(judged.get(key) ?? []), cell]);
   }
   const entries: NewEntry[] = [];
   for (const group of judged.values()) {
     const failing = group.filter((cell) => FAILING.has(cell.status));
     if (failing.length === 0) continue;
-    const { target, case: caseId } = failing[0]!;
+    const target = getBaselineTarget(failing[0]!.target);
+    const caseId = failing[0]!.case;
     const versions: (ProtocolVersion | undefined)[] = failing.length === group.length ? [undefined] : failing.map((cell) => cell.protocolVersion);
     for (const version of versions) {
       const cell = version === undefined ? failing[0]! : failing.find((c) => c.protocolVersion === version)!;
-      const kept = previous?.entries.find((e) => e.target === target && e.case === caseId && e.check === undefined && (e.version === undefined || e.version === version));
+      const kept = previous?.entries.find((e) => getBaselineTarget(e.target) === target && e.case === caseId && e.check === undefined && (e.version === undefined || e.version === version));
       const handWritten = kept !== undefined && !kept.reason.startsWith(OBSERVED_PREFIX) && !kept.reason.startsWith(LEGACY_GENERATED_PREFIX);
       entries.push({
         target,
@@ -49,12 +51,12 @@ export function buildBaselineEntries(cells: readonly Cell[], previous: Baseline 
     }
   }
   for (const entry of previous?.entries ?? []) {
-    if (!judged.has(JSON.stringify([entry.target, entry.case]))) {
+    if (!judged.has(JSON.stringify([getBaselineTarget(entry.target), entry.case]))) {
       const { index: _index, line: _line, ...rest } = entry;
       entries.push(rest);
     }
   }
-  const targetOrder = [...new Set(cells.map((cell) => cell.target))];
+  const targetOrder = [...new Set(cells.map((cell) => getBaselineTarget(cell.target)))];
   const rank = (target: string) => (targetOrder.includes(target) ? targetOrder.indexOf(target) : targetOrder.length);
   return entries.sort((a, b) => rank(a.target) - rank(b.target) || compare(a.target, b.target) || compare(a.case, b.case) || compare(a.version ?? '', b.version ?? '') || compare(a.check ?? '', b.check ?? ''));
 }

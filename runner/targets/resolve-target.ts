@@ -17,6 +17,8 @@ export interface ResolveTargetOptions {
   cwd: string;
   /** The protocol versions the run will ask about: a client stack that probes its versions at start probes only these. @default all */
   versions?: readonly ProtocolVersion[];
+  /** Hears one line as each client install into the user cache starts. */
+  onInstall?: (line: string) => void;
 }
 
 type TargetFactory = (spec: string, options: ResolveTargetOptions) => Promise<Target>;

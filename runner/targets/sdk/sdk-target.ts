@@ -8,6 +8,7 @@ import { SdkWorker, type WorkerAnswer } from './sdk-worker.js';
 import { getCallDeadlines, getWorkerBudgetMs } from './call-deadlines.js';
 import { readWorkerAnswer } from './read-worker-answer.js';
 
+
 export interface CreateSdkTargetOptions extends ResolveSdkOptions {
   /**
    * The protocol versions the run will ask about. A library that declares no version list is probed
@@ -69,8 +70,11 @@ async function runSdkCell(worker: SdkWorker, context: TargetContext, startupMs: 
 }
 
 /** Factories for `resolve-target.ts`, one per kind in SDK_KINDS (`ts-sdk@<version>`, `ai-sdk@<version>`, …). */
-type SdkTargetFactory = (spec: string, options?: Pick<CreateSdkTargetOptions, 'versions'>) => Promise<Target>;
+type SdkTargetFactory = (spec: string, options?: Pick<CreateSdkTargetOptions, 'versions' | 'onInstall'>) => Promise<Target>;
 
 export const SDK_TARGET_KINDS: Record<string, SdkTargetFactory> = Object.fromEntries(
-  Object.keys(SDK_KINDS).map((kind): [string, SdkTargetFactory] => [kind, (spec, options) => createSdkTarget(spec, options?.versions ? { versions: options.versions } : {})]),
+  Object.keys(SDK_KINDS).map((kind): [string, SdkTargetFactory] => [
+    kind,
+    (spec, options) => createSdkTarget(spec, { ...(options?.versions ? { versions: options.versions } : {}), ...(options?.onInstall ? { onInstall: options.onInstall } : {}) }),
+  ]),
 );

@@ -9,6 +9,17 @@ import type { Cell, ProtocolVersion } from '../../../types.js';
 import { ANSWERED_AT_ONCE_TIMEOUT_MS } from '../../../../test/answered-at-once.js';
 import { resolveTarget } from '../../resolve-target.js';
 import { createSdkTarget } from '../sdk-target.js';
+import { declareLoadedByPath } from '../../../../test/loaded-by-path.js';
+
+// The worker process, started by path, and the stack adapter it loads by a computed URL.
+declareLoadedByPath(
+  () => import('../worker.mjs' as string),
+  () => import('./ai-sdk.mjs' as string),
+  () => import('./openai-agents.mjs' as string),
+  () => import('./langchain.mjs' as string),
+  () => import('./mastra.mjs' as string),
+  () => import('./mcp-remote.mjs' as string),
+);
 
 const CASE_IDS = ['baseline', 'tool-is-error', 'http-503-empty-body', 'http-500-jsonrpc-error-body', 'malformed-json'];
 
