@@ -36,6 +36,11 @@ describe('findStaleParts', () => {
     expect(findStaleParts(recording, input)).toEqual(['@modelcontextprotocol/sdk at node_modules/mcp-sdk-1.32.2 is 1.32.2, recorded with 1.31.0', 'x is no longer installed at node_modules/not-there']);
   });
 
+  it('names the SDK under the library when it alone is another version', () => {
+    const recording = makeRecording({ builtOn: { name: '@modelcontextprotocol/sdk', version: '1.24.0', dir: 'node_modules/mcp-sdk-1.25.0' } });
+    expect(findStaleParts(recording, input)).toEqual(['@modelcontextprotocol/sdk at node_modules/mcp-sdk-1.25.0 is 1.25.0, recorded with 1.24.0']);
+  });
+
   it('names a changed case file, a case the corpus gained and one it dropped', () => {
     const stale = findStaleParts(makeRecording({ cases: { baseline: 'old', dropped: 'ccc' } }), input);
     expect(stale).toEqual(['case tool-is-error is not recorded', 'case dropped is no longer in the corpus for this stack', 'case baseline changed since it was recorded']);
@@ -44,5 +49,13 @@ describe('findStaleParts', () => {
   it('names a probe-side file that changed since the recording', () => {
     const witness = { ...digestWitness(REPO_ROOT, 'ts-sdk'), 'runner/targets/sdk/observe-call.mjs': 'old' };
     expect(findStaleParts(makeRecording({ witness }), input)).toEqual(['runner/targets/sdk/observe-call.mjs (the probe side) changed since it was recorded']);
+  });
+
+  it('names every probe-side file of a recording that kept no digests of them', () => {
+    const recording: Partial<TruthRecording> = makeRecording();
+    delete recording.witness;
+    const stale = findStaleParts(recording as TruthRecording, input);
+    expect(stale).toEqual(Object.keys(digestWitness(REPO_ROOT, 'ts-sdk')).map((file) => `${file} (the probe side) changed since it was recorded`));
+    expect(stale).toContain('test/stack-truth/probes/ts-sdk.mjs (the probe side) changed since it was recorded');
   });
 });
