@@ -10,6 +10,7 @@
 // nothing: it hung until the host's last-resort abort (`hostAborted`, `hung`), or it died. An
 // observation a stack's table does not hold is `{ gap }`: the cell is `error` (adapter gap).
 import { mapAiSdkObservation } from './stacks/map-ai-sdk-outcome.mjs';
+import { mapInspectorCliObservation } from './stacks/map-inspector-cli-outcome.mjs';
 import { mapLangchainObservation } from './stacks/map-langchain-outcome.mjs';
 import { mapMastraObservation } from './stacks/map-mastra-outcome.mjs';
 import { mapMcpRemoteObservation } from './stacks/map-mcp-remote-outcome.mjs';
@@ -25,6 +26,7 @@ const MAPPERS = {
   langchain: mapLangchainObservation,
   mastra: mapMastraObservation,
   'mcp-remote': mapMcpRemoteObservation,
+  'inspector-cli': mapInspectorCliObservation,
 };
 
 /** The target kinds with a mapping. */

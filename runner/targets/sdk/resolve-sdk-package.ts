@@ -37,6 +37,8 @@ export const SDK_KINDS = {
   // Not in the default run, and a lower default concurrency: ~3x the CPU per cell of openai-agents (a
   // fresh MCPClient compiles the tool's JSON Schema per cell); installed on demand like any version (~155 MB).
   mastra: { packageName: '@mastra/mcp', aliasPrefix: 'mastra-mcp-', flavor: 'mastra', stack: 'official TypeScript SDK', defaultRun: false, cpuBoundCells: true },
+  // Not in the default run: a CLI process per call (~1 s of CPU each, 2.x).
+  'inspector-cli': { packageName: '@modelcontextprotocol/inspector', aliasPrefix: 'mcp-inspector-', flavor: 'inspector-cli', stack: 'official TypeScript SDK', defaultRun: false },
 } as const satisfies Record<string, { packageName: string; aliasPrefix: string; flavor: SdkFlavor; stack: string; defaultRun?: false; cpuBoundCells?: true }>;
 export type SdkKind = keyof typeof SDK_KINDS;
 
