@@ -13,9 +13,10 @@
 //
 // Deadlines: neither major offers a request timeout on the command line (2.x reads `requestTimeout`
 // from a config file for its web UI only), so each request has the SDK's default of 60 s. The host's
-// last resort (`callBudgetMs`) stops the process: the observation says so, and the call concluded
-// nothing. Nothing is sent after the process exits, so there is no drain window; the runner counts
-// the tools/call requests from the mock server's recording.
+// last resort (`callBudgetMs`) starts when the CLI sends its tools/call and stops the process if it
+// has printed nothing by then: the call concluded nothing. Nothing is sent after the process exits,
+// so there is no drain window. What the CLI sent, and the statuses and error codes it got, come from
+// a preload in its process (cli-wire-preload.mjs).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

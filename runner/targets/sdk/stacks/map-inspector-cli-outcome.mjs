@@ -19,8 +19,13 @@
 //                                                                        TOOL_ERROR, input_required at
 //                                                                        2026-07-28 INPUT_REQUIRED, else
 //                                                                        TOOL_SUCCESS
+//   exit 0, nothing printed (an input request the CLI cannot answer: it never settles it, and
+//     Node exits 0 once nothing is left to wait for) ...................... TOOL_SUCCESS: its exit status
+//                                                                        says success
 //   exit 5, `tool_is_error` (the result with isError: true on stdout) ...... TOOL_ERROR
 //   a `status` outside 2xx (SdkHttpError; `auth_required` for 401/403) ........ HTTP_ERROR + status
+//   `auth_required` without a status (exit 3: a 401 it could not authorize) .. HTTP_ERROR, no status
+//   "Insufficient scope: …" (the v2 InsufficientScopeError) ................... HTTP_ERROR 403
 //   `unreachable` ("fetch failed", ECONNRESET, "aborted", …) / "Request timed
 //     out", "Connection closed" .......................................... STREAM_INCOMPLETE after a 2xx,
 //                                                                        else NO_RESPONSE
@@ -45,8 +50,9 @@
 // JSONRPC_ERROR + n when the server sent n (its own -32001/-32000 are lost calls, its own -32602/-32600
 // INVALID_TOOL_RESULT), a Zod issue list, JSON.parse's words and "fetch failed" as above.
 //
-// Stopped by the host's last resort, or killed by a signal it did not get from the host: it
-// concluded nothing. Anything else is not in the table: an adapter gap.
+// Stopped by the host's last resort with nothing printed, or killed by a signal it did not get from
+// the host: it concluded nothing. Stopped after it printed a result (it did not exit): the result
+// rows, the developer read it. Anything else is not in the table: an adapter gap.
 import { mapSdkReturned } from '../map-sdk-outcome.mjs';
 import { gap, isEnvelopeIssueList, isPeerCode, lostVerdict, verdict } from '../read-observation.mjs';
 
