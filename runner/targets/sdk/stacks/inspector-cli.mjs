@@ -27,6 +27,11 @@ import { MESSAGE_CAP } from '../observe-call.mjs';
 import { WIRE_PREFIX } from './cli-wire-preload.mjs';
 
 const PRELOAD_URL = new URL('./cli-wire-preload.mjs', import.meta.url).href;
+/** The process groups of the CLIs running now: stopped when the worker exits, so none outlives it. */
+const running = new Set();
+process.once('exit', () => {
+  for (const pid of running) signalGroup(pid, 'SIGKILL');
+});
 
 /** A process start per call: the runner grants each cell this much more time than an in-process client. */
 const STARTUP_MS = 60_000;
@@ -91,7 +96,9 @@ function runCli({ script, major, home }, cell) {
   const started = performance.now();
   const wire = { sent: 0, statuses: [], peerErrorCodes: [] };
   return new Promise((resolve) => {
+    // Its own process group, so stopping it stops the CLI that 1.x's launcher starts as well.
     const child = spawn(process.execPath, [script, ...buildArguments(major, cell)], {
+      detached: process.platform !== 'win32',
       stdio: ['ignore', 'pipe', 'pipe'],
       env: {
         ...process.env,
@@ -118,10 +125,12 @@ function runCli({ script, major, home }, cell) {
     });
     let stopped = false;
     let killTimer;
+    const signal = (name) => (process.platform === 'win32' ? child.kill(name) : signalGroup(child.pid, name));
+    if (child.pid !== undefined) running.add(child.pid);
     const stop = () => {
       stopped = true;
-      child.kill('SIGTERM');
-      killTimer = setTimeout(() => child.kill('SIGKILL'), KILL_GRACE_MS);
+      signal('SIGTERM');
+      killTimer = setTimeout(() => signal('SIGKILL'), KILL_GRACE_MS);
     };
     let stopTimer = setTimeout(stop, STARTUP_MS);
     // Once it has printed its result (or its error), the call is over: it gets EXIT_LIMIT_MS to exit.
@@ -152,6 +161,7 @@ function runCli({ script, major, home }, cell) {
     const finish = (exit) => {
       if (settled) return;
       settled = true;
+      running.delete(child.pid);
       clearTimeout(stopTimer);
       clearTimeout(killTimer);
       const record = { exit, stdout: cap(output.stdout), stderr: cap(output.stderr) };
@@ -162,6 +172,14 @@ function runCli({ script, major, home }, cell) {
     // 'close' after 'exit': both streams are read to the end.
     child.once('close', (code, signal) => finish(signal ?? code));
   });
+}
+
+function signalGroup(pid, name) {
+  try {
+    process.kill(-pid, name);
+  } catch {
+    // Already gone.
+  }
 }
 
 function isJson(text) {

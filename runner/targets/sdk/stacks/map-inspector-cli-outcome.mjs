@@ -72,8 +72,9 @@ export function mapInspectorCliObservation(call, context) {
   if (run.exit === 0 && run.stdout.trim() === '' && !readEnvelope(run.stderr)) return verdict('TOOL_SUCCESS', 'the CLI exited 0 and printed nothing: its exit status reports success, with no result');
   const envelope = readEnvelope(run.stderr);
   if (envelope) return mapEnvelope(envelope, run, context) ?? gap('inspector-cli', call);
-  // The message may span lines (a Zod issue list): everything after the prefix.
-  const v1 = /^Failed to call tool [^\n]*?: ([\s\S]*)$/m.exec(run.stderr)?.[1]?.trimEnd();
+  // The message may span lines (a Zod issue list): everything after the prefix, up to the line the
+  // 1.x launcher adds when the CLI it started failed ("Failed with exit code: 1").
+  const v1 = /^Failed to call tool [^\n]*?: ([\s\S]*)$/m.exec(run.stderr)?.[1]?.replace(/\s*Failed with exit code: \d+\s*$/, '').trimEnd();
   if (run.exit === 1 && v1 !== undefined) return mapV1Message(v1, context) ?? gap('inspector-cli', call);
   return gap('inspector-cli', call);
 }

@@ -16,10 +16,10 @@ function ran(exit: number | string, stdout: string, stderr: string, extra: Recor
 function failed(exit: number, error: Record<string, unknown>) {
   return ran(exit, '', `${JSON.stringify({ error })}\n`);
 }
-/** A 1.x failure: exit 1, its deprecation notice and "Failed to call tool …" on stderr. */
+/** A 1.x failure: exit 1; on stderr, its deprecation notice, "Failed to call tool …" and its launcher's line. */
 function failedV1(message: string) {
   const notice = '\n⚠️  @modelcontextprotocol/inspector v1 is deprecated.\n    Upgrade:  npx @modelcontextprotocol/inspector@latest\n    v1 receives security fixes only.\n\n';
-  return ran(1, '', `${notice}Failed to call tool delete_record: ${message}\n`);
+  return ran(1, '', `${notice}Failed to call tool delete_record: ${message}\n\nFailed with exit code: 1\n`);
 }
 const outcomeOf = (call: unknown, context: Partial<MapContext> = {}) => brief(map(call, context));
 
