@@ -10,6 +10,7 @@
 // nothing: it hung until the host's last-resort abort (`hostAborted`, `hung`), or it died. An
 // observation a stack's table does not hold is `{ gap }`: the cell is `error` (adapter gap).
 import { mapAiSdkObservation } from './stacks/map-ai-sdk-outcome.mjs';
+import { mapCloudflareAgentsObservation } from './stacks/map-cloudflare-agents-outcome.mjs';
 import { mapInspectorCliObservation } from './stacks/map-inspector-cli-outcome.mjs';
 import { mapLangchainObservation } from './stacks/map-langchain-outcome.mjs';
 import { mapMastraObservation } from './stacks/map-mastra-outcome.mjs';
@@ -27,6 +28,7 @@ const MAPPERS = {
   mastra: mapMastraObservation,
   'mcp-remote': mapMcpRemoteObservation,
   'inspector-cli': mapInspectorCliObservation,
+  'cloudflare-agents': mapCloudflareAgentsObservation,
 };
 
 /** The target kinds with a mapping. */

@@ -39,6 +39,8 @@ export const SDK_KINDS = {
   mastra: { packageName: '@mastra/mcp', aliasPrefix: 'mastra-mcp-', flavor: 'mastra', stack: 'official TypeScript SDK', defaultRun: false, cpuBoundCells: true },
   // Not in the default run: a CLI process per call (~1 s of CPU each, 2.x).
   'inspector-cli': { packageName: '@modelcontextprotocol/inspector', aliasPrefix: 'mcp-inspector-', flavor: 'inspector-cli', stack: 'official TypeScript SDK', defaultRun: false },
+  // Runs in the Workers runtime (workerd, driven from the worker), not in Node; not in the default run.
+  'cloudflare-agents': { packageName: 'agents', aliasPrefix: 'cloudflare-agents-', flavor: 'cloudflare-agents', stack: 'official TypeScript SDK', defaultRun: false },
 } as const satisfies Record<string, { packageName: string; aliasPrefix: string; flavor: SdkFlavor; stack: string; defaultRun?: false; cpuBoundCells?: true }>;
 export type SdkKind = keyof typeof SDK_KINDS;
 
