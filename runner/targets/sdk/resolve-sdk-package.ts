@@ -122,7 +122,8 @@ export async function resolveSdkPackage(spec: string, options: ResolveSdkOptions
   const version = match[2]!;
   const { packageName, aliasPrefix, flavor } = SDK_KINDS[kind];
   // Packages a stack needs beside its library that the library does not depend on (workerd for agents).
-  const companions: readonly string[] = 'companions' in SDK_KINDS[kind] ? SDK_KINDS[kind].companions : [];
+  const entry = SDK_KINDS[kind];
+  const companions: readonly string[] = 'companions' in entry ? entry.companions : [];
   // Only the project's own node_modules: an alias folder of the same name above it (a parent project's) is not ours.
   const aliasDir = join(options.packageRoot ?? getPackageRoot(), 'node_modules', `${aliasPrefix}${version}`);
   if (existsSync(join(aliasDir, 'package.json'))) return describePackage(kind, flavor, aliasDir, true);
