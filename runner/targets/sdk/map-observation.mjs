@@ -6,7 +6,7 @@
 //   mapObservation(kind, call, context) → { verdict } | { gap } | { none }
 //
 // `kind` is the target kind (`ts-sdk`, `ts-client`, `ai-sdk`, `openai-agents`, `langchain`,
-// `mastra`, `mcp-remote`). `{ none }` is kept for what the library really did when it concluded
+// `mastra`, `mcp-remote`, `inspector-cli`, `cloudflare-agents`). `{ none }` is kept for what the library really did when it concluded
 // nothing: it hung until the host's last-resort abort (`hostAborted`, `hung`), or it died. An
 // observation a stack's table does not hold is `{ gap }`: the cell is `error` (adapter gap).
 import { mapAiSdkObservation } from './stacks/map-ai-sdk-outcome.mjs';
