@@ -40,7 +40,7 @@ export const SDK_KINDS = {
   // Not in the default run: a CLI process per call (~1 s of CPU each, 2.x).
   'inspector-cli': { packageName: '@modelcontextprotocol/inspector', aliasPrefix: 'mcp-inspector-', flavor: 'inspector-cli', stack: 'official TypeScript SDK', defaultRun: false },
   // Runs in the Workers runtime, not in Node: its worker bundles a host Worker with esbuild and serves
-  // it with workerd, installed beside it (the project pins both; ~165 MB with workerd's binary).
+  // it with workerd, installed beside it (the project pins both; 254 MB with workerd's 149 MB binary).
   'cloudflare-agents': {
     packageName: 'agents',
     aliasPrefix: 'cloudflare-agents-',
