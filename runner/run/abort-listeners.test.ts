@@ -31,7 +31,7 @@ function waitForEntries(dir: string, count: number): { entered: Promise<void>; s
   return { entered, stop };
 }
 
-it(`runs ${CELLS} command cells at once without adding a listener per cell to the run's abort signal`, { timeout: 60_000 }, async () => {
+it(`runs ${CELLS} command cells at once without adding a listener per cell to the run's abort signal`, { timeout: 120_000 }, async () => {
   const warnings: string[] = [];
   const onWarning = (warning: Error): void => void warnings.push(`${warning.name}: ${warning.message}`);
   process.on('warning', onWarning);

@@ -58,7 +58,7 @@ beforeAll(async () => {
   ]);
   matrix = { ...together, cells: [...together.cells, ...oneAtATime.cells] };
   await Promise.all([...correct, ...faulty].map((target) => target.close?.()));
-}, 120_000);
+}, 240_000);
 
 describe('the persistent lane', () => {
   it('judges a correct persistent client on every cell, at every version, like a one-process client', () => {
