@@ -75,6 +75,8 @@ Targets (run --target SPEC, repeatable; without it: reference, naive and the pin
   langchain@<version>           @langchain/mcp-adapters
   mastra@<version>              @mastra/mcp (MCPClient; not in the default run)
   mcp-remote@<version>          the mcp-remote stdio bridge, one process per cell (not in the default run)
+  inspector-cli@<version>       the MCP Inspector's CLI (@modelcontextprotocol/inspector --cli), one process per call (not in the default run)
+  cloudflare-agents@<version>   the MCP client of Cloudflare's agents package, run in workerd (not in the default run)
   <kind>@<range>[#all]          an npm range (^1.10.0, 2.x, ">=1.17 <1.30"): each minor's latest patch (#all: every version)
   A client version is installed once with npm into the user cache ($XDG_CACHE_HOME/mcp-error-matrix/clients);
   in a clone after \`npm ci\`, the versions package.json pins come from its node_modules (\`run --help\` lists them).

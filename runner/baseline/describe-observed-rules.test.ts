@@ -236,6 +236,15 @@ describe("describeObservedFailure: a built-in adapter's cell is worded from what
     expect(describeObservedFailure(died)).toBe('dies without answering on no answer at all (no conclusion); the library bridge exited without answering');
   });
 
+  it("words a command-line client's run by its exit status, and a run the host stopped as a hang", () => {
+    const exited = { ...gradedCell({ outcome: 'HTTP_ERROR', status: 503 }, verdict('TOOL_SUCCESS', { layer: 'application' }), 'false-success'), observed: { calls: [{ returned: { exit: 0, stdout: '', stderr: '' } }], toolCallsSent: 1 } };
+    expect(describeObservedFailure(exited)).toBe('reads an HTTP 503 as a tool result (false success); the library CLI exited 0');
+    const stopped = { ...gradedCell({ outcome: 'NO_RESPONSE' }, null, 'no-conclusion'), observed: { calls: [{ returned: { exit: 'SIGTERM', stdout: '', stderr: '', stoppedByHost: true, afterMs: 9000 } }], toolCallsSent: 1 } };
+    expect(describeObservedFailure(stopped)).toBe("hangs until the host's last-resort abort on no answer at all (no conclusion); the library CLI was stopped by the host's last resort");
+    const died = { ...gradedCell({ outcome: 'NO_RESPONSE' }, null, 'no-conclusion'), observed: { calls: [{ returned: { exit: 'SIGSEGV', stdout: '', stderr: '' } }], toolCallsSent: 1 } };
+    expect(describeObservedFailure(died)).toBe('dies without answering on no answer at all (no conclusion); the library CLI died (SIGSEGV)');
+  });
+
   it('words an unsafe re-send from its wire check', () => {
     // As the judge writes it: `exchange` is the re-send's transcript position, not a call index.
     const check = makeCheck({ id: 'wire.no-unsafe-retry', level: 'MUST', passed: false, consequence: 'unsafe-retry', expected: 0, actual: 1, message: 'wire.no-unsafe-retry: POST 2 re-sent the tool', exchange: 9 });

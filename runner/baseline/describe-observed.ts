@@ -91,6 +91,8 @@ export function describeLibraryCall(call: CallObservation): string {
     const status = threw.status === undefined ? '' : ` (status ${threw.status})`;
     return `${call.hostAborted ? "hung until the host's last-resort abort, then threw" : 'threw'} ${threw.class}${code}${status}`;
   }
+  const run = readCliRun(call.returned);
+  if (run !== undefined) return run.stoppedByHost ? "CLI was stopped by the host's last resort" : typeof run.exit === 'number' ? `CLI exited ${run.exit}` : `CLI died (${String(run.exit)})`;
   const received = readReceived(call.returned);
   if (received === undefined) return 'returned a value';
   if (received.received === 'message') return 'bridge delivered a JSON-RPC message';
@@ -104,12 +106,25 @@ function readReceived(value: unknown): { received: string; exit?: unknown } | un
   return 'exit' in value ? { received: value.received, exit: value.exit } : { received: value.received };
 }
 
+// A command-line client's run (inspector-cli): its exit status, and whether the host's last resort stopped it.
+function readCliRun(value: unknown): { exit: unknown; stoppedByHost: boolean } | undefined {
+  if (value === null || typeof value !== 'object' || !('exit' in value) || !('stdout' in value) || !('stderr' in value)) return undefined;
+  return { exit: value.exit, stoppedByHost: 'stoppedByHost' in value && value.stoppedByHost === true };
+}
+
 /** Whether the library concluded nothing on this call by what it did (hung, or died), not by what we could not read. */
 function concludedNothing(call: CallObservation | undefined): boolean {
   if (call === undefined) return true;
   if ('hung' in call) return true;
   if ('threw' in call) return call.hostAborted === true;
+  const run = readCliRun(call.returned);
+  if (run !== undefined) return run.stoppedByHost || typeof run.exit !== 'number';
   return readReceived(call.returned)?.exit !== undefined;
+}
+
+/** Whether the call hung until the host's last resort (rather than died). */
+function hungUntilHost(call: CallObservation): boolean {
+  return 'hung' in call || 'threw' in call || readCliRun(call.returned)?.stoppedByHost === true;
 }
 
 function describeBehaviour(check: Check, want: ExpectedVerdict, got: Verdict | null, exchange: ExchangeSpec | undefined, call: CallObservation | undefined): string {
@@ -121,7 +136,7 @@ function describeBehaviour(check: Check, want: ExpectedVerdict, got: Verdict | n
   if (check.consequence === 'no-conclusion' || got === null) {
     // A library that threw or returned concluded something: only what it did decides the words.
     if (!concludedNothing(call)) return `gives an answer the adapter cannot read on ${answer}`;
-    if (call !== undefined) return `${'hung' in call || 'threw' in call ? "hangs until the host's last-resort abort" : 'dies without answering'} on ${answer}`;
+    if (call !== undefined) return `${hungUntilHost(call) ? "hangs until the host's last-resort abort" : 'dies without answering'} on ${answer}`;
     const why = /nothing concluded: (.*); expected /.exec(check.message)?.[1] ?? /is not a verdict: (.*)$/.exec(check.message)?.[1];
     return `concludes nothing on ${answer}${why === undefined ? '' : `: ${why}`}`;
   }

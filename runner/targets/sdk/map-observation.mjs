@@ -6,10 +6,12 @@
 //   mapObservation(kind, call, context) → { verdict } | { gap } | { none }
 //
 // `kind` is the target kind (`ts-sdk`, `ts-client`, `ai-sdk`, `openai-agents`, `langchain`,
-// `mastra`, `mcp-remote`). `{ none }` is kept for what the library really did when it concluded
+// `mastra`, `mcp-remote`, `inspector-cli`, `cloudflare-agents`). `{ none }` is kept for what the library really did when it concluded
 // nothing: it hung until the host's last-resort abort (`hostAborted`, `hung`), or it died. An
 // observation a stack's table does not hold is `{ gap }`: the cell is `error` (adapter gap).
 import { mapAiSdkObservation } from './stacks/map-ai-sdk-outcome.mjs';
+import { mapCloudflareAgentsObservation } from './stacks/map-cloudflare-agents-outcome.mjs';
+import { mapInspectorCliObservation } from './stacks/map-inspector-cli-outcome.mjs';
 import { mapLangchainObservation } from './stacks/map-langchain-outcome.mjs';
 import { mapMastraObservation } from './stacks/map-mastra-outcome.mjs';
 import { mapMcpRemoteObservation } from './stacks/map-mcp-remote-outcome.mjs';
@@ -25,6 +27,8 @@ const MAPPERS = {
   langchain: mapLangchainObservation,
   mastra: mapMastraObservation,
   'mcp-remote': mapMcpRemoteObservation,
+  'inspector-cli': mapInspectorCliObservation,
+  'cloudflare-agents': mapCloudflareAgentsObservation,
 };
 
 /** The target kinds with a mapping. */

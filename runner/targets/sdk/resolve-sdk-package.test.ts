@@ -1,12 +1,12 @@
 // Where a client package comes from: a pinned alias in the project's own node_modules (a clone after
 // `npm ci`), else the user cache, else an install into it that says so in one line; and what a
 // failed install says, by cause. npm is the seam: these tests never start it.
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useTempDirs } from '../../../test/temp-dirs.js';
 import { getPackageRoot } from '../../package-paths.js';
-import { resolveSdkPackage, type RunNpm } from './resolve-sdk-package.js';
+import { resolveSdkPackage, SDK_KINDS, type RunNpm } from './resolve-sdk-package.js';
 
 const makeTempDir = useTempDirs();
 const SDK = '@modelcontextprotocol/sdk';
@@ -69,6 +69,25 @@ describe('a pinned version', () => {
     const resolved = await resolveSdkPackage('ts-sdk@1.32.2', { cacheDir: makeTempDir('mem-cache-'), packageRoot: root, npm });
     expect(resolved.bundled).toBe(false);
     expect(npm.installs).toEqual([`${SDK}@1.32.2`]);
+  });
+
+  it('brings the packages its stack needs beside the library in the same install, and says so (cloudflare-agents: workerd, esbuild)', async () => {
+    const args: string[][] = [];
+    const fake = createFakeNpm();
+    const npm = async (given: string[]) => {
+      args.push(given);
+      return fake(given);
+    };
+    const lines: string[] = [];
+    const options = { cacheDir: makeTempDir('mem-cache-'), packageRoot: makeInstalledRoot(), npm, onInstall: (line: string) => lines.push(line) };
+    const resolved = await resolveSdkPackage('cloudflare-agents@0.32.0', options);
+    expect(resolved).toMatchObject({ kind: 'cloudflare-agents', flavor: 'cloudflare-agents', version: '0.32.0', bundled: false });
+    expect(args).toHaveLength(1);
+    expect(args[0]!.slice(-3)).toEqual(['workerd@1.20261123.1', 'esbuild@0.28.2', 'agents@0.32.0']);
+    // The same versions a clone's `npm ci` installs beside the pinned alias.
+    const pkg = JSON.parse(readFileSync(join(getPackageRoot(), 'package.json'), 'utf8')) as { devDependencies: Record<string, string> };
+    expect(SDK_KINDS['cloudflare-agents'].companions.map((companion) => `${companion.slice(0, companion.lastIndexOf('@'))}@${pkg.devDependencies[companion.slice(0, companion.lastIndexOf('@'))]}`)).toEqual([...SDK_KINDS['cloudflare-agents'].companions]);
+    expect(lines).toEqual([`installing agents@0.32.0 with workerd@1.20261123.1, esbuild@0.28.2 for --target cloudflare-agents@0.32.0 into ${join(options.cacheDir, 'agents@0.32.0')} (once: later runs use it)`]);
   });
 });
 

@@ -37,7 +37,19 @@ export const SDK_KINDS = {
   // Not in the default run, and a lower default concurrency: ~3x the CPU per cell of openai-agents (a
   // fresh MCPClient compiles the tool's JSON Schema per cell); installed on demand like any version (~155 MB).
   mastra: { packageName: '@mastra/mcp', aliasPrefix: 'mastra-mcp-', flavor: 'mastra', stack: 'official TypeScript SDK', defaultRun: false, cpuBoundCells: true },
-} as const satisfies Record<string, { packageName: string; aliasPrefix: string; flavor: SdkFlavor; stack: string; defaultRun?: false; cpuBoundCells?: true }>;
+  // Not in the default run: a CLI process per call (~1 s of CPU each, 2.x).
+  'inspector-cli': { packageName: '@modelcontextprotocol/inspector', aliasPrefix: 'mcp-inspector-', flavor: 'inspector-cli', stack: 'official TypeScript SDK', defaultRun: false },
+  // Runs in the Workers runtime, not in Node: its worker bundles a host Worker with esbuild and serves
+  // it with workerd, installed beside it (the project pins both; 254 MB with workerd's 149 MB binary).
+  'cloudflare-agents': {
+    packageName: 'agents',
+    aliasPrefix: 'cloudflare-agents-',
+    flavor: 'cloudflare-agents',
+    stack: 'official TypeScript SDK',
+    defaultRun: false,
+    companions: ['workerd@1.20261123.1', 'esbuild@0.28.2'],
+  },
+} as const satisfies Record<string, { packageName: string; aliasPrefix: string; flavor: SdkFlavor; stack: string; defaultRun?: false; cpuBoundCells?: true; companions?: readonly string[] }>;
 export type SdkKind = keyof typeof SDK_KINDS;
 
 export interface ResolvedSdkPackage {
@@ -109,14 +121,18 @@ export async function resolveSdkPackage(spec: string, options: ResolveSdkOptions
   const kind = match[1] as SdkKind;
   const version = match[2]!;
   const { packageName, aliasPrefix, flavor } = SDK_KINDS[kind];
+  // Packages a stack needs beside its library that the library does not depend on (workerd for agents).
+  const entry = SDK_KINDS[kind];
+  const companions: readonly string[] = 'companions' in entry ? entry.companions : [];
   // Only the project's own node_modules: an alias folder of the same name above it (a parent project's) is not ours.
   const aliasDir = join(options.packageRoot ?? getPackageRoot(), 'node_modules', `${aliasPrefix}${version}`);
   if (existsSync(join(aliasDir, 'package.json'))) return describePackage(kind, flavor, aliasDir, true);
   const prefix = join(options.cacheDir ?? getDefaultCacheDir(), `${packageName.replace('/', '+')}@${version}`);
   const dir = join(prefix, 'node_modules', ...packageName.split('/'));
   if (!existsSync(join(dir, 'package.json'))) {
-    options.onInstall?.(`installing ${packageName}@${version} for --target ${spec} into ${prefix} (once: later runs use it)`);
-    await installPackage(spec, `${packageName}@${version}`, prefix, options);
+    const beside = companions.length > 0 ? ` with ${companions.join(', ')}` : '';
+    options.onInstall?.(`installing ${packageName}@${version}${beside} for --target ${spec} into ${prefix} (once: later runs use it)`);
+    await installPackage(spec, `${packageName}@${version}`, prefix, options, companions);
   }
   const resolved = describePackage(kind, flavor, dir, false);
   if (resolved.version !== version) throw new TargetSpecError(spec, `the cache at ${prefix} holds ${packageName} ${resolved.version}, not ${version}; delete that folder and run again`);
@@ -129,7 +145,7 @@ export function getDefaultCacheDir(): string {
   return join(base, 'mcp-error-matrix', 'clients');
 }
 
-async function installPackage(spec: string, packageSpec: string, prefix: string, options: ResolveSdkOptions): Promise<void> {
+async function installPackage(spec: string, packageSpec: string, prefix: string, options: ResolveSdkOptions, companions: readonly string[]): Promise<void> {
   const offline = options.offline ?? /^(1|true)$/i.test(process.env.npm_config_offline ?? '');
   const npm = options.npm ?? runNpm;
   // Only the version's own folder is removed after a failure, and only when this install made it:
@@ -140,7 +156,7 @@ async function installPackage(spec: string, packageSpec: string, prefix: string,
   } catch (error) {
     throw describeInstallFailure(spec, packageSpec, prefix, offline, { code: (error as NodeJS.ErrnoException).code, output: (error as Error).message });
   }
-  const args = ['install', '--prefix', prefix, '--no-save', '--no-audit', '--no-fund', '--no-package-lock', '--ignore-scripts', ...(offline ? ['--offline'] : []), packageSpec];
+  const args = ['install', '--prefix', prefix, '--no-save', '--no-audit', '--no-fund', '--no-package-lock', '--ignore-scripts', ...(offline ? ['--offline'] : []), ...companions, packageSpec];
   try {
     await npm(args);
   } catch (error) {

@@ -7,7 +7,7 @@ import { packagePath } from '../../package-paths.js';
 import type { ProtocolVersion } from '../../types.js';
 
 /** v1/v2: the TypeScript SDK majors (worker.mjs); any other: the stack adapter ./stacks/<flavor>.mjs. */
-export type SdkFlavor = 'v1' | 'v2' | 'ai-sdk' | 'openai-agents' | 'langchain' | 'mastra' | 'mcp-remote';
+export type SdkFlavor = 'v1' | 'v2' | 'ai-sdk' | 'openai-agents' | 'langchain' | 'mastra' | 'mcp-remote' | 'inspector-cli' | 'cloudflare-agents';
 
 /** One cell as the worker receives it. */
 export interface WorkerCell {

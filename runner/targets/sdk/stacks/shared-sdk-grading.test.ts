@@ -3,7 +3,8 @@
 // same focused cases through both, one worker each, and compares outcome and layer per cell
 // (langchain keeps no HTTP status, so statuses and codes are left to the stacks' own tests).
 // Cases where a stack converts the result itself (openai-agents' content-only return, mastra's
-// structuredContent or MastraError, langchain's ToolException for isError) are not shared behaviour.
+// structuredContent or MastraError, langchain's ToolException for isError, agents' Error for
+// isError, the Inspector CLI's exit status) are not shared behaviour.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadCases } from '../../../cases/load-cases.js';
 import type { LoadedCase } from '../../../cases/case-types.js';
@@ -55,6 +56,12 @@ describe.each([
   { sdk: 'ts-sdk@1.32.2', stack: 'langchain@1.1.4', versions: ['2025-11-25'] as ProtocolVersion[], mrtr: false },
   { sdk: 'ts-client@2.4.0', stack: 'openai-agents@0.20.0', versions: ['2025-11-25', '2026-07-28'] as ProtocolVersion[], mrtr: true },
   { sdk: 'ts-client@2.0.0', stack: 'mastra@2.0.0', versions: ['2025-11-25', '2026-07-28'] as ProtocolVersion[], mrtr: true },
+  // agents 0.32.0 pins @modelcontextprotocol/client 2.4.0 as its peer; its host runs in workerd.
+  { sdk: 'ts-client@2.4.0', stack: 'cloudflare-agents@0.32.0', versions: ['2025-11-25', '2026-07-28'] as ProtocolVersion[], mrtr: true },
+  // The Inspector 2.12.0 bundles @modelcontextprotocol/client 2.3.1, which is not pinned: 2.4.0 stands
+  // for it (the sweep of every ts-client 2.x found no cell that changed, README § Real SDK clients).
+  // 2025-11-25 only: at 2026-07-28 the CLI calls tools through @modelcontextprotocol/ext-tasks instead.
+  { sdk: 'ts-client@2.4.0', stack: 'inspector-cli@2.12.0', versions: ['2025-11-25'] as ProtocolVersion[], mrtr: false },
 ])('$stack grades what $sdk (the SDK under it) does as $sdk does', ({ sdk, stack, versions, mrtr }) => {
   const targets: Target[] = [];
   beforeAll(async () => {

@@ -19,6 +19,10 @@ declareLoadedByPath(
   () => import('./langchain.mjs' as string),
   () => import('./mastra.mjs' as string),
   () => import('./mcp-remote.mjs' as string),
+  () => import('./inspector-cli.mjs' as string),
+  () => import('./cli-wire-preload.mjs' as string),
+  () => import('./cloudflare-agents.mjs' as string),
+  () => import('./cloudflare-agents-host.mjs' as string),
 );
 
 const CASE_IDS = ['baseline', 'tool-is-error', 'http-503-empty-body', 'http-500-jsonrpc-error-body', 'malformed-json'];
@@ -28,11 +32,13 @@ const ASSERTED_VERSIONS: ProtocolVersion[] = ['2025-11-25', '2026-07-28'];
 
 let cases: LoadedCase[];
 let resetCase: LoadedCase[];
+let invalidParamsCase: LoadedCase[];
 
 beforeAll(async () => {
   const all = await loadCases();
   cases = all.filter((loaded) => CASE_IDS.includes(loaded.case.id));
   resetCase = all.filter((loaded) => loaded.case.id === 'no-response-reset');
+  invalidParamsCase = all.filter((loaded) => loaded.case.id === 'jsonrpc-invalid-params');
 }, 60_000); // the whole table is read and validated; seconds on a loaded machine, as in sdk-target.test.ts
 
 function summarise(cells: Cell[]): Record<string, string> {
@@ -182,5 +188,65 @@ describe('mcp-remote@0.15.1 (stdio bridge, one process per cell)', () => {
     const got = summarise(result.cells);
     expect(got['tool-is-error 2025-11-25']).toBe('TOOL_ERROR');
     expect(got['http-503-empty-body 2025-11-25']).toBe('JSONRPC_ERROR -32001');
+  }, 180_000);
+});
+
+describe('cloudflare-agents@0.32.0 (agents, its MCP client in the Workers runtime)', () => {
+  let target: Awaited<ReturnType<typeof createSdkTarget>>;
+  beforeAll(async () => {
+    // One workerd for the version, started by the worker; only the versions the tests ask about are probed.
+    target = await createSdkTarget('cloudflare-agents@0.32.0', { versions: ASSERTED_VERSIONS });
+  }, 120_000);
+  afterAll(() => target?.close?.());
+
+  it('probes the versions it speaks, names its stack (the official v2 client underneath), and is not in the default run', async () => {
+    expect(target.skipReason?.('2025-11-25')).toBeUndefined();
+    expect(target.skipReason?.('2026-07-28')).toBeUndefined();
+    expect(target.info).toMatchObject({ name: 'cloudflare-agents@0.32.0', kind: 'client', version: '0.32.0', stack: 'official TypeScript SDK' });
+    expect(target.startsProcessPerCell).toBe(false);
+    const { DEFAULT_TARGETS } = await import('../../resolve-target.js');
+    expect(DEFAULT_TARGETS.filter((spec) => spec.startsWith('cloudflare-agents@'))).toEqual([]);
+  });
+
+  it("gives its own verdicts: getAITools' execute throws the tool's error text as a plain Error (TOOL_ERROR); the v2 client's errors pass through", async () => {
+    const result = await runMatrix({ cases, targets: [target], mode: 'http', timeoutMs: ANSWERED_AT_ONCE_TIMEOUT_MS, concurrency: 4, versions: ASSERTED_VERSIONS });
+    const got = summarise(result.cells);
+    for (const version of ['2025-11-25', '2026-07-28']) {
+      expect(got[`baseline ${version}`]).toBe('TOOL_SUCCESS');
+      expect(got[`tool-is-error ${version}`]).toBe('TOOL_ERROR');
+      expect(got[`http-503-empty-body ${version}`]).toBe('HTTP_ERROR 503');
+      expect(got[`http-500-jsonrpc-error-body ${version}`]).toBe('HTTP_ERROR 500');
+      expect(got[`malformed-json ${version}`]).toBe('MALFORMED_JSON');
+    }
+    const toolError = result.cells.find((cell) => cell.case === 'tool-is-error' && cell.protocolVersion === '2025-11-25');
+    expect(toolError?.observed?.calls[0]).toEqual({ threw: { class: 'Error', name: 'Error', message: 'failed' } });
+  }, 120_000);
+});
+
+describe('inspector-cli@2.12.0 (the Inspector CLI, one process per call)', () => {
+  let target: Awaited<ReturnType<typeof createSdkTarget>>;
+  beforeAll(async () => {
+    // A CLI process per probe: only the version the tests ask about.
+    target = await createSdkTarget('inspector-cli@2.12.0', { versions: ['2025-11-25'] });
+  }, 120_000);
+  afterAll(() => target?.close?.());
+
+  it('probes the versions it speaks, asks the runner for start-up time per cell, and is not in the default run', async () => {
+    expect(target.skipReason?.('2025-11-25')).toBeUndefined();
+    expect(target.info).toMatchObject({ name: 'inspector-cli@2.12.0', kind: 'client', version: '2.12.0', stack: 'official TypeScript SDK' });
+    expect(target.startsProcessPerCell).toBe(true);
+    const { DEFAULT_TARGETS } = await import('../../resolve-target.js');
+    expect(DEFAULT_TARGETS.filter((spec) => spec.startsWith('inspector-cli@'))).toEqual([]);
+  });
+
+  it('prints the result and exits 5 for a tool error, prints an HTTP status, and drops a JSON-RPC error\'s code', async () => {
+    const picked = [...cases.filter((loaded) => ['tool-is-error', 'http-503-empty-body'].includes(loaded.case.id)), ...invalidParamsCase];
+    const result = await runMatrix({ cases: picked, targets: [target], mode: 'http', timeoutMs: ANSWERED_AT_ONCE_TIMEOUT_MS, concurrency: 3, versions: ['2025-11-25'] });
+    const got = summarise(result.cells);
+    expect(got['tool-is-error 2025-11-25']).toBe('TOOL_ERROR');
+    expect(got['http-503-empty-body 2025-11-25']).toBe('HTTP_ERROR 503');
+    expect(got['jsonrpc-invalid-params 2025-11-25']).toBe('JSONRPC_ERROR');
+    const toolError = result.cells.find((cell) => cell.case === 'tool-is-error');
+    expect(toolError?.observed).toMatchObject({ calls: [{ returned: { exit: 5, stderr: `{"error":{"code":"tool_is_error","message":"Tool 'synthetic_tool' returned isError:true."}}\n` } }], toolCallsSent: 1 });
   }, 180_000);
 });
