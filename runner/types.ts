@@ -3,7 +3,7 @@
 import type { Dispatcher } from 'undici';
 import type { Case } from './cases/case-types.js';
 import type { Recording } from './recording-types.js';
-import type { CheckLevel, Conclusion, Consequence, ExpectedVerdict, Outcome, ProtocolVersion } from './vocabulary.js';
+import type { CheckLevel, Conclusion, Consequence, ErrorKind, ExpectedVerdict, Outcome, ProtocolVersion } from './vocabulary.js';
 
 export { PROTOCOL_VERSIONS, type ProtocolVersion } from './vocabulary.js';
 
@@ -141,6 +141,8 @@ export interface Cell {
   status: CellStatus;
   /** Why the cell is skip or error, or which baseline entry made it xfail. */
   reason?: string;
+  /** On an `error` cell whose reason is of a known kind (vocabulary.ts ERROR_KINDS). */
+  errorKind?: ErrorKind;
   checks: Check[];
   /** What the case expects, one entry per exchange. */
   expected: ExpectedVerdict[];
@@ -266,6 +268,8 @@ export interface TargetOutcome {
   run?: TargetRunInfo;
   /** The harness or the target broke: the cell is `error`, not judged. */
   error?: string;
+  /** The kind of that error, when it is a known one (vocabulary.ts ERROR_KINDS). */
+  errorKind?: ErrorKind;
   /** The target cannot run this cell (e.g. protocol version unsupported): the cell is `skip`. */
   skip?: string;
 }
@@ -288,3 +292,4 @@ export interface Target {
   readonly cpuBoundCells?: boolean;
 }
 export { CONSEQUENCES, type Consequence } from './vocabulary.js';
+export { ERROR_KINDS, type ErrorKind } from './vocabulary.js';

@@ -54,3 +54,11 @@ export type Conclusion = (typeof CONCLUSIONS)[number];
  */
 export const CONSEQUENCES = ['false-success', 'false-failure', 'unsafe-retry', 'no-conclusion', 'lost-recovery', 'imprecise'] as const;
 export type Consequence = (typeof CONSEQUENCES)[number];
+
+/**
+ * Why a cell is `error` when the reason is one of a known kind (the free-text `reason` says the
+ * rest): `target-start`, the target could not start at all (its worker exited before it was ready,
+ * e.g. a library version whose modules the adapter cannot load), so none of its cells was measured.
+ */
+export const ERROR_KINDS = ['target-start'] as const;
+export type ErrorKind = (typeof ERROR_KINDS)[number];

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { checkResults } from '../runner/compare/results-file.js';
-import { CONSEQUENCES } from '../runner/vocabulary.js';
+import { CONSEQUENCES, ERROR_KINDS } from '../runner/vocabulary.js';
 import { makeHostileRunResult, makeRunResult, makeSyntheticRunResult } from './make-run-result.js';
 import { describeWithSchemas } from './describe-requiring.js';
 import { runCli } from './run-cli.js';
@@ -67,5 +67,15 @@ describe('schemas/results.schema.json', () => {
     expect(checkResults(result)).toEqual([]);
     const schema = JSON.parse(await readFile(new URL('../schemas/results.schema.json', import.meta.url), 'utf8')) as { $defs: { consequence: { enum: string[] } } };
     expect(schema.$defs.consequence.enum).toEqual([...CONSEQUENCES]);
+  });
+
+  it('accepts an error kind from the vocabulary on a cell, names the same kinds, and rejects another', async () => {
+    const result = structuredClone(makeRunResult()) as unknown as Record<string, any>;
+    Object.assign(result.cells[0], { status: 'error', reason: 'ts-sdk@0.4.0 could not start', errorKind: 'target-start' });
+    expect(checkResults(result)).toEqual([]);
+    result.cells[0].errorKind = 'bad-luck';
+    expect(checkResults(result).join('\n')).toMatch(/errorKind/);
+    const schema = JSON.parse(await readFile(new URL('../schemas/results.schema.json', import.meta.url), 'utf8')) as { $defs: { cell: { properties: { errorKind: { enum: string[] } } } } };
+    expect(schema.$defs.cell.properties.errorKind.enum).toEqual([...ERROR_KINDS]);
   });
 });

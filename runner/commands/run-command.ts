@@ -17,7 +17,7 @@ import { createFaultInjector } from '../run/fault-injection.js';
 import { MatrixFailure } from '../run/matrix-failure.js';
 import { runMatrix } from '../run/run-matrix.js';
 import { DEFAULT_TARGETS, expandTargetSpecs, resolveTargets } from '../targets/resolve-target.js';
-import { listBundledSdkTargets, SDK_KINDS } from '../targets/sdk/resolve-sdk-package.js';
+import { getDefaultCacheDir, listBundledSdkTargets, SDK_KINDS } from '../targets/sdk/resolve-sdk-package.js';
 import { PROTOCOL_VERSIONS, type ProtocolVersion, type RunResult, type Target } from '../types.js';
 import { createProgress } from './progress.js';
 
@@ -92,12 +92,27 @@ export async function runRunCommand(args: string[], io: CliIo): Promise<number> 
     // A version range (ts-sdk@^1.10.0) becomes one target per version, each its own worker process.
     // Targets start side by side, so each client worker's start-up (imports, warm-up, version probe)
     // overlaps the others'; the versions a range installs go 3 at a time.
+    const cacheDir = getDefaultCacheDir(io.env);
     const specs = await expandTargetSpecs(options.targets, {
+      cacheDir,
       onExpanded: (spec, versions) => {
         if (!options.quiet) io.stderr(`--target ${spec}: ${versions.length} version(s): ${versions.join(', ')}\n`);
       },
+    }).catch((error: unknown) => {
+      // Stopped meanwhile (a signal to the whole process group kills npm too): the specs as given
+      // stand for the targets, each then left unstarted, as if the stop had reached the runner alone.
+      if (io.signal?.aborted) return options.targets;
+      throw error;
     });
-    targets.push(...(await resolveTargets(specs, { cwd: io.cwd, ...(options.versions ? { versions: options.versions } : {}), concurrency: specs.length > options.targets.length ? 3 : specs.length })));
+    targets.push(
+      ...(await resolveTargets(specs, {
+        cwd: io.cwd,
+        cacheDir,
+        ...(options.versions ? { versions: options.versions } : {}),
+        ...(io.signal ? { signal: io.signal } : {}),
+        concurrency: specs.length > options.targets.length ? 3 : specs.length,
+      })),
+    );
     const pairing = previous && options.compare !== undefined ? await preparePairing(previous, options.compare, options.pairs, { targets: targets.map((t) => t.info.name), cases: cases.map((c) => c.case.id), ...(options.versions ? { versions: options.versions } : {}) }) : undefined;
     // The baseline modules (YAML, the baseline writer) are loaded only when a baseline is in play.
     const baselines = usesBaseline(options) ? await import('../baseline/run-baseline.js') : undefined;

@@ -3,9 +3,9 @@
 // into the user cache. Offline with nothing cached is a TargetSpecError naming the remedy; a
 // version npm says does not exist (ETARGET) is one naming the nearest published versions.
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, isAbsolute, join } from 'node:path';
 import { promisify } from 'node:util';
 import { TargetSpecError } from '../../errors.js';
 import { getPackageRoot, packagePath } from '../../package-paths.js';
@@ -19,7 +19,8 @@ const run = promisify(execFile);
  * (stacks built on the official SDK inherit its handling; the HTML groups targets by it).
  */
 export const SDK_KINDS = {
-  'ts-sdk': { packageName: '@modelcontextprotocol/sdk', aliasPrefix: 'mcp-sdk-', flavor: 'v1', stack: 'official TypeScript SDK' },
+  // Its Streamable HTTP client arrived in 1.10.0; older versions (0.x to 1.9) ship only SSE, stdio and WebSocket clients.
+  'ts-sdk': { packageName: '@modelcontextprotocol/sdk', aliasPrefix: 'mcp-sdk-', flavor: 'v1', stack: 'official TypeScript SDK', streamableHttpClient: 'dist/esm/client/streamableHttp.js' },
   'ts-client': { packageName: '@modelcontextprotocol/client', aliasPrefix: 'mcp-client-', flavor: 'v2', stack: 'official TypeScript SDK' },
   'ai-sdk': { packageName: '@ai-sdk/mcp', aliasPrefix: 'ai-sdk-mcp-', flavor: 'ai-sdk', stack: 'Vercel AI SDK' },
   'openai-agents': { packageName: '@openai/agents', aliasPrefix: 'openai-agents-', flavor: 'openai-agents', stack: 'official TypeScript SDK' },
@@ -30,7 +31,7 @@ export const SDK_KINDS = {
   // fresh MCPClient compiles the tool's JSON Schema per cell); its alias is a devDependency (tests),
   // users install it on demand (~155 MB).
   mastra: { packageName: '@mastra/mcp', aliasPrefix: 'mastra-mcp-', flavor: 'mastra', stack: 'official TypeScript SDK', defaultRun: false, cpuBoundCells: true },
-} as const satisfies Record<string, { packageName: string; aliasPrefix: string; flavor: SdkFlavor; stack: string; defaultRun?: false; cpuBoundCells?: true }>;
+} as const satisfies Record<string, { packageName: string; aliasPrefix: string; flavor: SdkFlavor; stack: string; defaultRun?: false; cpuBoundCells?: true; streamableHttpClient?: string }>;
 export type SdkKind = keyof typeof SDK_KINDS;
 
 export interface ResolvedSdkPackage {
@@ -103,14 +104,30 @@ export async function resolveSdkPackage(spec: string, options: ResolveSdkOptions
   return resolved;
 }
 
-/** Where on-demand client installs live. */
-export function getDefaultCacheDir(): string {
-  const base = process.env.XDG_CACHE_HOME || join(homedir(), '.cache');
+/**
+ * Why an installed package cannot run the matrix at all: the module of its Streamable HTTP client
+ * (the transport of every protocol version in the matrix) is not in it. Read from the package's
+ * files, not guessed from its version; undefined when it has one (or the kind names no such file).
+ */
+export function describeMissingTransport(resolved: Pick<ResolvedSdkPackage, 'kind' | 'dir'>): string | undefined {
+  const kind = SDK_KINDS[resolved.kind];
+  const file = 'streamableHttpClient' in kind ? kind.streamableHttpClient : undefined;
+  if (file === undefined || existsSync(join(resolved.dir, file))) return undefined;
+  return (
+    `has no Streamable HTTP client (${file} is not in the package), the transport every protocol version of the matrix runs over, ` +
+    'so it speaks none of them; @modelcontextprotocol/sdk added that client in 1.10.0'
+  );
+}
+
+/** Where on-demand client installs live: `$XDG_CACHE_HOME/mcp-error-matrix/clients`, else `~/.cache/…` (a relative XDG_CACHE_HOME is ignored, as the XDG spec says). */
+export function getDefaultCacheDir(env: NodeJS.ProcessEnv = process.env): string {
+  const xdg = env.XDG_CACHE_HOME;
+  const base = xdg && isAbsolute(xdg) ? xdg : join(homedir(), '.cache');
   return join(base, 'mcp-error-matrix', 'clients');
 }
 
 async function installPackage(spec: string, packageSpec: string, prefix: string, options: ResolveSdkOptions): Promise<void> {
-  mkdirSync(prefix, { recursive: true });
+  createCacheFolder(spec, prefix);
   const offline = options.offline ?? /^(1|true)$/i.test(process.env.npm_config_offline ?? '');
   const npm = options.npm ?? runNpm;
   const args = ['install', '--prefix', prefix, '--no-save', '--no-audit', '--no-fund', '--no-package-lock', '--ignore-scripts', ...(offline ? ['--offline'] : []), packageSpec];
@@ -126,6 +143,39 @@ async function installPackage(spec: string, packageSpec: string, prefix: string,
       `${packageSpec} is not bundled and could not be installed into ${prefix}${offline ? ' (offline)' : ''}: ${reason?.trim() ?? 'npm failed'}. ` +
         `Remedy: go online once so it can be installed and cached, or install it yourself with "npm install --prefix ${prefix} ${packageSpec}", or pick a bundled version (${listBundledSdkTargets().join(', ')}).`,
     );
+  }
+}
+
+/**
+ * Creates the folder an install goes into; a cache that cannot hold it (XDG_CACHE_HOME names a
+ * file, a read-only disk, no permission) is a TargetSpecError naming the folder and the remedy.
+ */
+function createCacheFolder(spec: string, prefix: string): void {
+  try {
+    mkdirSync(prefix, { recursive: true });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const blocker = code === 'ENOTDIR' || code === 'EEXIST' ? findFileInPath(prefix) : undefined;
+    const why = blocker !== undefined ? `${blocker} is a file, not a folder` : `${(error as Error).message}`;
+    throw new TargetSpecError(
+      spec,
+      `it is not bundled and must be installed into the client cache, but the folder ${prefix} cannot be created: ${why}. ` +
+        'The cache is $XDG_CACHE_HOME/mcp-error-matrix/clients (else ~/.cache/…): point XDG_CACHE_HOME at a folder you can write, or pick a bundled version ' +
+        `(${listBundledSdkTargets().join(', ')})`,
+    );
+  }
+}
+
+/** The first existing ancestor of `path` (itself included) that is not a folder, if any. */
+function findFileInPath(path: string): string | undefined {
+  let found: string | undefined;
+  for (let dir = path; ; dir = dirname(dir)) {
+    try {
+      if (!statSync(dir).isDirectory()) found = dir;
+    } catch {
+      // Not there (yet): look further up.
+    }
+    if (dirname(dir) === dir) return found;
   }
 }
 

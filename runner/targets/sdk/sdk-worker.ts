@@ -138,8 +138,14 @@ export class SdkWorker {
       });
       child.once('error', (error) => rejectHello(error));
       child.once('exit', (code, signal) => {
-        const why = `the SDK worker exited (${signal ?? `code ${code}`}) while this cell was running; it is restarted for the next cell`;
-        rejectHello(new Error(`${why}\n${this.stderr.trim()}`));
+        const how = signal ?? `code ${code}`;
+        // Ctrl-C, `timeout`, a CI cancel or `docker stop` signal the whole process group: the
+        // worker then dies with the runner, which stops the run itself (the cell is not the SDK's doing).
+        const why = isStopSignal(signal)
+          ? `the SDK worker was stopped by ${signal} from outside the runner (a signal to the whole process group, such as Ctrl-C or a CI cancel), so this cell was not measured`
+          : `the SDK worker exited (${how}) while this cell was running; it is restarted for the next cell`;
+        // Settled once: after the hello this does nothing, before it the start fails (and is handled by whoever awaits start()).
+        rejectHello(new Error(`its worker exited (${how}) before it was ready${describeStderrTail(this.stderr)}`));
         if (this.child === child) {
           this.child = undefined;
           this.ready = undefined;
@@ -176,6 +182,20 @@ export class SdkWorker {
     });
     if (!alive && this.child === child) child.kill('SIGKILL');
   }
+}
+
+/** Signals that stop a process from outside (a terminal, `timeout`, a CI runner), as opposed to a crash. */
+const STOP_SIGNALS: ReadonlySet<string> = new Set(['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT']);
+
+/** Whether a process ended by a signal that stops it from outside (SIGINT, SIGTERM, SIGHUP, SIGQUIT). */
+export function isStopSignal(signal: string | null | undefined): boolean {
+  return signal != null && STOP_SIGNALS.has(signal);
+}
+
+/** The last lines of a worker's stderr, for a start that failed (the import error is at the end). */
+function describeStderrTail(stderr: string): string {
+  const tail = stderr.trim().split('\n').slice(-6).join('\n').slice(-2000);
+  return tail === '' ? ' (it wrote nothing to stderr)' : `; its stderr ends: ${tail}`;
 }
 
 function parseLine(line: string): Record<string, unknown> | undefined {
