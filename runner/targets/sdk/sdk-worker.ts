@@ -4,6 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { packagePath } from '../../package-paths.js';
 import type { ProtocolVersion } from '../../types.js';
+import { describeOutsideStop, isStopSignal } from '../stop-signals.js';
 
 /** v1/v2: the TypeScript SDK majors (worker.mjs); any other: the stack adapter ./stacks/<flavor>.mjs. */
 export type SdkFlavor = 'v1' | 'v2' | 'ai-sdk' | 'openai-agents' | 'langchain' | 'mastra' | 'mcp-remote';
@@ -141,9 +142,7 @@ export class SdkWorker {
         const how = signal ?? `code ${code}`;
         // Ctrl-C, `timeout`, a CI cancel or `docker stop` signal the whole process group: the
         // worker then dies with the runner, which stops the run itself (the cell is not the SDK's doing).
-        const why = isStopSignal(signal)
-          ? `the SDK worker was stopped by ${signal} from outside the runner (a signal to the whole process group, such as Ctrl-C or a CI cancel), so this cell was not measured`
-          : `the SDK worker exited (${how}) while this cell was running; it is restarted for the next cell`;
+        const why = isStopSignal(signal) ? describeOutsideStop('the SDK worker', signal!) : `the SDK worker exited (${how}) while this cell was running; it is restarted for the next cell`;
         // Settled once: after the hello this does nothing, before it the start fails (and is handled by whoever awaits start()).
         rejectHello(new Error(`its worker exited (${how}) before it was ready${describeStderrTail(this.stderr)}`));
         if (this.child === child) {
@@ -182,14 +181,6 @@ export class SdkWorker {
     });
     if (!alive && this.child === child) child.kill('SIGKILL');
   }
-}
-
-/** Signals that stop a process from outside (a terminal, `timeout`, a CI runner), as opposed to a crash. */
-const STOP_SIGNALS: ReadonlySet<string> = new Set(['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT']);
-
-/** Whether a process ended by a signal that stops it from outside (SIGINT, SIGTERM, SIGHUP, SIGQUIT). */
-export function isStopSignal(signal: string | null | undefined): boolean {
-  return signal != null && STOP_SIGNALS.has(signal);
 }
 
 /** The last lines of a worker's stderr, for a start that failed (the import error is at the end). */
