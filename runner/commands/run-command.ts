@@ -10,6 +10,7 @@ import { loadCases } from '../cases/load-cases.js';
 import { selectCases } from '../cases/select-cases.js';
 import type { CliIo } from '../cli-io.js';
 import type { StoredRunResult } from '../compare/results-file.js';
+import type { HeldReportFolder } from '../../reports/hold-report-folder.js';
 import { DEFAULT_TIMEOUT_MS, getDefaultConcurrency, parseRunOptions } from '../options.js';
 import { getPackageRoot } from '../package-paths.js';
 import { UsageError } from '../errors.js';
@@ -75,6 +76,31 @@ export async function runRunCommand(args: string[], io: CliIo): Promise<number> 
   const outFolder = { cwd: io.cwd, home: io.env['HOME'], shownAs: options.out ?? '' };
   if (options.out !== undefined) await (await import('../../reports/check-report-folder.js')).checkReportFolder(options.out, outFolder);
   if (options.sign !== undefined && options.out === undefined) throw new UsageError('run: --sign KEY signs the receipts of a report folder; add --out DIR');
+  // Every input is read and checked (below) before the folder's lock is taken: a second run to the same
+  // --out that has a bad flag fails at once instead of waiting for the first.
+  const prepared = await prepareRunInputs(options, io);
+  // The folder's lock is taken before the first cell and held until the reports are written, so a
+  // lock that is not a lock, a folder another run is using or a read-only --out is known now, not
+  // after every cell ran (issue 28 items 5, 7). A signal while waiting exits at once (stop mode 'exit').
+  const held =
+    options.out === undefined
+      ? undefined
+      : await (await import('../../reports/hold-report-folder.js')).holdReportFolder(options.out, {
+          ...outFolder,
+          ...(io.signal ? { signal: io.signal } : {}),
+          onWait: (holder) => {
+            if (!options.quiet) io.stderr(`mcp-error-matrix run: --out ${options.out}: ${holder} is using this report folder; waiting for it (at most 120 s)\n`);
+          },
+        });
+  try {
+    return await runWithInputs(options, io, prepared, held);
+  } finally {
+    await held?.release();
+  }
+}
+
+/** What `run` reads and checks before it takes the report folder: the signing key, the cases and the file to compare with. */
+async function prepareRunInputs(options: ReturnType<typeof parseRunOptions>, io: CliIo) {
   // A bad key is refused before the run, not after it.
   const signer = options.sign === undefined ? undefined : await (await import('../../reports/sign-receipts.js')).loadSigningKey(resolve(io.cwd, options.sign), '--sign', options.sign);
   const shards = options.shard === undefined ? undefined : await import('../shard/select-shard.js');
@@ -85,6 +111,12 @@ export async function runRunCommand(args: string[], io: CliIo): Promise<number> 
   // Read the file to compare with before running, so a wrong path fails in a second, not after the run.
   const previous =
     options.compare === undefined ? undefined : await (await import('../compare/results-file.js')).readResultsFile(resolve(io.cwd, options.compare), options.compare);
+  return { signer, shards, shard, table, selected, cases, previous };
+}
+
+async function runWithInputs(options: ReturnType<typeof parseRunOptions>, io: CliIo, inputs: Awaited<ReturnType<typeof prepareRunInputs>>, held: HeldReportFolder | undefined): Promise<number> {
+  const { signer, shards, shard, table, selected, cases, previous } = inputs;
+  const outFolder = { cwd: io.cwd, home: io.env['HOME'], shownAs: options.out ?? '', ...(held ? { held } : {}) };
   const targets: Target[] = [];
   // From here a first signal stops the run (clients killed) and the reports are written marked incomplete.
   io.setStopMode?.('abort', 'stopping'); // the run says itself what stopping means for it (describeInterruptedRun)
