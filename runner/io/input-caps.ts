@@ -23,5 +23,11 @@ export const RECEIPTS_FILE_MAX_BYTES = 64 * MiB;
 export const HASHED_FILE_MAX_BYTES = 2048 * MiB;
 /** A response body after gzip decoding, per exchange (the harness's decompression-bomb limit). */
 export const DECODED_BODY_MAX_BYTES = 16 * MiB;
+/**
+ * What a classifier module may answer for one exchange, in characters (strings and keys; 8 for any
+ * other value): as much as a command client's verdict file. A larger answer is the cell's `error`,
+ * measured in the worker before it is copied (a 400 MB `detail` once peaked the run at 1.5 GB).
+ */
+export const CLASSIFIER_ANSWER_MAX_CHARS = 1024 * 1024;
 /** Arrays and objects nested inside one another in a case file, counting the top-level object as 1. */
 export const CASE_MAX_NESTING = 64;
