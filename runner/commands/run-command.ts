@@ -9,6 +9,7 @@ import type { LoadedCase } from '../cases/case-types.js';
 import { loadCases } from '../cases/load-cases.js';
 import { selectCases } from '../cases/select-cases.js';
 import type { CliIo } from '../cli-io.js';
+import type { ResultsDigest } from '../compare/read-results-digest.js';
 import type { StoredRunResult } from '../compare/results-file.js';
 import type { HeldReportFolder } from '../../reports/hold-report-folder.js';
 import { DEFAULT_TIMEOUT_MS, getDefaultConcurrency, parseRunOptions } from '../options.js';
@@ -110,7 +111,7 @@ async function prepareRunInputs(options: ReturnType<typeof parseRunOptions>, io:
   const cases = shards && shard ? shards.selectShardCases(selected, shard) : selected;
   // Read the file to compare with before running, so a wrong path fails in a second, not after the run.
   const previous =
-    options.compare === undefined ? undefined : await (await import('../compare/results-file.js')).readResultsFile(resolve(io.cwd, options.compare), options.compare);
+    options.compare === undefined ? undefined : await (await import('../compare/read-results-digest.js')).readResultsDigest(resolve(io.cwd, options.compare), options.compare);
   return { signer, shards, shard, table, selected, cases, previous };
 }
 
@@ -228,7 +229,7 @@ async function runWithInputs(options: ReturnType<typeof parseRunOptions>, io: Cl
  * Checks `--pair` against the previous run and the planned targets, and that the planned run can
  * pair any cell with the previous one; returns how to choose the pairs and the error for none.
  */
-async function preparePairing(previous: StoredRunResult, label: string, values: string[], plan: { targets: string[]; cases: string[]; versions?: ProtocolVersion[] }) {
+async function preparePairing(previous: ResultsDigest, label: string, values: string[], plan: { targets: string[]; cases: string[]; versions?: ProtocolVersion[] }) {
   const { canPairPlannedRun, checkPairs, choosePairs, describeUnpaired, listResultTargets, parsePairs } = await import('../compare/pair-targets.js');
   const labels = { old: label, new: 'this run', command: 'run --compare' };
   const explicit = parsePairs(values, 'run');

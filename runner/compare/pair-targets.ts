@@ -4,7 +4,13 @@
 // (ts-sdk, ts-client) with exactly one target in each run, under different names, pairs itself.
 import type { TargetPair } from '../../reports/compare-types.js';
 import { RunnerError, UsageError } from '../errors.js';
-import type { RunResult } from '../types.js';
+import type { Cell, TargetInfo } from '../types.js';
+
+/** What pairing reads of a run: its target names and its cells' keys. */
+interface PairableRun {
+  targets: readonly Pick<TargetInfo, 'name'>[];
+  cells: readonly Pick<Cell, 'target'>[];
+}
 
 /** Two runs share no cell: comparing them says nothing. */
 export class UnpairedComparisonError extends RunnerError {
@@ -14,7 +20,7 @@ export class UnpairedComparisonError extends RunnerError {
 }
 
 /** The target names a result holds (its target list and its cells). */
-export function listResultTargets(result: Pick<RunResult, 'targets' | 'cells'>): string[] {
+export function listResultTargets(result: PairableRun): string[] {
   return [...new Set([...result.targets.map((t) => t.name), ...result.cells.map((c) => c.target)])];
 }
 
@@ -53,7 +59,7 @@ export function checkPairs(pairs: readonly TargetPair[], oldTargets: readonly st
 }
 
 /** The pairs to apply: the explicit ones, else one per family with a single target in each run under different names. */
-export function choosePairs(before: Pick<RunResult, 'targets' | 'cells'>, after: Pick<RunResult, 'targets' | 'cells'>, explicit: readonly TargetPair[] = []): TargetPair[] {
+export function choosePairs(before: PairableRun, after: PairableRun, explicit: readonly TargetPair[] = []): TargetPair[] {
   if (explicit.length > 0) return [...explicit];
   const oldTargets = listResultTargets(before);
   const newTargets = listResultTargets(after);
@@ -80,7 +86,7 @@ export function describeUnpaired(oldTargets: readonly string[], newTargets: read
  * Whether a planned run can pair any cell with `previous` (checked before `run --compare` runs,
  * so a comparison that would say nothing fails in a second, not after the run).
  */
-export function canPairPlannedRun(previous: Pick<RunResult, 'cells'>, plan: { targets: readonly string[]; cases: readonly string[]; versions?: readonly string[] }, pairs: readonly TargetPair[]): boolean {
+export function canPairPlannedRun(previous: { cells: readonly Pick<Cell, 'case' | 'target' | 'protocolVersion'>[] }, plan: { targets: readonly string[]; cases: readonly string[]; versions?: readonly string[] }, pairs: readonly TargetPair[]): boolean {
   const renamed = new Map(pairs.map((pair) => [pair.before, pair.after]));
   const targets = new Set(plan.targets);
   const cases = new Set(plan.cases);

@@ -32,17 +32,34 @@ export class ResultsFileError extends RunnerError {
 }
 
 let validator: ValidateFunction | undefined;
+const definitionValidators = new Map<string, ValidateFunction>();
+let ajv: Ajv2020 | undefined;
+
+function getResultsAjv(): Ajv2020 {
+  if (ajv) return ajv;
+  ajv = new Ajv2020({ allErrors: true, verbose: true, strict: true, strictRequired: false, strictTypes: false, allowUnionTypes: true });
+  // ajv-formats is CommonJS; its default export arrives wrapped under NodeNext.
+  const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => void;
+  addFormats(ajv);
+  return ajv;
+}
 
 /** The compiled validator for schemas/results.schema.json (compiled once per process). */
 export function getResultsValidator(): ValidateFunction {
   if (validator) return validator;
   const schema = JSON.parse(readFileSync(packagePath('schemas', 'results.schema.json'), 'utf8')) as object;
-  const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: true, strictRequired: false, strictTypes: false, allowUnionTypes: true });
-  // ajv-formats is CommonJS; its default export arrives wrapped under NodeNext.
-  const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => void;
-  addFormats(ajv);
-  validator = ajv.compile(schema);
+  validator = getResultsAjv().compile(schema);
   return validator;
+}
+
+/** One definition of the results schema (`$defs/cell`, `$defs/case`), for checking a file's cells or cases one at a time. */
+export function getResultsDefinitionValidator(name: 'cell' | 'case'): ValidateFunction {
+  const known = definitionValidators.get(name);
+  if (known) return known;
+  const { $id } = getResultsValidator().schema as { $id: string };
+  const compiled = getResultsAjv().getSchema(`${$id}#/$defs/${name}`)!;
+  definitionValidators.set(name, compiled);
+  return compiled;
 }
 
 /** Problems of a value against the results schema; empty when it is valid. */

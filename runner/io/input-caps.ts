@@ -13,6 +13,12 @@ export const VERDICT_FILE_MAX_BYTES = 1 * MiB;
 export const BASELINE_FILE_MAX_BYTES = 16 * MiB;
 /** A results.json given to `compare` or `merge` (100,000 cells write ~100 MB). */
 export const RESULTS_FILE_MAX_BYTES = 512 * MiB;
+/**
+ * One cell (or one other top-level field) of a results.json read streamed by `compare` and `run
+ * --compare`: what is held at once (a cell of a real run is a few KB; its bodies come from case files
+ * of at most 4 MiB and decoded responses of at most 16 MiB).
+ */
+export const RESULTS_CELL_MAX_BYTES = 64 * MiB;
 /** A protocol schema from --schemas / MCP_SCHEMAS_DIR / the cache (the pinned ones are < 200 KB). */
 export const SCHEMA_FILE_MAX_BYTES = 8 * MiB;
 /** The message given to `validate FILE`. */
