@@ -2,9 +2,9 @@
 // renaming folders under each other (which ended in ENOTEMPTY, or in one report lost). `run`
 // takes it before its first cell and holds it until its reports are written (issue 28 item 5).
 import { randomBytes } from 'node:crypto';
-import { readFileSync, unlinkSync } from 'node:fs';
+import { linkSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { link, lstat, unlink, writeFile } from 'node:fs/promises';
+import { lstat, unlink } from 'node:fs/promises';
 import { OutputFolderError } from '../runner/errors.js';
 import { isSystemError } from './describe-fs-error.js';
 import { readSmallFile } from './read-small-file.js';
@@ -35,7 +35,7 @@ const LOCK_MAX_BYTES = 1024;
  * content in one step (a hard link to a finished file), so no reader sees it empty. Something at
  * `lockPath` that is not a lock file of ours (a FIFO, a symlink, a folder, a file of other text)
  * is refused at once with its path, never waited on. No stop leaves a file behind: the draft
- * exists only for the moment of one attempt, and a process that exits while it holds the lock
+ * exists only inside one synchronous attempt, and a process that exits while it holds the lock
  * (a second Ctrl-C, the stop deadline) removes it on the way out.
  */
 export async function acquireFolderLock(lockPath: string, options: FolderLockOptions): Promise<() => Promise<void>> {
@@ -76,28 +76,25 @@ export async function acquireFolderLock(lockPath: string, options: FolderLockOpt
     if (typeof current === 'object' && current.token === owner.token) await unlink(lockPath).catch(() => undefined);
   };
 
-  // One attempt: the draft is written, hard-linked into place and removed again at once.
+  // One attempt: the draft is written, hard-linked into place and removed again, synchronously, so
+  // no signal handler (which runs between tasks) can end the process while the draft exists.
   async function tryLink(draftPath: string, lock: string, content: string): Promise<boolean> {
-    drafts.add(draftPath);
     try {
-      await writeFile(draftPath, content, { flag: 'wx' });
-      await link(draftPath, lock);
+      writeFileSync(draftPath, content, { flag: 'wx' });
+      linkSync(draftPath, lock);
       return true;
     } catch (error) {
       if (isSystemError(error) && error.code === 'EEXIST') return false;
       throw error;
     } finally {
-      await unlink(draftPath).catch(() => undefined);
-      drafts.delete(draftPath);
+      tryUnlink(draftPath);
     }
   }
 }
 
-/** Locks this process holds (path → token) and drafts it is writing: removed if the process exits first. */
+/** Locks this process holds (path → token): removed if the process exits first. */
 const heldLocks = new Map<string, string>();
-const drafts = new Set<string>();
 process.once('exit', () => {
-  for (const draft of drafts) tryUnlink(draft);
   for (const [lockPath, token] of heldLocks) {
     try {
       if ((JSON.parse(readFileSync(lockPath, 'utf8')) as Partial<LockOwner>).token === token) tryUnlink(lockPath);

@@ -44,6 +44,20 @@ vi.mock('node:fs/promises', async (importOriginal) => {
   return { ...patched, default: patched };
 });
 
+// The lock's draft is written synchronously (folder-lock.ts): its creation fails the same way.
+vi.mock('node:fs', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('node:fs')>();
+  const writeFileSync: typeof actual.writeFileSync = (path, ...rest) => {
+    const fault = faults.current;
+    if (fault?.op === 'open' && fault.match.test(String(path))) {
+      throw Object.assign(new Error(`${fault.code}: simulated, open '${String(path)}'`), { code: fault.code, syscall: 'open', path: String(path) });
+    }
+    return actual.writeFileSync(path, ...rest);
+  };
+  const patched = { ...actual, writeFileSync };
+  return { ...patched, default: patched };
+});
+
 const root = mkdtempSync(join(tmpdir(), 'mem-write-errors-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 afterEach(() => void (faults.current = undefined));

@@ -4,9 +4,12 @@ import type { CliIo } from '../cli-io.js';
 import type { Cell, CellStatus, RunResult } from '../types.js';
 import { describePassSources, describeWireOnlyTargets } from '../run/describe-conclusions.js';
 
+/** What the closing line reads of a run: its counts and fields, its cells a pass at a time. */
+export type ProgressResult = Pick<RunResult, 'summary' | 'complete' | 'schemas' | 'targets'> & { cells: Iterable<Cell> };
+
 export interface Progress {
   onCell(cell: Cell, done: number, total: number): void;
-  done(result: RunResult): void;
+  done(result: ProgressResult): void;
 }
 
 export interface ProgressOptions {

@@ -3,24 +3,29 @@
 // Modules only some runs need (report writing, compare, shards) are imported when used:
 // start-up time is most of a small run's wall time.
 import { isAbsolute, relative, resolve } from 'node:path';
-import { render as renderTap } from '../../reports/tap.js';
+import { toPassableResult, type ReportHead, type ReportSource } from '../../reports/report-source.js';
+import { renderChunks as renderTapChunks } from '../../reports/tap.js';
 import { applyBaselineToCell } from '../baseline/apply-baseline.js';
 import type { LoadedCase } from '../cases/case-types.js';
 import { loadCases } from '../cases/load-cases.js';
 import { selectCases } from '../cases/select-cases.js';
 import type { CliIo } from '../cli-io.js';
 import type { ResultsDigest } from '../compare/read-results-digest.js';
-import type { StoredRunResult } from '../compare/results-file.js';
+import type { RunResultExtras } from '../compare/results-file.js';
 import type { HeldReportFolder } from '../../reports/hold-report-folder.js';
 import { DEFAULT_TIMEOUT_MS, getDefaultConcurrency, parseRunOptions } from '../options.js';
 import { getPackageRoot } from '../package-paths.js';
 import { UsageError } from '../errors.js';
 import { createFaultInjector } from '../run/fault-injection.js';
 import { MatrixFailure } from '../run/matrix-failure.js';
-import { runMatrix } from '../run/run-matrix.js';
+import { createCellStore, toCellSource } from '../run/cell-store.js';
+import { planCells, runMatrix } from '../run/run-matrix.js';
 import { DEFAULT_TARGETS, expandTargetSpecs, resolveTargets } from '../targets/resolve-target.js';
 import { getDefaultCacheDir, listBundledSdkTargets, SDK_KINDS } from '../targets/sdk/resolve-sdk-package.js';
-import { PROTOCOL_VERSIONS, type ProtocolVersion, type RunResult, type Target } from '../types.js';
+import { PROTOCOL_VERSIONS, type Cell, type ProtocolVersion, type RunResult, type Target, type TargetInfo } from '../types.js';
+
+/** A run's fields, as results.json stores them, its cells aside. */
+type StoredRunHead = ReportHead & RunResultExtras;
 import { createProgress } from './progress.js';
 
 export const RUN_USAGE = `Usage: mcp-error-matrix run [options]
@@ -165,60 +170,74 @@ async function runWithInputs(options: ReturnType<typeof parseRunOptions>, io: Cl
     // incomplete, and the error is thrown again once the reports are out.
     let internalError: { error: unknown } | undefined;
     io.signal?.addEventListener('abort', () => io.stderr(describeInterruptedRun(options.out)), { once: true });
-    const judged = await runMatrix({
-      cases,
-      targets,
-      ...(options.versions ? { versions: options.versions } : {}),
-      mode: options.mode,
-      timeoutMs: options.timeoutMs,
-      concurrency: options.concurrency ?? getDefaultConcurrency(targets),
-      ...(io.signal ? { signal: io.signal } : {}),
-      onCell: (cell, done, total) => {
-        progress.onCell(prepared ? applyBaselineToCell(prepared.baseline, cell) : cell, done, total);
-        injectFault?.({ cellsDone: done });
-      },
-      repro: { cases: options.cases, baseline: prepared ? toRunRelativePath(io.cwd, prepared.path) : undefined, noSchemas: options.schemas === false },
-      checkSchemas: schemaCheck?.check ?? null,
-      checkRequest: schemaCheck?.checkRequest ?? null,
-      schemaInfo: schemaCheck?.info ?? null,
-    }).catch((error: unknown) => {
-      if (!(error instanceof MatrixFailure)) throw error;
-      internalError = { error: error.cause };
-      return error.partial;
-    });
-    // A complete result stays complete: a signal from here on lets the reports finish, and the
-    // exit status follows the result (never 130/143 beside `complete: true`).
-    if (judged.complete) io.setStopMode?.('finish');
-    const settled = baselines ? await baselines.settleBaseline(judged, { prepared, writeBaseline: options.writeBaseline, cwd: io.cwd, cases }) : { result: judged, path: undefined };
-    let result: StoredRunResult = settled.result;
-    if (shards && shard) {
-      const plan = shards.computePlanDigest(selected, targets, options.versions);
-      result = { ...result, shard: { index: shard.index, count: shard.count, planDigest: plan.digest, plannedCells: plan.cells } };
+    // A large run keeps its finished cells on disk, not in memory (cell-store.ts); every pass below reads them from there.
+    const store = createCellStore(planCells(cases, targets, options.versions).length);
+    try {
+      const judged = await runMatrix({
+        cases,
+        targets,
+        ...(options.versions ? { versions: options.versions } : {}),
+        mode: options.mode,
+        timeoutMs: options.timeoutMs,
+        concurrency: options.concurrency ?? getDefaultConcurrency(targets),
+        ...(io.signal ? { signal: io.signal } : {}),
+        onCell: (cell, done, total) => {
+          progress.onCell(prepared ? applyBaselineToCell(prepared.baseline, cell) : cell, done, total);
+          injectFault?.({ cellsDone: done });
+        },
+        repro: { cases: options.cases, baseline: prepared ? toRunRelativePath(io.cwd, prepared.path) : undefined, noSchemas: options.schemas === false },
+        checkSchemas: schemaCheck?.check ?? null,
+        checkRequest: schemaCheck?.checkRequest ?? null,
+        schemaInfo: schemaCheck?.info ?? null,
+        cellStore: store,
+      }).catch((error: unknown) => {
+        if (!(error instanceof MatrixFailure)) throw error;
+        internalError = { error: error.cause };
+        return error.partial;
+      });
+      // A complete result stays complete: a signal from here on lets the reports finish, and the
+      // exit status follows the result (never 130/143 beside `complete: true`).
+      if (judged.complete) io.setStopMode?.('finish');
+      const judgedSource = toCellSource(store, judged);
+      const settled = baselines
+        ? await baselines.settleBaselineSource(judgedSource, { prepared, writeBaseline: options.writeBaseline, cwd: io.cwd, cases })
+        : { head: judged as StoredRunHead, map: (cell: Cell) => cell, path: undefined };
+      let head: StoredRunHead = settled.head;
+      if (shards && shard) {
+        const plan = shards.computePlanDigest(selected, targets, options.versions);
+        head = { ...head, shard: { index: shard.index, count: shard.count, planDigest: plan.digest, plannedCells: plan.cells } };
+      }
+      // Comparing reads each cell's key and status, a pass over the cells kept.
+      const digests = previous && pairing ? [...digestCells(toCellSource(store, head, settled.map))] : [];
+      const current = { targets: head.targets, cases: head.cases, cells: digests };
+      const compared = previous && pairing ? (await import('../compare/compare-results.js')).compareResults(previous, current, options.compare, pairing.choose(current)) : undefined;
+      const comparison = compared?.comparison;
+      if (comparison) head = { ...head, comparison };
+      const source = toCellSource(store, head, settled.map);
+      progress.done(toPassableResult(source));
+      for (const chunk of renderTapChunks(source)) io.stdout(chunk);
+      for (const line of describeUnmeasured(head)) io.stderr(`${line}\n`);
+      if (options.writeBaseline !== undefined && !options.quiet) io.stderr(`Baseline written to ${options.writeBaseline}: ${head.baseline?.entries ?? 0} entries\n`);
+      if (comparison && !options.quiet) {
+        io.stderr(`Compared with ${options.compare}: ${comparison.regressions.length} regressions, ${comparison.fixes.length} fixes, ${comparison.added.length} added, ${comparison.removed.length} removed\n`);
+      }
+      if (options.out !== undefined) {
+        const { collectRunInputs } = await import('../run/collect-inputs.js');
+        const { writeRunReports } = await import('../../reports/write-run-reports.js');
+        injectFault?.('write');
+        const { describeWhatRan } = await import('../run/describe-what-ran.js');
+        const { inputs, roots } = await collectRunInputs({ cases, schemas: schemaCheck?.loaded ?? [], validatorCode: schemaCheck?.listUsedCode() ?? [], targets, ...(settled.path ? { baseline: settled.path } : {}) });
+        const ran = await describeWhatRan(targets.map((target) => target.info));
+        const files = await writeRunReports(options.out, source, { inputs, roots, ran, rootDir: getPackageRoot(), ...(signer ? { signer } : {}), ...outFolder, ...(comparison ? { comparison } : {}) });
+        if (!options.quiet) io.stderr(`Reports written to ${options.out}/: ${files.join(', ')}\n`);
+      }
+      if (internalError) throw internalError.error;
+      // Reports are out; a comparison that paired nothing is still an input error (preparePairing catches most before the run).
+      if (compared && pairing && compared.paired === 0 && head.complete) throw pairing.unpaired(current);
+      return hasUnexpected(head) || (comparison?.regressions.length ?? 0) > 0 ? 1 : 0;
+    } finally {
+      store.close();
     }
-    const compared = previous && pairing ? (await import('../compare/compare-results.js')).compareResults(previous, result, options.compare, pairing.choose(result)) : undefined;
-    const comparison = compared?.comparison;
-    if (comparison) result = { ...result, comparison };
-    progress.done(result);
-    io.stdout(renderTap(result));
-    for (const line of describeUnmeasured(result)) io.stderr(`${line}\n`);
-    if (options.writeBaseline !== undefined && !options.quiet) io.stderr(`Baseline written to ${options.writeBaseline}: ${result.baseline?.entries ?? 0} entries\n`);
-    if (comparison && !options.quiet) {
-      io.stderr(`Compared with ${options.compare}: ${comparison.regressions.length} regressions, ${comparison.fixes.length} fixes, ${comparison.added.length} added, ${comparison.removed.length} removed\n`);
-    }
-    if (options.out !== undefined) {
-      const { collectRunInputs } = await import('../run/collect-inputs.js');
-      const { writeRunReports } = await import('../../reports/write-run-reports.js');
-      injectFault?.('write');
-      const { describeWhatRan } = await import('../run/describe-what-ran.js');
-      const { inputs, roots } = await collectRunInputs({ cases, schemas: schemaCheck?.loaded ?? [], validatorCode: schemaCheck?.listUsedCode() ?? [], targets, ...(settled.path ? { baseline: settled.path } : {}) });
-      const ran = await describeWhatRan(targets.map((target) => target.info));
-      const files = await writeRunReports(options.out, result, { inputs, roots, ran, rootDir: getPackageRoot(), ...(signer ? { signer } : {}), ...outFolder, ...(comparison ? { comparison } : {}) });
-      if (!options.quiet) io.stderr(`Reports written to ${options.out}/: ${files.join(', ')}\n`);
-    }
-    if (internalError) throw internalError.error;
-    // Reports are out; a comparison that paired nothing is still an input error (preparePairing catches most before the run).
-    if (compared && pairing && compared.paired === 0 && result.complete) throw pairing.unpaired(result);
-    return hasUnexpected(result) || (comparison?.regressions.length ?? 0) > 0 ? 1 : 0;
   } finally {
     io.setStopMode?.('exit');
     await Promise.all(targets.map((target) => target.close?.()));
@@ -238,9 +257,20 @@ async function preparePairing(previous: ResultsDigest, label: string, values: st
   const planned = { targets: plan.targets.map((name) => ({ name, kind: '' })), cells: [] };
   if (!canPairPlannedRun(previous, plan, choosePairs(previous, planned, explicit))) throw describeUnpaired(oldTargets, plan.targets, labels);
   return {
-    choose: (result: RunResult) => choosePairs(previous, result, explicit),
-    unpaired: (result: RunResult) => describeUnpaired(oldTargets, listResultTargets(result), labels),
+    choose: (current: PairedRun) => choosePairs(previous, current, explicit),
+    unpaired: (current: PairedRun) => describeUnpaired(oldTargets, listResultTargets(current), labels),
   };
+}
+
+/** What pairing and comparing read of this run: its targets and each cell's key and status. */
+interface PairedRun {
+  targets: readonly TargetInfo[];
+  cells: readonly Pick<Cell, 'case' | 'target' | 'protocolVersion' | 'status'>[];
+}
+
+/** Each cell's key and status, in one pass. */
+function* digestCells(source: ReportSource): Iterable<Pick<Cell, 'case' | 'target' | 'protocolVersion' | 'status'>> {
+  for (const { case: caseId, target, protocolVersion, status } of source.cells()) yield { case: caseId, target, protocolVersion, status };
 }
 
 /** Loads and verifies the pinned schemas (unless --no-schemas) and compiles the validator once for the run. */
@@ -281,13 +311,13 @@ function describeInterruptedRun(out: string | undefined): string {
  * interrupted run, or a target with no measured cell (nothing measured is not green). A single
  * shard may hold only skips for a target; its merged result decides.
  */
-export function hasUnexpected(result: RunResult & { shard?: { merged?: number[] } }): boolean {
+export function hasUnexpected(result: Pick<RunResult, 'complete' | 'summary' | 'unmeasured'> & { shard?: { merged?: number[] } }): boolean {
   const unmeasured = (result.unmeasured?.length ?? 0) > 0 && (result.shard === undefined || result.shard.merged !== undefined);
   return !result.complete || result.summary.fail > 0 || result.summary.error > 0 || result.summary.xpass > 0 || unmeasured;
 }
 
 /** One line per target that got no measured cell, saying why. */
-export function describeUnmeasured(result: RunResult): string[] {
+export function describeUnmeasured(result: Pick<RunResult, 'unmeasured'>): string[] {
   return (result.unmeasured ?? []).map((entry) => `mcp-error-matrix: nothing measured for ${entry.target}: ${entry.reason}`);
 }
 

@@ -4,6 +4,7 @@ import type { LoadedCase } from '../cases/case-types.js';
 import type { CheckRequestMessage } from '../judge/judge-client.js';
 import { getPackageVersion } from '../package-paths.js';
 import { CELL_STATUSES, type Cell, type CaseSummary, type ProtocolVersion, type RunResult, type RunSummary, type SchemaInfo, type SchemaResult, type Target, type TargetInfo, type UnmeasuredTarget } from '../types.js';
+import type { CellStore } from './cell-store.js';
 import { waitsBesidePool } from './estimate-wait.js';
 import { MatrixFailure } from './matrix-failure.js';
 import { runCell } from './run-cell.js';
@@ -35,7 +36,16 @@ export interface RunMatrixOptions {
   onCell?: (cell: Cell, done: number, total: number) => void;
   /** What each cell's repro line carries beyond the cell: the case table, the baseline, schemas off. */
   repro?: ReproContext;
+  /**
+   * Where each finished cell is kept, by its position in the plan (cell-store.ts). When given, the
+   * result's `cells` is empty (its summary and unmeasured targets still count every cell): read
+   * them from the store, which may hold them on disk. @default the result's array
+   */
+  cellStore?: CellStore;
 }
+
+/** What the summary and the unmeasured targets read of a cell. */
+type CountedCell = Pick<Cell, 'target' | 'status' | 'reason' | 'conclusion'>;
 
 interface PlannedCell {
   loaded: LoadedCase;
@@ -80,6 +90,17 @@ export async function runMatrix(options: RunMatrixOptions): Promise<RunResult> {
     return results;
   };
   let done = 0;
+  const store = options.cellStore;
+  const planIndex = store ? new Map(planned.map((cell, index) => [cell, index])) : undefined;
+  // With a store, only what the counts need stays here.
+  const counted: (CountedCell | undefined)[] = [];
+  const keep = (cell: PlannedCell, result: Cell): Cell | undefined => {
+    if (!store) return result;
+    const index = planIndex!.get(cell)!;
+    store.put(index, result);
+    counted[index] = { target: result.target, status: result.status, ...(result.reason === undefined ? {} : { reason: result.reason }), ...(result.conclusion === undefined ? {} : { conclusion: result.conclusion }) };
+    return undefined;
+  };
   const timeoutMs = options.timeoutMs ?? 2000;
   const hosts = mode === 'http' ? createServerHosts() : undefined;
   const run = async (cell: PlannedCell): Promise<Cell | undefined> => {
@@ -98,12 +119,12 @@ export async function runMatrix(options: RunMatrixOptions): Promise<RunResult> {
         repro: options.repro,
       });
       options.onCell?.(result, ++done, planned.length);
-      return result;
+      return keep(cell, result);
     } catch (error) {
       // The cell, if it ran, is kept; the error stops everything else.
       failure ??= { error };
       stop.abort('fatal');
-      return result;
+      return result && keep(cell, result);
     }
   };
   // A cell that mostly waits (a scripted hang or delay, a reset's settle) would hold a CPU slot doing
@@ -123,7 +144,8 @@ export async function runMatrix(options: RunMatrixOptions): Promise<RunResult> {
   waiting.forEach((cell, index) => byCell.set(cell, waited[index]!));
   busy.forEach((cell, index) => byCell.set(cell, worked[index]!));
   const cells = planned.map((cell) => byCell.get(cell)).filter((cell): cell is Cell => cell !== undefined);
-  const unmeasured = findUnmeasuredTargets(options.targets.map((target) => target.info), cells, options.versions);
+  const countable: readonly CountedCell[] = store ? counted.filter((cell): cell is CountedCell => cell !== undefined) : cells;
+  const unmeasured = findUnmeasuredTargets(options.targets.map((target) => target.info), countable, options.versions);
   const result: RunResult = {
     format: 'mcp-error-matrix/results@1',
     tool: { name: 'mcp-error-matrix', version: getPackageVersion() },
@@ -137,7 +159,7 @@ export async function runMatrix(options: RunMatrixOptions): Promise<RunResult> {
     cases: options.cases.map(summariseCase),
     targets: options.targets.map((target) => target.info),
     cells,
-    summary: summariseCells(cells),
+    summary: summariseCells(countable),
     ...(unmeasured.length > 0 ? { unmeasured } : {}),
   };
   if (failure) throw new MatrixFailure(failure.error, result);
@@ -148,8 +170,8 @@ export async function runMatrix(options: RunMatrixOptions): Promise<RunResult> {
  * Targets that got no measured cell: every cell skipped, or none planned (e.g. a `--version`
  * the target's cases do not have). Nothing measured is not green: such a run exits 1.
  */
-export function findUnmeasuredTargets(targets: TargetInfo[], cells: Cell[], versions?: ProtocolVersion[]): UnmeasuredTarget[] {
-  const byTarget = new Map<string, Cell[]>(targets.map((target) => [target.name, []]));
+export function findUnmeasuredTargets(targets: TargetInfo[], cells: readonly Pick<Cell, 'target' | 'status' | 'reason'>[], versions?: ProtocolVersion[]): UnmeasuredTarget[] {
+  const byTarget = new Map<string, Pick<Cell, 'target' | 'status' | 'reason'>[]>(targets.map((target) => [target.name, []]));
   for (const cell of cells) byTarget.get(cell.target)?.push(cell);
   const unmeasured: UnmeasuredTarget[] = [];
   for (const [target, own] of byTarget) {
@@ -165,12 +187,13 @@ export function findUnmeasuredTargets(targets: TargetInfo[], cells: Cell[], vers
 }
 
 /** Counts cells per status. */
-export function summariseCells(cells: Cell[]): RunSummary {
+export function summariseCells(cells: Iterable<Pick<Cell, 'status' | 'conclusion'>>): RunSummary {
   const summary = Object.fromEntries(CELL_STATUSES.map((status) => [status, 0])) as RunSummary;
-  summary.total = cells.length;
+  summary.total = 0;
   summary.pass_exit_status = 0;
   summary.pass_wire_only = 0;
   for (const cell of cells) {
+    summary.total++;
     summary[cell.status]++;
     // A pass whose conclusion the client never stated is counted apart (README § Command targets).
     if (cell.status === 'pass' && cell.conclusion === 'exit_status') summary.pass_exit_status++;
