@@ -35,5 +35,7 @@ export const DECODED_BODY_MAX_BYTES = 16 * MiB;
  * measured in the worker before it is copied (a 400 MB `detail` once peaked the run at 1.5 GB).
  */
 export const CLASSIFIER_ANSWER_MAX_CHARS = 1024 * 1024;
+/** One answer line of an SDK or client-stack worker (its verdicts, notes and error for one cell); more is the cell's `error`. */
+export const SDK_ANSWER_MAX_BYTES = 4 * MiB;
 /** Arrays and objects nested inside one another in a case file, counting the top-level object as 1. */
 export const CASE_MAX_NESTING = 64;

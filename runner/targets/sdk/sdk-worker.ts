@@ -1,10 +1,12 @@
 // One long-lived worker process per SDK package: cells go in as JSON lines, verdicts come back.
 // A worker that dies or stops answering is replaced; the cells it held become errors, never lost.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createInterface } from 'node:readline';
+import { SDK_ANSWER_MAX_BYTES } from '../../io/input-caps.js';
+import { formatByteCap } from '../../io/read-user-file.js';
 import { packagePath } from '../../package-paths.js';
 import type { ProtocolVersion } from '../../types.js';
 import { describeOutsideStop, isStopSignal } from '../stop-signals.js';
+import { readBoundedLines } from './read-bounded-lines.js';
 
 /** v1/v2: the TypeScript SDK majors (worker.mjs); any other: the stack adapter ./stacks/<flavor>.mjs. */
 export type SdkFlavor = 'v1' | 'v2' | 'ai-sdk' | 'openai-agents' | 'langchain' | 'mastra' | 'mcp-remote';
@@ -130,12 +132,18 @@ export class SdkWorker {
     });
     child.stdin!.on('error', () => {}); // a dead worker's stdin: the exit handler reports it
     return new Promise((resolveHello, rejectHello) => {
-      const lines = createInterface({ input: child.stdout! });
-      lines.on('line', (line) => {
-        const message = parseLine(line);
-        if (!message) return;
-        if (message.hello) return resolveHello(message.hello as WorkerHello);
-        this.settle(message);
+      readBoundedLines(child.stdout!, SDK_ANSWER_MAX_BYTES, {
+        onLine: (line) => {
+          const message = parseLine(line);
+          if (!message) return;
+          if (message.hello) return resolveHello(message.hello as WorkerHello);
+          this.settle(message);
+        },
+        // An answer past the cap is not read: its cell is an error that says so (the id opens the line).
+        onOverflow: (head, bytes) => {
+          const id = Number(/"id"\s*:\s*(\d+)/.exec(head)?.[1]);
+          if (Number.isInteger(id)) this.settle({ id, error: `the SDK worker's answer for this cell is larger than the ${formatByteCap(SDK_ANSWER_MAX_BYTES)} an answer may have (${bytes} bytes or more); it was not read` });
+        },
       });
       child.once('error', (error) => rejectHello(error));
       child.once('exit', (code, signal) => {
