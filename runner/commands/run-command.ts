@@ -7,6 +7,7 @@ import { toPassableResult, type ReportHead, type ReportSource } from '../../repo
 import { renderChunks as renderTapChunks } from '../../reports/tap.js';
 import { applyBaselineToCell } from '../baseline/apply-baseline.js';
 import type { LoadedCase } from '../cases/case-types.js';
+import { releaseLoadedCases } from '../cases/lazy-loaded-case.js';
 import { loadCases } from '../cases/load-cases.js';
 import { selectCases } from '../cases/select-cases.js';
 import type { CliIo } from '../cli-io.js';
@@ -102,6 +103,8 @@ export async function runRunCommand(args: string[], io: CliIo): Promise<number> 
     return await runWithInputs(options, io, prepared, held);
   } finally {
     await held?.release();
+    // A large table's case texts are in a file of this process (lazy-loaded-case.ts).
+    releaseLoadedCases(prepared.table);
   }
 }
 

@@ -81,13 +81,23 @@ export async function runMatrix(options: RunMatrixOptions): Promise<RunResult> {
   const signal = stop.signal;
   let failure: { error: unknown } | undefined;
   const planned = planCells(options.cases, options.targets, options.versions);
-  const schemaCache = new Map<string, SchemaResult[]>();
+  // A case's schema results are the same for every target: checked once, kept until its last cell took them.
+  const schemaCache = new Map<string, { results: SchemaResult[]; uses: number }>();
+  const schemaUses = new Map<string, number>();
+  const schemaKey = (loaded: LoadedCase, version: ProtocolVersion): string => `${loaded.case.id}@${version}`;
+  if (options.checkSchemas) {
+    for (const cell of planned) {
+      const key = schemaKey(cell.loaded, cell.protocolVersion);
+      schemaUses.set(key, (schemaUses.get(key) ?? 0) + 1);
+    }
+  }
   const schemaFor = (loaded: LoadedCase, version: ProtocolVersion): SchemaResult[] => {
     if (!options.checkSchemas) return [];
-    const key = `${loaded.case.id}@${version}`;
-    let results = schemaCache.get(key);
-    if (!results) schemaCache.set(key, (results = options.checkSchemas(loaded, version)));
-    return results;
+    const key = schemaKey(loaded, version);
+    const entry = schemaCache.get(key) ?? { results: options.checkSchemas(loaded, version), uses: schemaUses.get(key) ?? 1 };
+    if (--entry.uses > 0) schemaCache.set(key, entry);
+    else schemaCache.delete(key);
+    return entry.results;
   };
   let done = 0;
   const store = options.cellStore;
@@ -130,8 +140,9 @@ export async function runMatrix(options: RunMatrixOptions): Promise<RunResult> {
   // A cell that mostly waits (a scripted hang or delay, a reset's settle) would hold a CPU slot doing
   // nothing: such cells start at once in lanes of their own, so their waits overlap with everything else.
   const waits = (cell: PlannedCell): boolean => cell.target.usesServer(mode) && waitsBesidePool(cell.loaded.case, timeoutMs, cell.target.info.kind === 'classifier');
-  const waiting = planned.filter(waits);
-  const busy = planned.filter((cell) => !waits(cell));
+  const waitsOf = new Set(planned.filter(waits));
+  const waiting = planned.filter((cell) => waitsOf.has(cell));
+  const busy = planned.filter((cell) => !waitsOf.has(cell));
   let waited: (Cell | undefined)[];
   let worked: (Cell | undefined)[];
   try {
@@ -156,7 +167,7 @@ export async function runMatrix(options: RunMatrixOptions): Promise<RunResult> {
     node: process.version,
     platform: `${platform()} ${release()}`,
     schemas: options.schemaInfo ?? null,
-    cases: options.cases.map(summariseCase),
+    cases: summariseCases(options.cases),
     targets: options.targets.map((target) => target.info),
     cells,
     summary: summariseCells(countable),
@@ -202,19 +213,34 @@ export function summariseCells(cells: Iterable<Pick<Cell, 'status' | 'conclusion
   return summary;
 }
 
-function summariseCase(loaded: LoadedCase): CaseSummary {
-  const item = loaded.case;
-  return {
-    id: item.id,
-    title: item.title,
-    layer: item.layer,
-    origin: item.origin,
-    description: item.description,
-    ...(item.expectation === undefined ? {} : { expectation: item.expectation }),
-    ...(item.policy === undefined ? {} : { policy: item.policy }),
-    spec: item.spec,
-    file: loaded.relativeFile,
-    sha256: loaded.sha256,
-    versions: item.versions,
+/**
+ * The cases as the result lists them. Equal texts and lists are held once: a table generated from a
+ * template repeats its titles, descriptions and references, and a result of 100,000 cases held each
+ * copy apart (60 MB of one description and its like; issue 28 item 4).
+ */
+function summariseCases(cases: readonly LoadedCase[]): CaseSummary[] {
+  const shared = new Map<string, unknown>();
+  const once = <T>(value: T): T => {
+    const key = typeof value === 'string' ? `s${value}` : `j${JSON.stringify(value)}`;
+    const known = shared.get(key);
+    if (known !== undefined) return known as T;
+    shared.set(key, value);
+    return value;
   };
+  return cases.map((loaded) => {
+    const item = loaded.case;
+    return {
+      id: item.id,
+      title: once(item.title),
+      layer: once(item.layer),
+      origin: once(item.origin),
+      description: once(item.description),
+      ...(item.expectation === undefined ? {} : { expectation: once(item.expectation) }),
+      ...(item.policy === undefined ? {} : { policy: once(item.policy) }),
+      spec: once(item.spec),
+      file: loaded.relativeFile,
+      sha256: loaded.sha256,
+      versions: once(item.versions),
+    };
+  });
 }
