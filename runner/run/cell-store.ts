@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ReportHead, ReportSource } from '../../reports/report-source.js';
 import type { Cell } from '../types.js';
+import { createHeapBound } from './heap-bound.js';
 
 /** Planned cells at which a run's store writes its cells to disk instead of holding them. */
 export const SPILL_CELLS = 20_000;
@@ -81,6 +82,8 @@ function createDiskStore(planned: number, dir: string): CellStore {
     exitHookInstalled = true;
     process.once('exit', () => openSpills.forEach(removeQuietly));
   }
+  // Each pass reads every cell back as fresh objects: the heap is kept near what is live (heap-bound.ts).
+  const heap = createHeapBound();
   const offsets = new Float64Array(planned).fill(-1);
   const lengths = new Uint32Array(planned);
   // A cell the disk refused (no space) stays in memory: a full disk costs memory, never a cell.
@@ -94,6 +97,7 @@ function createDiskStore(planned: number, dir: string): CellStore {
     return (order = Int32Array.from(filled));
   };
   const read = (index: number): Cell => {
+    heap.tick();
     const kept = held.get(index);
     if (kept) return kept;
     const buffer = Buffer.allocUnsafe(lengths[index]!);
@@ -103,6 +107,7 @@ function createDiskStore(planned: number, dir: string): CellStore {
   };
   return {
     put(index, cell) {
+      heap.tick();
       order = undefined;
       const bytes = Buffer.from(JSON.stringify(cell));
       try {
