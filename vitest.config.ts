@@ -1,4 +1,5 @@
 import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import { OWN_PROCESS_FILES } from './test/own-process-files.js';
 import { findTestSchemasDir, formatSkipNotice, getBrowserRequirement, getSchemaRequirement, getSpecExamplesRequirement } from './test/requirements.js';
@@ -18,6 +19,12 @@ if (notice && !shared[NOTICE_SHOWN]) {
 }
 
 const INCLUDE = ['runner/**/*.test.ts', 'reports/**/*.test.ts', 'test/**/*.test.ts'];
+// The tests' own cache folder (XDG_CACHE_HOME of every test process and the CLIs they start): client
+// installs, validator code and version lists go there, never to the user's ~/.cache. A test that
+// read the user's cache passed or failed by what that machine had installed before (an SDK version
+// present or not), and a test run filled the user's cache. What a test needs absent, it makes
+// itself (an empty folder of its own); what it finds here it put here.
+const TEST_CACHE_HOME = fileURLToPath(new URL('./node_modules/.cache/mcp-error-matrix-tests', import.meta.url));
 // Worker threads that stay up for the whole run, one more than cores: most test files wait on
 // sockets, child processes and fsync rather than the CPU. Kept as many as the maximum: with fewer,
 // tinypool ended a shared worker that still had files queued ("Terminating worker thread", files
@@ -41,7 +48,7 @@ export default defineConfig({
     },
     // A crash inside the reference classifier throws instead of reading as INVALID_ENVELOPE
     // (runner/classify/reference.ts), so no test row passes on a crash.
-    env: { ...(schemasDir ? { MCP_SCHEMAS_DIR: schemasDir } : {}), MCP_ERROR_MATRIX_RETHROW_CLASSIFIER_BUGS: '1' },
+    env: { ...(schemasDir ? { MCP_SCHEMAS_DIR: schemasDir } : {}), MCP_ERROR_MATRIX_RETHROW_CLASSIFIER_BUGS: '1', XDG_CACHE_HOME: TEST_CACHE_HOME },
     // Most test files wait on sockets and child processes rather than the CPU: one worker more
     // than cores measured 73 s against 102 s for the whole suite on 2 cores, with no flaky test.
     maxWorkers: availableParallelism() + 1,

@@ -1,10 +1,10 @@
 // One count of each target's failures, shared by every report's per-target line: unexpected
 // failures (they fail the run) apart from known ones (baseline xfail), each broken down by what
 // the mismatch costs the caller (the judge's `consequence` on the failed outcome checks).
-import { CONSEQUENCES, type Cell, type CellStatus, type Consequence, type RunResult } from '../runner/types.js';
+import { CONSEQUENCES, ERROR_KINDS, type Cell, type CellStatus, type Consequence, type ErrorKind, type RunResult } from '../runner/types.js';
 
-/** What one failing cell is counted as: its worst consequence, or why it has none. */
-export const FAILURE_KINDS = [...CONSEQUENCES, 'not-measured', 'stale-entry', 'other'] as const;
+/** What one failing cell is counted as: its worst consequence, an error's named cause, or why it has none. */
+export const FAILURE_KINDS = [...CONSEQUENCES, ...ERROR_KINDS, 'not-measured', 'stale-entry', 'other'] as const;
 export type FailureKind = (typeof FAILURE_KINDS)[number];
 
 // Exhaustive: a new kind fails to compile until it has its words.
@@ -15,6 +15,11 @@ const KIND_WORDS: Record<FailureKind, { one: string; many: string; sentence: str
   'no-conclusion': { one: 'no conclusion', many: 'no conclusions', sentence: 'no conclusion: the target concluded nothing (crash, no verdict, its own timeout)' },
   'lost-recovery': { one: 'lost recovery', many: 'lost recoveries', sentence: 'a lost recovery: the target gives up where a follow-up or a safe retry was right' },
   imprecise: { one: 'imprecise', many: 'imprecise', sentence: 'imprecise: the same recovery, but a different outcome, layer, status or code' },
+  'adapter-gap': { one: 'adapter gap', many: 'adapter gaps', sentence: "an adapter gap: the built-in adapter cannot read what the library did (ours to fix, not the client's fault; the cell keeps the library's words)" },
+  timeout: { one: 'error (not measured: a deadline of the runner ran out)', many: 'errors (not measured: a deadline of the runner ran out)', sentence: "not measured: a deadline of the runner's own ran out before the target answered (the machine's load; run again with a lower --concurrency or a higher --timeout)" },
+  starved: { one: 'error (not measured: starved)', many: 'errors (not measured: starved)', sentence: 'not measured: a deadline produced the outcome while a process that timed the cell was starved of CPU, in every run (run again on a quieter machine, or with a lower --concurrency or a higher --timeout)' },
+  'target-start': { one: 'error (not measured: the target could not start)', many: 'errors (not measured: the target could not start)', sentence: 'not measured: the target could not start (its worker exited before it was ready: a module the adapter cannot load, a broken install); the other targets were measured' },
+  interrupted: { one: 'error (not measured: stopped from outside)', many: 'errors (not measured: stopped from outside)', sentence: 'not measured: the client or worker was stopped by a signal the runner did not send (Ctrl-C, `timeout` or a CI cancel reach the whole process group)' },
   'not-measured': { one: 'error (not measured)', many: 'errors (not measured)', sentence: 'not measured: the harness or the target broke' },
   'stale-entry': { one: 'stale baseline entry', many: 'stale baseline entries', sentence: 'a stale baseline entry: the cell passes now' },
   other: { one: 'other', many: 'other', sentence: 'a failed check other than the outcome (see the checks)' },
@@ -57,8 +62,8 @@ export function getCellConsequence(cell: Pick<Cell, 'checks'>): Consequence | un
 }
 
 /** What a failing cell is counted as. */
-export function getFailureKind(cell: Pick<Cell, 'status' | 'checks'>): FailureKind {
-  if (cell.status === 'error') return 'not-measured';
+export function getFailureKind(cell: Pick<Cell, 'status' | 'checks'> & { errorKind?: ErrorKind | undefined }): FailureKind {
+  if (cell.status === 'error') return cell.errorKind ?? 'not-measured';
   if (cell.status === 'xpass') return 'stale-entry';
   return getCellConsequence(cell) ?? 'other';
 }
@@ -81,7 +86,7 @@ export function getFailureKindTitle(kind: FailureKind): string {
 }
 
 /** Every target's failures, in the result's target order (targets only seen in cells last). */
-export function countFailures(result: { targets: readonly { name: string }[]; cells: Iterable<Pick<Cell, 'target' | 'status' | 'checks'>> }): TargetFailures[] {
+export function countFailures(result: { targets: readonly { name: string }[]; cells: Iterable<Pick<Cell, 'target' | 'status' | 'checks' | 'errorKind'>> }): TargetFailures[] {
   const newTally = () => ({ unexpected: new Map<FailureKind, number>(), known: new Map<FailureKind, number>() });
   const tallies = new Map(result.targets.map((t) => [t.name, newTally()]));
   for (const cell of result.cells) {

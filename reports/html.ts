@@ -44,7 +44,8 @@ export interface HtmlOptions {
 
 /** Skeleton rows of a large page written per piece. */
 const ROWS_PER_PIECE = 512;
-/** How the template closes a group's rows (reports/templates/matrix.hbs). */
+/** How the template opens and closes a group's rows (reports/templates/matrix.hbs); other tables come before the matrix. */
+const GROUP_START = '<tbody data-layer=';
 const GROUP_END = '  </tbody>';
 
 /** Above this many cells bodies and target output are cut shorter (a report must stay openable). */
@@ -156,8 +157,9 @@ export function* renderChunks(input: RunResult | ReportSource, options: HtmlOpti
   if (mark < 0) throw new Error('HTML report template has no {{jsonScript "cell-data"}} block');
   let written = 0;
   if (streamRows) {
+    const first = page.indexOf(GROUP_START);
     for (const group of view.groups) {
-      const end = page.indexOf(GROUP_END, written === 0 ? 0 : written + GROUP_END.length);
+      const end = first < 0 ? -1 : page.indexOf(GROUP_END, written === 0 ? first : written + GROUP_END.length);
       if (end < 0 || end > mark) throw new Error('HTML report template: a group of the matrix has no closing </tbody>');
       yield page.slice(written, end);
       yield* renderSkeletonRows(group.rows, pendingCell.toString());

@@ -28,4 +28,18 @@ describe('redactCell', () => {
     expect(headers).toEqual({ 'content-type': 'application/json', 'x-api-key': '[REDACTED]', 'set-cookie': '[REDACTED]' });
     expect(Object.keys(headers)).toEqual(['content-type', 'x-api-key', 'set-cookie']);
   });
+
+  it("redacts what a library threw or returned (cell.observed) like every other text", () => {
+    const observed = {
+      calls: [
+        { threw: { class: 'SdkHttpError', name: 'SdkHttpError', message: `Error POSTing to endpoint: Authorization: Bearer ${SECRETS.bearer}`, data: { text: `token=${SECRETS.bearer}` } } },
+        { returned: { content: [{ type: 'text', text: `Bearer ${SECRETS.bearer}` }] } },
+      ],
+      toolCallsSent: 2,
+    };
+    const published = JSON.stringify(redactCell(makeCell({ status: 'error', reason: 'adapter gap', observed })).observed);
+    expect(published).not.toContain(SECRETS.bearer);
+    expect(published).toContain('[REDACTED]');
+    expect(JSON.stringify(observed)).toContain(SECRETS.bearer);
+  });
 });

@@ -46,7 +46,9 @@ export function redactCell(cell: Cell): Cell {
   const actual = mapSame(cell.actual, (verdict) => (verdict === null ? null : redactVerdict(verdict)));
   const recording = cell.recording ? redactRecording(cell.recording) : undefined;
   const targetRun = cell.targetRun ? redactRun(cell.targetRun) : undefined;
-  if (reason === cell.reason && checks === cell.checks && actual === cell.actual && recording === cell.recording && targetRun === cell.targetRun) return cell;
+  // What a library threw or returned is library and wire text (an error message may quote a header or a token).
+  const observed = cell.observed ? (redactDeep(cell.observed) as Cell['observed']) : undefined;
+  if (reason === cell.reason && checks === cell.checks && actual === cell.actual && recording === cell.recording && targetRun === cell.targetRun && observed === cell.observed) return cell;
   return {
     ...cell,
     ...(reason === undefined ? {} : { reason }),
@@ -54,6 +56,7 @@ export function redactCell(cell: Cell): Cell {
     actual,
     ...(recording ? { recording } : {}),
     ...(targetRun ? { targetRun } : {}),
+    ...(observed ? { observed } : {}),
   };
 }
 

@@ -1,10 +1,13 @@
 // summary.md's version trend: for each family of versions in the run, one list item per version
-// with its counts and what changed against the version before, grouped by old → new outcome.
+// with its counts and what changed against the version before, grouped by old → new outcome, each
+// group naming its cases ("3 cells regressed" alone is not something a reader can act on).
 import type { RunResult } from '../runner/types.js';
-import { buildTrendFamilies, type TrendTransition, type TrendVersion } from './trend-view-model.js';
+import { buildTrendFamilies, type TrendRowKey, type TrendTransition, type TrendVersion } from './trend-view-model.js';
 
 /** Transitions listed per version and kind; the rest are counted. */
 const TRANSITIONS_SHOWN = 3;
+/** Cases named per transition; the rest are counted (matrix.html's trend table lists every row). */
+const CASES_SHOWN = 5;
 
 /** The trend sections (none when the run holds no family of two or more versions). */
 export function renderTrendMarkdown(result: Pick<RunResult, 'cells' | 'targets'>, escape: (text: string) => string): string[] {
@@ -38,5 +41,15 @@ function describeChanges(version: TrendVersion, escape: (text: string) => string
 }
 
 function describeTransition(transition: TrendTransition, escape: (text: string) => string): string {
-  return `${escape(transition.from)} → ${escape(transition.to)}${transition.consequence ? ` [${transition.consequence}]` : ''} ×${transition.count}`;
+  return `${escape(transition.from)} → ${escape(transition.to)}${transition.consequence ? ` [${transition.consequence}]` : ''} ×${transition.count}: ${describeRows(transition.rows, escape)}`;
+}
+
+/** `id-a at 2025-11-25; id-b at 2025-03-26, 2025-06-18`: each case once, with its protocol versions. */
+function describeRows(rows: readonly TrendRowKey[], escape: (text: string) => string): string {
+  const versionsByCase = new Map<string, string[]>();
+  for (const row of rows) versionsByCase.set(row.caseId, [...(versionsByCase.get(row.caseId) ?? []), row.protocolVersion]);
+  const cases = [...versionsByCase];
+  const named = cases.slice(0, CASES_SHOWN).map(([caseId, versions]) => `${escape(caseId)} at ${versions.join(', ')}`);
+  const more = cases.length - CASES_SHOWN;
+  return named.join('; ') + (more > 0 ? `; ${more} more ${more === 1 ? 'case' : 'cases'}` : '');
 }

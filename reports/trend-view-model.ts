@@ -3,14 +3,11 @@
 // actual outcome per version, marked where it changed from the version before: a fix, a
 // regression or another outcome, named by its consequence when the failed check carries one.
 // Per version: cells passed, failed and false successes. The HTML partial and summary.md read this.
-import { createRequire } from 'node:module';
+import { compareTableText } from '../runner/cases/compare-table-text.js';
+import { compareVersions } from '../runner/compare/order-versions.js';
 import { getTargetFamily } from '../runner/compare/pair-targets.js';
 import type { Cell, CellStatus, Consequence, Verdict } from '../runner/types.js';
 import { PROTOCOL_VERSIONS } from '../runner/types.js';
-
-// semver's index loads about fifty modules: only its two functions used here are required, and
-// only when a family has versions to order (most runs have none).
-const require = createRequire(import.meta.url);
 
 export type TrendChange = 'fix' | 'regression' | 'changed';
 
@@ -35,6 +32,14 @@ export interface TrendTransition {
   to: string;
   count: number;
   consequence?: Consequence;
+  /** The rows that made this change, in case order: what a reader looks up. */
+  rows: TrendRowKey[];
+}
+
+/** One row of the trend: a case at a protocol version. */
+export interface TrendRowKey {
+  caseId: string;
+  protocolVersion: string;
 }
 
 export interface TrendVersion {
@@ -62,10 +67,11 @@ export interface TrendFamily {
   steadyRows: number;
 }
 
-// As in compare-results.ts, up is a fix and down a regression, except that an error cell is
-// unranked like a skip: it was not measured (the harness or the worker broke, often a timeout
-// on a loaded machine), so a version that errs is no behaviour change of the client.
-const RANK: Record<CellStatus, number | undefined> = { pass: 3, xpass: 3, non_strict: 2, fail: 1, xfail: 1, error: undefined, skip: undefined };
+// The ranks of compare-results.ts: up is a fix, down a regression. An error ranks with fail, as
+// there: a version whose cells now break (a crash, a worker that cannot start) has regressed for
+// its user even though nothing was measured; only a skip (the version does not speak that
+// protocol version) is no behaviour at all.
+const RANK: Record<CellStatus, number | undefined> = { pass: 3, xpass: 3, non_strict: 2, fail: 1, xfail: 1, error: 1, skip: undefined };
 const PASSED: ReadonlySet<CellStatus> = new Set(['pass', 'xpass', 'non_strict']);
 const FAILED: ReadonlySet<CellStatus> = new Set(['fail', 'xfail']);
 
@@ -103,7 +109,7 @@ function buildFamily(family: string, members: { name: string; version: string }[
   const rows: TrendRow[] = [];
   let steadyRows = 0;
   const order = (r: { protocolVersion: string }) => (PROTOCOL_VERSIONS as readonly string[]).indexOf(r.protocolVersion);
-  for (const raw of [...rowsByKey.values()].sort((a, b) => a.caseId.localeCompare(b.caseId) || order(a) - order(b))) {
+  for (const raw of [...rowsByKey.values()].sort((a, b) => compareTableText(a.caseId, b.caseId) || order(a) - order(b))) {
     let previous: TrendCell | undefined;
     let changedRow = false;
     const row: TrendRow = { caseId: raw.caseId, protocolVersion: raw.protocolVersion, cells: [] };
@@ -122,8 +128,9 @@ function buildFamily(family: string, members: { name: string; version: string }[
           if (change.consequence) shown.consequence = change.consequence;
           counts[change.change === 'fix' ? 'fixed' : change.change === 'regression' ? 'regressed' : 'changed']++;
           const key = JSON.stringify([change.change, previous.outcome, shown.outcome, change.consequence]);
-          const seen = transitions[i]!.get(key) ?? { change: change.change, from: previous.outcome, to: shown.outcome, count: 0, ...(change.consequence ? { consequence: change.consequence } : {}) };
+          const seen = transitions[i]!.get(key) ?? { change: change.change, from: previous.outcome, to: shown.outcome, count: 0, ...(change.consequence ? { consequence: change.consequence } : {}), rows: [] };
           seen.count++;
+          seen.rows.push({ caseId: raw.caseId, protocolVersion: raw.protocolVersion });
           transitions[i]!.set(key, seen);
           changedRow = true;
         }
@@ -178,11 +185,4 @@ function findConsequences(cell: Cell): Consequence[] {
 
 function versionOf(name: string): string {
   return name.slice(name.indexOf('@') + 1);
-}
-
-function compareVersions(a: string, b: string): number {
-  const valid = require('semver/functions/valid') as typeof import('semver/functions/valid.js');
-  const compare = require('semver/functions/compare') as typeof import('semver/functions/compare.js');
-  const [x, y] = [valid(a), valid(b)];
-  return x && y ? compare(x, y) : a.localeCompare(b);
 }

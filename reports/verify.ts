@@ -74,7 +74,15 @@ interface Expectation {
   path: string;
   absolute: string;
   sha256: string;
+  /**
+   * A named root found only where the receipts recorded it (or at a fallback), not given with
+   * --root: a file there outside the readable folders is not checked (never a pass), with the hint.
+   */
+  foundRoot?: { name: string; dir: string };
 }
+
+/** What hashAllowedFile answers for a file outside every folder verify may read. */
+const OUTSIDE_READABLE = "outside the folders verify may read (the report folder, --root, this tool's folder, --allow DIR); not hashed";
 
 /** Files this tool keeps in a report folder that no receipt lists (its own dot-files, e.g. a report marker). */
 const OWN_DOT_FILE_PREFIX = '.mcp-error-matrix';
@@ -146,7 +154,8 @@ function parseReceipts(text: string, dir: string, options: VerifyOptions, mismat
     else {
       const root = locateRoot(e.base);
       const shown = `${e.base}:${e.path}`;
-      if ('dir' in root) parsed.expectations.push({ path: shown, absolute: resolve(root.dir, e.path), sha256 });
+      const given = e.base === 'package' || (options.roots !== undefined && Object.hasOwn(options.roots, e.base));
+      if ('dir' in root) parsed.expectations.push({ path: shown, absolute: resolve(root.dir, e.path), sha256, ...(given ? {} : { foundRoot: { name: e.base, dir: root.dir } }) });
       else parsed.notChecked.push({ path: shown, root: e.base, reason: root.reason });
     }
   }
@@ -198,11 +207,15 @@ export async function verifyReport(dir: string, options: VerifyOptions = {}): Pr
   const files = [...new Set([...unique.values()].map((e) => e.absolute))];
   const digests = await mapWithLimit(files, HASH_CONCURRENCY, (absolute) => hashAllowedFile(absolute, allowed));
   const hashes = new Map(files.map((absolute, index) => [absolute, digests[index]!]));
+  const notChecked = [...(parsed?.notChecked ?? [])];
   for (const e of unique.values()) {
     const actual = hashes.get(e.absolute)!;
-    if (actual !== e.sha256) mismatches.push({ path: e.path, expected: e.sha256, actual });
+    // A moved report whose recorded input is still where the run left it, outside what verify may read.
+    if (actual === OUTSIDE_READABLE && e.foundRoot !== undefined) {
+      const { name, dir: at } = e.foundRoot;
+      notChecked.push({ path: e.path, root: name, reason: `root "${name}" is at ${at.slice(0, 200)}, outside the folders verify may read; pass --root ${name}=DIR (or --allow DIR) to check it` });
+    } else if (actual !== e.sha256) mismatches.push({ path: e.path, expected: e.sha256, actual });
   }
-  const notChecked = parsed?.notChecked ?? [];
   return {
     ok: mismatches.length === 0 && notChecked.length === 0,
     checked: unique.size,
@@ -229,9 +242,7 @@ async function hashAllowedFile(absolute: string, allowed: string[]): Promise<str
     if (code === 'ELOOP') return 'a symlink loop; not hashed';
     return `unreadable (${(error as Error).message})`;
   }
-  if (!allowed.some((dir) => real === dir || relativeInside(dir, real) !== undefined)) {
-    return 'outside the folders verify may read (the report folder, --root, this tool\'s folder, --allow DIR); not hashed';
-  }
+  if (!allowed.some((dir) => real === dir || relativeInside(dir, real) !== undefined)) return OUTSIDE_READABLE;
   try {
     return (await hashFile(real)).sha256;
   } catch (error) {

@@ -5,8 +5,9 @@ import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, describe, expect, test } from 'vitest';
 import { OutputFolderError } from '../runner/errors.js';
+import { ensureDist } from '../test/build-dist.js';
 import { recoverReportFolder } from './recover-report-folder.js';
 import { REPORT_MARKER_FILE } from './report-marker.js';
 import { acquireFolderLock } from './folder-lock.js';
@@ -17,17 +18,9 @@ const CRASH_WRITER = resolve(ROOT, 'test/fixtures/hostile/crash-writer.mjs');
 const root = mkdtempSync(join(tmpdir(), 'mem-write-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-// The crash writer runs the compiled dist/: a dist older than the sources it runs would test old code.
-const DIST_WRITE = resolve(ROOT, 'dist/reports/write.js');
-const built = existsSync(DIST_WRITE);
-// Locally a missing dist/ skips the process tests; under CI it is a failure, never a silent skip.
-if (!built && process.env['CI'] === 'true') throw new Error('dist/ is missing under CI=true: run `npm run build` (npm ci does it through prepare)');
-beforeAll(() => {
-  if (!built) return;
-  const sources = [...readdirSync(resolve(ROOT, 'reports')).filter((name) => name.endsWith('.ts') && !name.endsWith('.test.ts')).map((name) => resolve(ROOT, 'reports', name)), resolve(ROOT, 'runner/errors.ts')];
-  const stale = sources.filter((source) => statSync(source).mtimeMs > statSync(DIST_WRITE).mtimeMs);
-  if (stale.length > 0) throw new Error(`dist/ is older than ${stale.join(', ')}: run \`npm run build\` first`);
-});
+// The crash writer runs the compiled dist/: built here when missing or older than a source, so the
+// process tests neither skip for want of a build nor test code older than the sources.
+ensureDist();
 
 const writeLabelled = (out: string, label: string) =>
   writeReportFolder(out, [
@@ -63,7 +56,7 @@ function crashAt(out: string, step: ReportWriteStep | 'none', label: string): Pr
 
 // Each test spawns node processes and waits for them to exit (no sleeps): the limit is for a
 // loaded machine (a full suite at load 30 took 22 s for one), not a timing assumption.
-describe.skipIf(!built)('a writer killed at each step of the swap (needs `npm run build`)', { timeout: 60_000 }, () => {
+describe('a writer killed at each step of the swap (the compiled dist/)', { timeout: 60_000 }, () => {
   test.each([
     // step, what is at the folder right after the kill, what lies beside it
     ['staged', 'old', ['.report.lock', '.report.tmp'], 'old'],
@@ -117,7 +110,7 @@ describe('concurrent writers to one folder', () => {
   });
 });
 
-describe.skipIf(!built)('concurrent writer processes to one folder (needs `npm run build`)', { timeout: 60_000 }, () => {
+describe('concurrent writer processes to one folder (the compiled dist/)', { timeout: 60_000 }, () => {
   test('take turns: both finish, the folder holds one complete report, never ENOTEMPTY, nothing left behind', async () => {
     const out = join(root, 'two-processes', 'report');
     const [one, two] = await Promise.all([crashAt(out, 'none', 'one'), crashAt(out, 'none', 'two')]);
@@ -157,7 +150,7 @@ async function runInMountNamespace(script: string): Promise<{ code: unknown; out
   return { code, output };
 }
 
-describe.skipIf(!built)('a mountpoint (needs `npm run build`)', { timeout: 60_000 }, () => {
+describe('a mountpoint (the compiled dist/)', { timeout: 60_000 }, () => {
   test.skipIf(!canMount)('is written into, file by file, never renamed; a second write replaces the first', async () => {
     const mount = join(root, 'mnt');
     mkdirSync(mount);

@@ -1,5 +1,6 @@
 // The process surface the CLI talks to, injectable so tests run the CLI in-process; and the one
 // shutdown mechanism of the process: SIGINT, SIGTERM and fatal errors all go through stopRun().
+import { describeProcessInvocation } from './cli-invocation.js';
 import type { DownloadOptions } from './schema-check/download-schema.js';
 import { VALIDATE_INPUT_MAX_BYTES } from './io/input-caps.js';
 import { formatByteCap } from './io/read-user-file.js';
@@ -21,6 +22,8 @@ export interface CliIo {
   schemaCacheDir?: string;
   /** How `schemas fetch` downloads (tests point it at a local server). */
   schemaDownload?: DownloadOptions;
+  /** The words that started this CLI (cli-invocation.ts), which repro lines begin with. @default DEFAULT_INVOCATION */
+  invocation?: readonly string[];
 }
 
 /**
@@ -127,6 +130,7 @@ export function createProcessIo(): CliIo {
     env: process.env,
     isTTY: Boolean(process.stderr.isTTY),
     readStdin: () => readProcessStdin(),
+    invocation: describeProcessInvocation(),
   };
 }
 

@@ -56,26 +56,28 @@ const COMMANDS: Record<string, { load: () => Promise<CommandModule>; summary: st
 
 const USAGE = `Usage: mcp-error-matrix <command> [options]
        mcp-error-matrix <command> --help    that command's options (also: help <command>)
-       mcp-error-matrix --version
+       mcp-error-matrix --version           (also -v)
 
 Commands:
 ${Object.entries(COMMANDS)
   .map(([name, { summary }]) => `  ${name.padEnd(10)}${summary}`)
   .join('\n')}
 
-Targets (run --target SPEC, repeatable; without it: reference, naive and the bundled real clients):
+Targets (run --target SPEC, repeatable; without it: reference, naive and the pinned real clients):
   reference                     the project's reference classifier
   naive                         a negative control that concludes from the HTTP status alone
-  classifier:<module>[#export]  your classifier function, loaded in-process
+  classifier:<module>[#export]  your classifier function, run in a worker thread of this process
   command:<command line>        any client in any language, one process per cell (URL appended last)
-  ts-sdk@<version>              @modelcontextprotocol/sdk (1.x); bundled or installed once into the cache
-  ts-client@<version>           @modelcontextprotocol/client (2.x); bundled or installed once into the cache
-  ai-sdk@<version>              @ai-sdk/mcp (Vercel AI SDK); bundled or installed once into the cache
-  openai-agents@<version>       @openai/agents (OpenAI Agents SDK); bundled or installed once into the cache
-  langchain@<version>           @langchain/mcp-adapters; bundled or installed once into the cache
-  mastra@<version>              @mastra/mcp (MCPClient); bundled or installed once into the cache
+  ts-sdk@<version>              @modelcontextprotocol/sdk (1.x)
+  ts-client@<version>           @modelcontextprotocol/client (2.x)
+  ai-sdk@<version>              @ai-sdk/mcp (Vercel AI SDK)
+  openai-agents@<version>       @openai/agents (OpenAI Agents SDK)
+  langchain@<version>           @langchain/mcp-adapters
+  mastra@<version>              @mastra/mcp (MCPClient; not in the default run)
   mcp-remote@<version>          the mcp-remote stdio bridge, one process per cell (not in the default run)
   <kind>@<range>[#all]          an npm range (^1.10.0, 2.x, ">=1.17 <1.30"): each minor's latest patch (#all: every version)
+  A client version is installed once with npm into the user cache ($XDG_CACHE_HOME/mcp-error-matrix/clients);
+  in a clone after \`npm ci\`, the versions package.json pins come from its node_modules (\`run --help\` lists them).
 
 Exit codes: 0 nothing unexpected, 1 unexpected failures (fail, error, stale baseline), 2 usage or input error.
 `;
@@ -89,12 +91,14 @@ function asksForHelp(args: string[]): boolean {
 /** Runs the CLI with the given arguments; returns the exit code. */
 export async function main(argv: string[], io: CliIo = createProcessIo()): Promise<number> {
   const [name, ...args] = argv;
-  if (name === '--version' || name === '-V') {
+  if (name === '--version' || name === '-v' || name === '-V') {
     io.stdout(`${getPackageVersion()}\n`);
     return 0;
   }
-  if (name === 'help' && args[0] !== undefined && COMMANDS[args[0]]) {
-    io.stdout((await COMMANDS[args[0]]!.load()).usage);
+  if (name === 'help' && args[0] !== undefined) {
+    const entry = COMMANDS[args[0]];
+    if (!entry) return reportUnknownCommand(args[0], io);
+    io.stdout((await entry.load()).usage);
     return 0;
   }
   if (name === undefined || name === 'help' || name === '--help' || name === '-h') {
@@ -102,11 +106,7 @@ export async function main(argv: string[], io: CliIo = createProcessIo()): Promi
     return name === undefined ? 2 : 0;
   }
   const entry = COMMANDS[name];
-  if (!entry) {
-    const guess = closest(name, Object.keys(COMMANDS));
-    io.stderr(`mcp-error-matrix: unknown command "${name}"${guess ? ` (did you mean "${guess}"?)` : ''}\n\n${USAGE}`);
-    return 2;
-  }
+  if (!entry) return reportUnknownCommand(name, io);
   const command = await entry.load();
   if (asksForHelp(args)) {
     io.stdout(command.usage);
@@ -118,9 +118,20 @@ export async function main(argv: string[], io: CliIo = createProcessIo()): Promi
     return getSignalExitCode(io.signal) ?? code;
   } catch (error) {
     if (isRunnerError(error)) {
-      io.stderr(`mcp-error-matrix ${name}: ${error.message}\n`);
+      io.stderr(`${prefixCommand(name, error.message)}\n`);
       return error.exitCode;
     }
     throw error;
   }
+}
+
+function reportUnknownCommand(name: string, io: CliIo): number {
+  const guess = closest(name, Object.keys(COMMANDS));
+  io.stderr(`mcp-error-matrix: unknown command "${name}"${guess ? ` (did you mean "${guess}"?)` : ''}\n\n${USAGE}`);
+  return 2;
+}
+
+/** `mcp-error-matrix <command>: <message>`, naming the command once when the message already starts with it (`run: unknown option …`, `show nope: …`). */
+function prefixCommand(name: string, message: string): string {
+  return message.startsWith(`${name}:`) || message.startsWith(`${name} `) ? `mcp-error-matrix ${message}` : `mcp-error-matrix ${name}: ${message}`;
 }

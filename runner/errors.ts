@@ -13,16 +13,6 @@ export class RunnerError extends Error {
   }
 }
 
-/** A case file could not be read, parsed or validated. */
-export class CaseFileError extends RunnerError {
-  constructor(
-    readonly file: string,
-    readonly problems: string[],
-  ) {
-    super('MEM_CASE_FILE', `${file}: ${problems.length === 1 ? problems[0] : `\n  - ${problems.join('\n  - ')}`}`);
-  }
-}
-
 /** A command-line flag or argument is wrong. */
 export class UsageError extends RunnerError {
   constructor(message: string) {

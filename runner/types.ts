@@ -3,7 +3,7 @@
 import type { Dispatcher } from 'undici';
 import type { Case } from './cases/case-types.js';
 import type { Recording } from './recording-types.js';
-import type { CheckLevel, Conclusion, Consequence, ErrorKind, ExpectedVerdict, Outcome, ProtocolVersion } from './vocabulary.js';
+import type { CheckLevel, Conclusion, Consequence, ErrorKind, ExpectedVerdict, Outcome, ProtocolVersion, RerunReason, TimedProcess } from './vocabulary.js';
 
 export { PROTOCOL_VERSIONS, type ProtocolVersion } from './vocabulary.js';
 
@@ -141,8 +141,6 @@ export interface Cell {
   status: CellStatus;
   /** Why the cell is skip or error, or which baseline entry made it xfail. */
   reason?: string;
-  /** On an `error` cell whose reason is of a known kind (vocabulary.ts ERROR_KINDS). */
-  errorKind?: ErrorKind;
   checks: Check[];
   /** What the case expects, one entry per exchange. */
   expected: ExpectedVerdict[];
@@ -153,8 +151,69 @@ export interface Cell {
   targetRun?: TargetRunInfo;
   /** Where a judged cell's conclusion came from (README § Command targets); absent on skip/error cells. */
   conclusion?: Conclusion;
+  /** On an `error` cell, the named cause (vocabulary.ts ERROR_KINDS), when it has one. */
+  errorKind?: ErrorKind;
+  /** What a built-in client library did, before any mapping (docs/adapter-observation.md). */
+  observed?: CellObservation;
+  /** How starved each process that timed the cell was, and whether it was run again (README § Running it). */
+  timing?: CellTiming;
   durationMs: number;
   repro: string;
+}
+
+export { ERROR_KINDS, type ErrorKind, TIMED_PROCESSES, type TimedProcess, RERUN_REASONS, type RerunReason } from './vocabulary.js';
+
+/**
+ * What a client library did with one cell (docs/adapter-observation.md): one record per explicit
+ * call, as runner/targets/sdk/observe-call.mjs writes it (capped plain JSON, read-only here), and
+ * the tools/call requests it sent, its own retries and re-sends included.
+ */
+export interface CellObservation {
+  calls: CallObservation[];
+  toolCallsSent: number;
+}
+
+/** One call: it returned, threw (`hostAborted`: only after the host's last-resort abort), or never settled. */
+export type CallObservation = { returned: unknown } | { threw: ThrownRecord; hostAborted?: true } | { hung: { afterMs: number } };
+
+/** An error as observe-call.mjs records it. */
+export interface ThrownRecord {
+  class: string;
+  name: string;
+  message: string;
+  instanceOf?: string[];
+  code?: string | number;
+  status?: number;
+  data?: unknown;
+  issues?: unknown;
+  properties?: Record<string, unknown>;
+  cause?: ThrownRecord;
+  value?: unknown;
+}
+
+/** How much one process that timed a cell was starved over the cell (runner/starvation/). */
+export interface ProcessStarvation {
+  process: TimedProcess;
+  /** How long it was watched for this cell, ms. */
+  windowMs: number;
+  /** Time it was runnable but waited for a CPU (Linux schedstat); a client's: its most starved process. */
+  cpuWaitMs?: number;
+  /** Time its event loop stood still, in stalls of 100 ms or more each (Node processes). */
+  stalledMs?: number;
+  /** Its longest single stall of the event loop, when one reached 100 ms. */
+  longestStallMs?: number;
+  /** The runner's: the part of stalledMs while its mock server had an answer of the cell to send (runner/starvation/answer-windows.ts). */
+  stalledWhileDueMs?: number;
+  /** Past the threshold (runner/starvation/judge-starvation.ts). */
+  starved?: true;
+}
+
+export interface CellTiming {
+  /** A deadline produced the outcome: a NO_RESPONSE or STREAM_INCOMPLETE verdict, a client killed at its time limit, a timeout error. */
+  deadlineBound?: true;
+  processes: ProcessStarvation[];
+  /** Set on a cell run again after the main pass: why, how many runs it got in all, and whether the result kept is a measured one. */
+  rerun?: { reason: RerunReason; runs: number; confirmed: boolean };
 }
 
 export type { ExpectedVerdict } from './vocabulary.js';
@@ -216,6 +275,29 @@ export interface RunResult {
   summary: RunSummary;
   /** Targets that got no measured cell (every cell skipped, or none planned): the run is not green. */
   unmeasured?: UnmeasuredTarget[];
+  /** Cells run again after the main pass to confirm a timing-bound outcome (README § Running it); absent when none was. */
+  reruns?: RerunSummary;
+  /** How many cells ran at once: where the run started, how far it backed off, and whether --concurrency pinned it. */
+  concurrency?: ConcurrencyInfo;
+}
+
+export interface RerunSummary {
+  /** Cells run again. */
+  cells: number;
+  /** Of those, cells whose result is now a measured one. */
+  confirmed: number;
+  /** Cells run again per reason (the first reason a cell had). */
+  byReason: Partial<Record<RerunReason, number>>;
+}
+
+export interface ConcurrencyInfo {
+  start: number;
+  /** The lowest it backed off to. */
+  lowest: number;
+  /** Times it backed off because cells were starved. */
+  backoffs: number;
+  /** Set by --concurrency N: it did not adapt. */
+  pinned: boolean;
 }
 
 export interface UnmeasuredTarget {
@@ -268,10 +350,14 @@ export interface TargetOutcome {
   run?: TargetRunInfo;
   /** The harness or the target broke: the cell is `error`, not judged. */
   error?: string;
-  /** The kind of that error, when it is a known one (vocabulary.ts ERROR_KINDS). */
-  errorKind?: ErrorKind;
   /** The target cannot run this cell (e.g. protocol version unsupported): the cell is `skip`. */
   skip?: string;
+  /** With `error`: its named cause (an adapter gap, a runner deadline, starvation, a target that could not start, a stop from outside). */
+  errorKind?: ErrorKind;
+  /** What a built-in client library did, before any mapping (`toolCallsSent` absent: the runner counts the recording's). */
+  observed?: Omit<CellObservation, 'toolCallsSent'> & { toolCallsSent?: number };
+  /** How starved the target's own processes were over the cell (a worker's, a client's), where measured. */
+  starvation?: ProcessStarvation[];
 }
 
 /** One kind of target: an in-process classifier, a client process, a built-in adapter. */
@@ -292,4 +378,3 @@ export interface Target {
   readonly cpuBoundCells?: boolean;
 }
 export { CONSEQUENCES, type Consequence } from './vocabulary.js';
-export { ERROR_KINDS, type ErrorKind } from './vocabulary.js';

@@ -25,11 +25,6 @@ export function hasProtocolVersionHeader(version: ProtocolVersion): boolean {
   return isAtLeast(version, '2025-06-18');
 }
 
-/** Priming events, server-initiated close with `retry` and polling (LEGACY 1.21–1.22): 2025-11-25 only. */
-export function hasSsePolling(version: ProtocolVersion): boolean {
-  return version === '2025-11-25';
-}
-
 /** GET resumption with `Last-Event-ID` (LEGACY 1.20): every session version; 2026-07-28 has none. */
 export function hasStreamResumption(version: ProtocolVersion): boolean {
   return hasInitializeSession(version);

@@ -65,6 +65,32 @@ export function classifyLastResponseWins(input: ClassifierInput): Verdict {
 }
 
 /**
+ * Drops a byte order mark from text that was decoded already (UTF-8 decode dropped one), so both of
+ * two marks are lost: the reference did this before issue 26, and Node 20's Response.text() does it.
+ */
+export function classifyStripsDecodedBom(input: ClassifierInput): Verdict {
+  return classifyReference(input.body.charCodeAt(0) === 0xfeff ? { ...input, body: input.body.slice(1) } : input);
+}
+
+/** Validates the whole 2026-07-28 result against the schema: a serverInfo without name and version makes it invalid. */
+export function classifyValidatesServerInfo(input: ClassifierInput): Verdict {
+  const verdict = classifyReference(input);
+  if (input.protocolVersion !== '2026-07-28' || (verdict.outcome !== 'TOOL_SUCCESS' && verdict.outcome !== 'TOOL_ERROR')) return verdict;
+  const meta = readResultMember(input, '_meta');
+  const info = typeof meta === 'object' && meta !== null ? (meta as Record<string, unknown>)['io.modelcontextprotocol/serverInfo'] : undefined;
+  if (info === undefined) return verdict;
+  const complete = typeof info === 'object' && info !== null && typeof (info as { name?: unknown }).name === 'string' && typeof (info as { version?: unknown }).version === 'string';
+  return complete ? verdict : createVerdict('INVALID_TOOL_RESULT', '_meta serverInfo is not an Implementation (name and version)');
+}
+
+/** Takes an input_required result at its word: under 2026-07-28 any such result asks for input, whatever it carries. */
+export function classifyInputRequiredAtItsWord(input: ClassifierInput): Verdict {
+  const verdict = classifyReference(input);
+  if (input.protocolVersion !== '2026-07-28' || verdict.outcome !== 'INVALID_TOOL_RESULT') return verdict;
+  return readResultMember(input, 'resultType') === 'input_required' ? createVerdict('INPUT_REQUIRED', 'resultType says input_required') : verdict;
+}
+
+/**
  * A client that applies the rules of one version whatever was negotiated (WIRE-FACTS-LEGACY 6.8:
  * the InitializeResult's version governs): written for 2025-11-25, it refuses 2025-03-26 batches,
  * reads 2025-03-26/2025-06-18 blocks strictly and 2026-07-28 structuredContent as an object; written
@@ -83,6 +109,9 @@ export const CASE_TABLE_FIXTURES: Record<string, (input: ClassifierInput) => Ver
   'strict-2025-result': classifyStrict2025Result,
   'timeout-as-32001': classifyTimeoutAsPeerError,
   'last-response-wins': classifyLastResponseWins,
+  'strips-decoded-bom': classifyStripsDecodedBom,
+  'validates-server-info': classifyValidatesServerInfo,
+  'input-required-at-its-word': classifyInputRequiredAtItsWord,
   'every-version-as-2025-11-25': readsVersionsAs('2025-11-25', true),
   'sessions-as-2025-03-26': readsVersionsAs('2025-03-26', false),
 };

@@ -1,7 +1,7 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, test } from 'vitest';
+import { afterAll, describe, expect, test, vi } from 'vitest';
 import { getPackageVersion, packagePath } from '../runner/package-paths.js';
 import { listTargetKinds } from '../runner/targets/resolve-target.js';
 import { pickNearestVersions, resolveSdkPackage, type RunNpm } from '../runner/targets/sdk/resolve-sdk-package.js';
@@ -34,12 +34,25 @@ describe('usage and input errors exit 2 with a message that says what to fix', (
     ['a bad --version', () => ['run', '--version', '2024-01-01'], /--version 2024-01-01: expected one of 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28/],
     ['an unknown case id', () => ['run', '--case', 'baselin'], /--case baselin: no case matches \(did you mean "baseline"\?\)/],
     ['an unknown command', () => ['rn'], /unknown command "rn" \(did you mean "run"\?\)/],
+    ['help for an unknown command', () => ['help', 'nosuch'], /^mcp-error-matrix: unknown command "nosuch"\n/],
+    ['help for a misspelt command', () => ['help', 'shwo'], /^mcp-error-matrix: unknown command "shwo" \(did you mean "show"\?\)/],
+    ['an unknown case id to show, a typo away', () => ['show', 'baselin'], /^mcp-error-matrix show baselin: no such case \(did you mean "baseline"\?\)/],
+    ['an unknown case id to show, part of some ids', () => ['show', 'reset'], /^mcp-error-matrix show reset: no such case \(did you mean one of "no-response-reset", "sse-reset-mid-stream"\?\); `mcp-error-matrix list` shows the ids\n$/],
+    ['an unknown case id to show, near none', () => ['show', 'nope'], /^mcp-error-matrix show nope: no such case; no case id is a typo away from it or contains it; `mcp-error-matrix list` shows all \d+ \(`--layer` narrows them\)\n$/],
+    ['an unknown case id to serve', () => ['serve', 'reset'], /^mcp-error-matrix serve reset: no such case \(did you mean one of /],
   ])('%s', async (_name, argv, message) => {
     const run = await runCli(argv());
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(message);
     expect(run.stderr).not.toMatch(/\n\s+at /);
+    // The command is named once: never "run: run: unknown option".
+    expect(run.stderr).not.toMatch(/^mcp-error-matrix (\w+):? \1:/);
     expect(run.stdout).toBe('');
+  });
+
+  test('an unknown flag names the command once', async () => {
+    const run = await runCli(['run', '--targt', 'reference']);
+    expect(run.stderr).toBe('mcp-error-matrix run: unknown option --targt (did you mean --target?); see `mcp-error-matrix run --help`\n');
   });
 });
 
@@ -79,9 +92,18 @@ describe('every command helps itself', () => {
     for (const flag of Object.keys(RUN_FLAGS)) expect(stdout).toContain(`--${flag}`);
   });
 
-  test('--version prints the package version', async () => {
-    const run = await runCli(['--version']);
+  test.each(['--version', '-v', '-V'])('%s prints the package version', async (flag) => {
+    const run = await runCli([flag]);
     expect(run).toEqual({ code: 0, stdout: `${getPackageVersion()}\n`, stderr: '' });
+  });
+
+  test('the help says what runs where: a classifier in a worker thread, clients installed into the cache (none is bundled)', async () => {
+    for (const argv of [['--help'], ['run', '--help']]) {
+      const { stdout } = await runCli(argv);
+      expect(stdout).toMatch(/^ {2}classifier:<module>\[#export\] .*\n?.* worker thread/m);
+      expect(stdout).not.toMatch(/in-process|bundled or installed|bundled: /);
+      expect(stdout).toMatch(/installed once (with npm )?into the user cache/);
+    }
   });
 
   test('the top-level help lists every command and every target kind', async () => {
@@ -111,7 +133,7 @@ describe('an SDK version npm does not have', () => {
     const npm = npmSaying('npm error code ETARGET\nnpm error notarget No matching version found for @modelcontextprotocol/sdk@1.32.5.\n');
     const failure = resolveSdkPackage('ts-sdk@1.32.5', { cacheDir, npm });
     await expect(failure).rejects.toThrow(
-      /^--target ts-sdk@1\.32\.5: @modelcontextprotocol\/sdk has no version 1\.32\.5 on the npm registry; the nearest published: ts-sdk@1\.25\.0, ts-sdk@1\.32\.1, ts-sdk@1\.32\.2, ts-sdk@1\.33\.0 \(newest: ts-sdk@1\.33\.0\)\. Bundled: /,
+      /^--target ts-sdk@1\.32\.5: @modelcontextprotocol\/sdk has no version 1\.32\.5 on the npm registry; the nearest published: ts-sdk@1\.25\.0, ts-sdk@1\.32\.1, ts-sdk@1\.32\.2, ts-sdk@1\.33\.0 \(newest: ts-sdk@1\.33\.0\)\. Pinned: /,
     );
     await expect(failure).rejects.not.toThrow(/go online/);
   });
@@ -126,14 +148,45 @@ describe('an SDK version npm does not have', () => {
   test('offline, it still says to go online once', async () => {
     const cacheDir = makeCacheDir();
     const npm = npmSaying('npm error code ENOTCACHED\nnpm error request to https://registry.npmjs.org/@modelcontextprotocol%2fsdk failed: cache mode is \'only-if-cached\'\n');
-    await expect(resolveSdkPackage('ts-sdk@1.32.5', { cacheDir, npm, offline: true })).rejects.toThrow(/is not bundled .*\(offline\).*Remedy: go online once/s);
+    await expect(resolveSdkPackage('ts-sdk@1.32.5', { cacheDir, npm, offline: true })).rejects.toThrow(/could not be installed into .*\(offline\).*Remedy: go online once/s);
   });
 
   test.each([
     ['9.9.9', ['1.25.0', '1.32.1', '1.32.2', '1.33.0']],
     ['0.0.1', ['1.0.0', '1.24.3', '1.25.0', '1.32.1']],
     ['1.30.0', ['1.24.3', '1.25.0', '1.32.1', '1.32.2']],
+    // npm's order: 1.32.2-beta.1 comes after 1.32.1 and before 1.32.2.
+    ['1.32.2-beta.1', ['1.25.0', '1.32.1', '1.32.2', '1.33.0']],
   ])('the nearest published to %s', (requested, nearest) => {
     expect(pickNearestVersions(requested, published)).toEqual(nearest);
+  });
+});
+
+describe('run checks its inputs before it starts any target', () => {
+  test("a missing schema is reported before any target's worker starts", async () => {
+    const dir = makeTempDir('mem-schemas-first-');
+    // A classifier whose module leaves a file behind as its worker loads it.
+    const started = join(dir, 'started');
+    writeFileSync(join(dir, 'classifier.mjs'), `import { writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(started)}, 'x');\nexport default () => ({ outcome: 'TOOL_SUCCESS', layer: 'application' });\n`);
+    mkdirSync(join(dir, 'no-schemas'));
+    const run = await runCli(['run', '--target', `classifier:${join(dir, 'classifier.mjs')}`, '--schemas', join(dir, 'no-schemas'), '--case', 'baseline']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/no-schemas\/2025-03-26\/schema\.json: not found/);
+    expect(existsSync(started)).toBe(false);
+  });
+});
+
+describe('installing a client version', () => {
+  test('an install into the user cache prints one line as it starts', async () => {
+    // Real npm, offline, into an empty cache: the install starts (and most likely fails: nothing cached).
+    vi.stubEnv('XDG_CACHE_HOME', makeTempDir('mem-xdg-'));
+    vi.stubEnv('npm_config_offline', 'true');
+    try {
+      const run = await runCli(['run', '--target', 'ts-sdk@1.0.1', '--case', 'baseline', '--no-schemas']);
+      expect(run.stderr).toMatch(/^mcp-error-matrix run: installing @modelcontextprotocol\/sdk@1\.0\.1 for --target ts-sdk@1\.0\.1 into \S+\/mcp-error-matrix\/clients\/@modelcontextprotocol\+sdk@1\.0\.1 \(once: later runs use it\)\n/);
+      expect(run.stderr.match(/ installing /g)).toHaveLength(1);
+    } finally {
+      vi.unstubAllEnvs();
+    }
   });
 });

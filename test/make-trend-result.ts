@@ -1,5 +1,6 @@
 // A run of one family at three versions (ts-sdk@1.23.1, 1.24.3, 1.25.3) beside the reference,
-// with a fix, a regression carrying a consequence, another outcome, and a skip and an error between versions:
+// with a fix, a regression carrying a consequence, another outcome, a skip between versions and an
+// error (which ranks with fail: a regression into it, a fix out of it):
 // the input of the trend view tests (unit, summary.md and the browser test).
 import type { Cell, RunResult, Verdict } from '../runner/types.js';
 import { makeCell, makeCheck, makeRunResult } from './make-run-result.js';
@@ -20,7 +21,7 @@ const ROWS: Record<string, [Cell['status'], Verdict | null][]> = {
   // Skipped by 1.24.3: 1.25.3 compares with 1.23.1.
   'skipped-middle': [['fail', null], ['skip', null], ['pass', v('TOOL_SUCCESS')]],
   baseline: [['pass', v('TOOL_SUCCESS')], ['pass', v('TOOL_SUCCESS')], ['pass', v('TOOL_SUCCESS')]],
-  // 1.24.3's worker timed out: not measured, so no change on either side of it.
+  // 1.24.3's worker broke: a regression for its user, fixed again in 1.25.3.
   'worker-timeout': [['pass', v('TOOL_SUCCESS')], ['error', null], ['pass', v('TOOL_SUCCESS')]],
 };
 

@@ -89,6 +89,19 @@ describe('a report folder verifies after it moved', { timeout: 60_000 }, () => {
     expect(verify.stdout).toMatch(/^INCOMPLETE: \d+ files checked, 0 mismatches, 2 not checked$/m);
   });
 
+  it('a report moved away from inputs that are still where the run read them: NOT CHECKED with the --root hint, never a mismatch', async () => {
+    await cp(join(made, 'report'), join(moved, 'report'), { recursive: true });
+    const verify = await runCli(['verify', 'report'], { cwd: moved });
+    expect(verify.code).toBe(1);
+    expect(verify.stdout).not.toMatch(/MISMATCH|FAILED/);
+    expect(verify.stdout).toContain(`NOT CHECKED cases:malformed-json.json: root "cases" is at ${join(made, 'cases')}, outside the folders verify may read; pass --root cases=DIR (or --allow DIR) to check it`);
+    expect(verify.stdout).toMatch(/^NOT CHECKED classifier:mine\.mjs: root "classifier" is at /m);
+    expect(verify.stdout).toMatch(/^INCOMPLETE: \d+ files checked, 0 mismatches, 4 not checked$/m);
+    // Given as asked, they are checked.
+    const given = await runCli(['verify', 'report', '--root', `cases=${join(made, 'cases')}`, '--root', `classifier=${join(made, 'classifier')}`], { cwd: moved });
+    expect(given).toMatchObject({ code: 0, stdout: expect.stringMatching(/^OK: \d+ files checked, 0 mismatches$/m) });
+  });
+
   it('reports an input missing from a given root as a missing mismatch', async () => {
     await moveEverything();
     await rm(join(moved, 'their-classifier', 'lib', 'status.mjs'));

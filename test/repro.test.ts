@@ -2,7 +2,8 @@
 // (bundled and --cases tables, classifier, command and SDK targets, a baseline, direct mode, a
 // non-default timeout), pastes each cell's repro line into sh, and expects that one cell back
 // with the same status. sh reads each line into the CLI's arguments (quotes, spaces, $, \), which
-// run in this process as `npx mcp-error-matrix` would run them: a CLI process per line cost about
+// run in this process as `npx --no mcp-error-matrix` (the words a run in this process starts its
+// lines with: there is no command line to repeat) would run them: a CLI process per line cost about
 // 1.5 s of CPU each. The classifier target is the compiled naive (dist/: `npm run build`).
 import { execFile } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -14,6 +15,7 @@ import { describeWithSchemas } from './describe-requiring.js';
 import { BUNDLED_BASELINE } from '../runner/baseline/run-baseline.js';
 import { packagePath } from '../runner/package-paths.js';
 import type { Cell, RunResult } from '../runner/types.js';
+import { readFullResults } from './read-results.js';
 import { runCli } from './run-cli.js';
 import { ANSWERED_AT_ONCE_TIMEOUT_MS } from './answered-at-once.js';
 
@@ -37,21 +39,21 @@ async function runMatrixOnce(args: string[]): Promise<RunResult> {
   const out = join(work, `run-${++runs}`);
   const run = await runCli(['run', ...args, '--out', out, '--quiet'], { cwd: ROOT });
   expect(run.stderr).toBe('');
-  return JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as RunResult;
+  return readFullResults(out);
 }
 
 /**
- * Pastes the line into sh, where `npx mcp-error-matrix` hands the words sh read to this checkout's
+ * Pastes the line into sh, where `npx --no mcp-error-matrix` hands the words sh read to this checkout's
  * CLI (NUL-separated, so no word is split or joined again); runs them and returns the run's results.
  */
 async function pasteIntoShell(repro: string): Promise<RunResult> {
   const out = join(work, `repro-${++runs}`);
-  const script = `npx() { [ "$1" = mcp-error-matrix ] || exit 3; shift; printf '%s\\0' "$@"; }\n${repro} --out "$MEM_OUT" --quiet`;
+  const script = `npx() { [ "$1 $2" = '--no mcp-error-matrix' ] || exit 3; shift 2; printf '%s\\0' "$@"; }\n${repro} --out "$MEM_OUT" --quiet`;
   const { stdout } = await promisify(execFile)('sh', ['-c', script], { cwd: ROOT, env: { ...process.env, MEM_OUT: out }, timeout: 60_000 });
   const run = await runCli(stdout.split('\0').slice(0, -1), { cwd: ROOT });
   // Exit 1 is a run with unexpected failures, which a failing cell is; anything else is not a run.
   expect([0, 1], `${repro}\n${run.stderr}`).toContain(run.code);
-  return JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as RunResult;
+  return readFullResults(out);
 }
 
 

@@ -61,7 +61,7 @@ export function getSchemaRequirement(env: NodeJS.ProcessEnv = process.env): Requ
     missing: dir ? '' : 'MCP_SCHEMAS_DIR is not set, ../shared/mcp-spec is not beside the clone and the user cache is empty',
     remedy:
       'Set MCP_SCHEMAS_DIR to a folder holding <version>/schema.json for ' +
-      `${PROTOCOL_VERSIONS.join(' and ')}, or fill the cache once with \`npm run matrix\` or \`npx mcp-error-matrix schemas fetch\` (needs network).`,
+      `${PROTOCOL_VERSIONS.join(' and ')}, or fill the cache once with \`npm run matrix\` or \`node bin/mcp-error-matrix.js schemas fetch\` (needs network).`,
   };
 }
 

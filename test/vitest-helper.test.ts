@@ -19,7 +19,7 @@ const loadCase = (id: string) => loadCasesSync().find((item) => item.case.id ===
 
 test('a wrong classifier gets an error naming the case, the failed check and the repro command', async () => {
   await expect(expectCellToPass(classifyNaive, loadCase('tool-is-error'), '2025-11-25', { target: 'classifier:./dist/runner/classify/naive.js#classifyNaive' })).rejects.toThrow(
-    /tool-is-error \[2025-11-25\] fail: .*\n {2}\[MUST\] outcome@1: expected TOOL_ERROR, got TOOL_SUCCESS\n {2}repro: npx mcp-error-matrix run --target 'classifier:\.\/dist\/runner\/classify\/naive\.js#classifyNaive' --case tool-is-error --version 2025-11-25 --mode direct$/,
+    /tool-is-error \[2025-11-25\] fail: .*\n {2}\[MUST\] outcome@1: expected TOOL_ERROR, got TOOL_SUCCESS\n {2}repro: npx --no mcp-error-matrix run --target 'classifier:\.\/dist\/runner\/classify\/naive\.js#classifyNaive' --case tool-is-error --version 2025-11-25 --mode direct$/,
   );
 });
 

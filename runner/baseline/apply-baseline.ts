@@ -3,6 +3,7 @@
 // input errors, caught before the run (cases, targets, versions) or right after it (check ids).
 import { closest } from '../cases/case-errors.js';
 import type { Cell, CheckLevel, ProtocolVersion } from '../types.js';
+import { getBaselineTarget } from './baseline-target.js';
 import { BaselineError, describeEntryLocation, type Baseline, type BaselineEntry } from './load-baseline.js';
 
 export interface BaselineScope {
@@ -18,7 +19,7 @@ export interface BaselineScope {
 export function validateBaselineEntries(baseline: Baseline, scope: BaselineScope): void {
   const versionsOf = new Map(scope.cases.map((c) => [c.id, c.versions]));
   const caseIds = [...versionsOf.keys()];
-  const targets = [...new Set([...scope.runTargets, ...scope.otherKnownTargets])];
+  const targets = [...new Set([...scope.runTargets, ...scope.otherKnownTargets].map(getBaselineTarget))];
   for (const entry of baseline.entries) {
     const fail = (problem: string): never => {
       throw new BaselineError(describeEntryLocation(baseline, entry), problem);
@@ -28,7 +29,7 @@ export function validateBaselineEntries(baseline: Baseline, scope: BaselineScope
       const guess = closest(entry.case, caseIds);
       fail(`unknown case "${entry.case}"${guess ? ` (did you mean "${guess}"?)` : ''}; see \`mcp-error-matrix list\` for the case ids`);
     }
-    if (!targets.includes(entry.target)) {
+    if (!targets.includes(getBaselineTarget(entry.target))) {
       const guess = closest(entry.target, targets);
       fail(`unknown target "${entry.target}"${guess ? ` (did you mean "${guess}"?)` : ''}; targets in this run: ${scope.runTargets.join(', ')}`);
     }
@@ -71,7 +72,7 @@ export function validateBaselineChecks(baseline: Baseline, cells: Iterable<Cell>
 }
 
 function matchesCell(entry: BaselineEntry, cell: Cell): boolean {
-  return entry.target === cell.target && entry.case === cell.case && (entry.version === undefined || entry.version === cell.protocolVersion);
+  return getBaselineTarget(entry.target) === getBaselineTarget(cell.target) && entry.case === cell.case && (entry.version === undefined || entry.version === cell.protocolVersion);
 }
 
 // INFO checks never change a cell's status, so a baseline need not cover them.

@@ -212,3 +212,34 @@ describe('describeObservedFailure: the "also fails" tail', () => {
     expect(describeObservedFailure(other)).toBe('reads an HTTP 503 as a tool result (false success); also fails wire.status-line');
   });
 });
+
+describe("describeObservedFailure: a built-in adapter's cell is worded from what the library did", () => {
+  const threwCall = { threw: { class: 'MCPClientError', name: 'MCPClientError', message: 'synthetic internal error', code: -32603 } };
+  it("adds the library's class and code, never its message (a reason reads the same in every version)", () => {
+    const cell = { ...gradedCell({ outcome: 'HTTP_ERROR', status: 500 }, verdict('JSONRPC_ERROR', { layer: 'protocol', code: -32603 }), 'imprecise'), observed: { calls: [threwCall], toolCallsSent: 1 } };
+    expect(describeObservedFailure(cell)).toBe('reads an HTTP 500 as a JSON-RPC error -32603 (imprecise); the library threw MCPClientError -32603');
+  });
+
+  it('never says "concludes nothing" when the library threw or returned: the words are what it did', () => {
+    for (const call of [threwCall, { returned: { content: [] } }]) {
+      const cell = { ...gradedCell({ outcome: 'TOOL_SUCCESS' }, null, 'no-conclusion'), observed: { calls: [call], toolCallsSent: 1 } };
+      const sentence = describeObservedFailure(cell);
+      expect(sentence).not.toMatch(/concludes nothing/);
+      expect(sentence).toMatch(/^gives an answer the adapter cannot read on a tool result \(no conclusion\); the library (threw MCPClientError -32603|returned a value)$/);
+    }
+  });
+
+  it("words a library that hung until the host's last-resort abort, or a bridge that died, by what it did", () => {
+    const hung = { ...gradedCell({ outcome: 'NO_RESPONSE' }, null, 'no-conclusion'), observed: { calls: [{ threw: { ...threwCall.threw, code: undefined, class: 'AbortError' }, hostAborted: true as const }], toolCallsSent: 1 } };
+    expect(describeObservedFailure(hung)).toBe("hangs until the host's last-resort abort on no answer at all (no conclusion); the library hung until the host's last-resort abort, then threw AbortError");
+    const died = { ...gradedCell({ outcome: 'NO_RESPONSE' }, null, 'no-conclusion'), observed: { calls: [{ returned: { received: 'nothing', exit: 'code 1' } }], toolCallsSent: 1 } };
+    expect(describeObservedFailure(died)).toBe('dies without answering on no answer at all (no conclusion); the library bridge exited without answering');
+  });
+
+  it('words an unsafe re-send from its wire check', () => {
+    // As the judge writes it: `exchange` is the re-send's transcript position, not a call index.
+    const check = makeCheck({ id: 'wire.no-unsafe-retry', level: 'MUST', passed: false, consequence: 'unsafe-retry', expected: 0, actual: 1, message: 'wire.no-unsafe-retry: POST 2 re-sent the tool', exchange: 9 });
+    const cell = { ...makeCell({ status: 'fail', checks: [check], expected: [{ outcome: 'NO_RESPONSE' }], actual: [verdict('NO_RESPONSE', { layer: 'transport' })] }), observed: { calls: [{ threw: { class: 'TypeError', name: 'TypeError', message: 'fetch failed' } }], toolCallsSent: 2 } };
+    expect(describeObservedFailure(cell)).toBe('re-sends the tool (neither read-only nor idempotent) after no answer at all, whose outcome it could not know (unsafe retry); the library threw TypeError');
+  });
+});

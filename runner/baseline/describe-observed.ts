@@ -2,7 +2,7 @@
 // generated from the judged checks (consequence, expected against concluded), never typed per entry.
 import type { Case, ExchangeSpec } from '../cases/case-types.js';
 import { ALTERNATIVE_NOTE } from '../judge/judge-conclusion.js';
-import { CONSEQUENCES, type Cell, type Check, type Consequence, type ExpectedVerdict, type Outcome, type Verdict } from '../types.js';
+import { CONSEQUENCES, type CallObservation, type Cell, type Check, type Consequence, type ExpectedVerdict, type Outcome, type Verdict } from '../types.js';
 
 const CONSEQUENCE_WORDS: Readonly<Record<Consequence, string>> = {
   'false-success': 'false success',
@@ -20,7 +20,7 @@ function describeAnswer(want: ExpectedVerdict, exchange: ExchangeSpec | undefine
   if (id === 'as-string' || id === 'as-number') return 'a response whose id has the wrong JSON type';
   if (id === 'omit') return 'a response without an id';
   if (id === 'null') return 'a response with a null id';
-  return ANSWER[want.outcome](want);
+  return ANSWER[want.outcome]?.(want) ?? 'its answer';
 }
 
 const ANSWER: Readonly<Record<Outcome, (verdict: ExpectedVerdict) => string>> = {
@@ -66,21 +66,62 @@ export function describeObservedFailure(cell: Cell, item?: Case): string {
     const first = failed[0] ?? cell.checks.find((check) => !check.passed);
     return first ? `fails ${first.message}` : `is ${cell.status}`;
   }
-  const index = readCallIndex(worst, cell);
+  // A wire check's `exchange` is a transcript position, not a call: it is about the cell's first call.
+  const isWire = worst.id.startsWith('wire.');
+  const index = isWire ? 0 : readCallIndex(worst, cell);
   const want = cell.expected[index] ?? { outcome: worst.expected as Outcome };
-  const exchange = item?.exchanges.length === 1 ? item.exchanges[0] : worst.exchange !== undefined ? item?.exchanges[worst.exchange] : undefined;
+  const exchange = item?.exchanges.length === 1 ? item.exchanges[0] : worst.exchange !== undefined && !isWire ? item?.exchanges[worst.exchange] : undefined;
   const tag = worst.level === 'MUST' || !isAlternative(worst) ? CONSEQUENCE_WORDS[worst.consequence!] : `${CONSEQUENCE_WORDS[worst.consequence!]}; ${ALTERNATIVE_NOTE}, at ${worst.level}`;
   const others = [...new Set(failed.filter((check) => check !== worst && !isSameConclusion(check, worst)).map((check) => check.id))];
   const also = others.length === 0 ? '' : `; also fails ${others.slice(0, 3).join(', ')}${others.length > 3 ? ` and ${others.length - 3} more` : ''}`;
-  return `${describeBehaviour(worst, want, cell.actual[index] ?? null, exchange)} (${tag})${also}`;
+  const call = cell.observed?.calls[index];
+  const words = call === undefined ? '' : `; the library ${describeLibraryCall(call)}`;
+  return `${describeBehaviour(worst, want, cell.actual[index] ?? null, exchange, call)} (${tag})${words}${also}`;
 }
 
-function describeBehaviour(check: Check, want: ExpectedVerdict, got: Verdict | null, exchange: ExchangeSpec | undefined): string {
+/**
+ * What a built-in adapter's library did with the call, in a few stable words (class and code, no
+ * message: a reason must read the same in every protocol version the entry covers).
+ */
+export function describeLibraryCall(call: CallObservation): string {
+  if ('hung' in call) return "never settled, even after the host's last-resort abort";
+  if ('threw' in call) {
+    const { threw } = call;
+    const code = threw.code === undefined ? '' : ` ${String(threw.code)}`;
+    const status = threw.status === undefined ? '' : ` (status ${threw.status})`;
+    return `${call.hostAborted ? "hung until the host's last-resort abort, then threw" : 'threw'} ${threw.class}${code}${status}`;
+  }
+  const received = readReceived(call.returned);
+  if (received === undefined) return 'returned a value';
+  if (received.received === 'message') return 'bridge delivered a JSON-RPC message';
+  if (received.received === 'line') return 'bridge wrote a line that is not JSON';
+  return received.exit === undefined ? "bridge gave no answer before the host's deadline" : 'bridge exited without answering';
+}
+
+// mcp-remote's observation: what the host read on the bridge's stdio (map-mcp-remote-outcome.mjs).
+function readReceived(value: unknown): { received: string; exit?: unknown } | undefined {
+  if (value === null || typeof value !== 'object' || !('received' in value) || typeof value.received !== 'string') return undefined;
+  return 'exit' in value ? { received: value.received, exit: value.exit } : { received: value.received };
+}
+
+/** Whether the library concluded nothing on this call by what it did (hung, or died), not by what we could not read. */
+function concludedNothing(call: CallObservation | undefined): boolean {
+  if (call === undefined) return true;
+  if ('hung' in call) return true;
+  if ('threw' in call) return call.hostAborted === true;
+  return readReceived(call.returned)?.exit !== undefined;
+}
+
+function describeBehaviour(check: Check, want: ExpectedVerdict, got: Verdict | null, exchange: ExchangeSpec | undefined, call: CallObservation | undefined): string {
   const answer = describeAnswer(want, exchange);
+  if (check.id.startsWith('wire.') && check.consequence !== undefined) return `re-sends the tool (neither read-only nor idempotent) after ${answer}, whose outcome it could not know`;
   if (check.id.startsWith('client.exit')) {
     return check.consequence === 'false-success' ? `exits 0 without a verdict, as if ${answer} were a result` : `exits ${String(check.actual).replace(/^exit /, '')} without a verdict ("the call failed") on ${answer}`;
   }
   if (check.consequence === 'no-conclusion' || got === null) {
+    // A library that threw or returned concluded something: only what it did decides the words.
+    if (!concludedNothing(call)) return `gives an answer the adapter cannot read on ${answer}`;
+    if (call !== undefined) return `${'hung' in call || 'threw' in call ? "hangs until the host's last-resort abort" : 'dies without answering'} on ${answer}`;
     const why = /nothing concluded: (.*); expected /.exec(check.message)?.[1] ?? /is not a verdict: (.*)$/.exec(check.message)?.[1];
     return `concludes nothing on ${answer}${why === undefined ? '' : `: ${why}`}`;
   }

@@ -5,6 +5,7 @@ import type { Case } from '../cases/case-types.js';
 import { loadYaml } from '../lazy-yaml.js';
 import { writeFileAtomic } from '../../reports/write.js';
 import type { Cell, ProtocolVersion } from '../types.js';
+import { getBaselineTarget } from './baseline-target.js';
 import { describeObservedFailure } from './describe-observed.js';
 import { BASELINE_FORMAT, type Baseline, type BaselineEntry } from './load-baseline.js';
 
@@ -29,12 +30,13 @@ export function buildBaselineEntries(cells: Iterable<Cell>, previous: Baseline |
   const targetOrder: string[] = [];
   const seenTargets = new Set<string>();
   for (const cell of cells) {
-    if (!seenTargets.has(cell.target)) {
-      seenTargets.add(cell.target);
-      targetOrder.push(cell.target);
+    const baselineTarget = getBaselineTarget(cell.target);
+    if (!seenTargets.has(baselineTarget)) {
+      seenTargets.add(baselineTarget);
+      targetOrder.push(baselineTarget);
     }
     if (cell.status === 'skip' || cell.status === 'error') continue;
-    const key = JSON.stringify([cell.target, cell.case]);
+    const key = JSON.stringify([baselineTarget, cell.case]);
     const group = judged.get(key) ?? { count: 0, failing: [] };
     group.count++;
     if (FAILING.has(cell.status)) group.failing.push(cell);
@@ -44,11 +46,12 @@ export function buildBaselineEntries(cells: Iterable<Cell>, previous: Baseline |
   for (const group of judged.values()) {
     const failing = group.failing;
     if (failing.length === 0) continue;
-    const { target, case: caseId } = failing[0]!;
+    const target = getBaselineTarget(failing[0]!.target);
+    const caseId = failing[0]!.case;
     const versions: (ProtocolVersion | undefined)[] = failing.length === group.count ? [undefined] : failing.map((cell) => cell.protocolVersion);
     for (const version of versions) {
       const cell = version === undefined ? failing[0]! : failing.find((c) => c.protocolVersion === version)!;
-      const kept = previous?.entries.find((e) => e.target === target && e.case === caseId && e.check === undefined && (e.version === undefined || e.version === version));
+      const kept = previous?.entries.find((e) => getBaselineTarget(e.target) === target && e.case === caseId && e.check === undefined && (e.version === undefined || e.version === version));
       const handWritten = kept !== undefined && !kept.reason.startsWith(OBSERVED_PREFIX) && !kept.reason.startsWith(LEGACY_GENERATED_PREFIX);
       entries.push({
         target,
@@ -59,7 +62,7 @@ export function buildBaselineEntries(cells: Iterable<Cell>, previous: Baseline |
     }
   }
   for (const entry of previous?.entries ?? []) {
-    if (!judged.has(JSON.stringify([entry.target, entry.case]))) {
+    if (!judged.has(JSON.stringify([getBaselineTarget(entry.target), entry.case]))) {
       const { index: _index, line: _line, ...rest } = entry;
       entries.push(rest);
     }

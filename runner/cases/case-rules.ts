@@ -1,7 +1,7 @@
 // Rules of the case format that JSON Schema cannot express: identity against the file
 // system and references between fields.
 import type { CaseProblem } from './case-errors.js';
-import type { Case, SseEvent } from './case-types.js';
+import { getExpectedVerdict, type Case, type SseEvent } from './case-types.js';
 import { hasStreamResumption } from '../version-features.js';
 
 interface Location {
@@ -32,6 +32,7 @@ export function checkCaseRules(item: Case, location: Location): Omit<CaseProblem
         problems.push({ pointer: `/exchanges/${index}/alternatives/${at}`, message: `the alternative ${alternative.outcome} is what the exchange expects; an alternative must be another reading (remove it)` });
       }
     });
+    problems.push(...checkServerFault(item, exchange, `/exchanges/${index}/serverFault`));
     if (exchange.request?.followUp && index === 0) {
       problems.push({ pointer: `/exchanges/0/request/followUp`, message: 'the first exchange cannot be a follow-up: there is no earlier result to follow' });
     }
@@ -51,6 +52,23 @@ export function checkCaseRules(item: Case, location: Location): Omit<CaseProblem
   for (const version of Object.keys(item.client?.outcomeByVersion ?? {})) {
     if (!item.versions.includes(version as Case['versions'][number])) {
       problems.push({ pointer: `/client/outcomeByVersion/${version}`, message: `version ${version} is not in /versions; add it there or remove this entry` });
+    }
+  }
+  return problems;
+}
+
+/** A server fault names versions the case covers, and a result a strict client would not conclude anyway. */
+function checkServerFault(item: Case, exchange: Case['exchanges'][number], pointer: string): Omit<CaseProblem, 'file'>[] {
+  const fault = exchange.serverFault;
+  if (fault === undefined) return [];
+  const problems: Omit<CaseProblem, 'file'>[] = [];
+  for (const version of fault.versions ?? []) {
+    if (!item.versions.includes(version)) problems.push({ pointer: `${pointer}/versions`, message: `version ${version} is not in /versions (${item.versions.join(', ')}); add it there or remove it here` });
+  }
+  for (const version of (fault.versions ?? item.versions).filter((entry) => item.versions.includes(entry))) {
+    const want = getExpectedVerdict(exchange, version);
+    if (want.outcome === fault.result.outcome && want.status === fault.result.status && want.code === fault.result.code) {
+      problems.push({ pointer: `${pointer}/result`, message: `${fault.result.outcome} is what the exchange expects under ${version}: a server fault's result is another reading (name the versions where it is a fault in serverFault.versions)` });
     }
   }
   return problems;

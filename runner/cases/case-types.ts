@@ -1,7 +1,7 @@
 // The case-file format as TypeScript types. `schemas/case.schema.json` is the source
 // of truth; the loader's ajv guard is what turns `unknown` into `Case`.
 import { deepFreeze } from '../deep-freeze.js';
-import type { CheckLevel, ExpectedVerdict, Outcome, ProtocolVersion } from '../vocabulary.js';
+import type { CheckLevel, Consequence, ExpectedVerdict, Outcome, ProtocolVersion } from '../vocabulary.js';
 
 export const CASE_LAYERS = ['transport', 'protocol', 'application', 'stream', 'interaction', 'session'] as const;
 export type CaseLayer = (typeof CASE_LAYERS)[number];
@@ -70,7 +70,8 @@ export interface ResponseSpec {
   contentType?: string | null;
   id?: IdMode;
   body?: BodySpec;
-  bom?: boolean;
+  /** Prefix the body with a UTF-8 byte order mark (true or 1), or with this many. */
+  bom?: boolean | number;
   contentEncoding?: 'gzip';
   delayMs?: number;
   start?: 'normal' | 'hang' | 'reset';
@@ -87,6 +88,27 @@ export interface AlternativeVerdict extends ExpectedVerdict {
   spec: SpecRef[];
   /** What the spec leaves open, in a sentence. */
   why: string;
+  /**
+   * What concluding it costs, when not what the outcomes' recovery says (never in a case file: only
+   * the alternative derived from a serverFault sets it, to `imprecise`).
+   */
+  consequence?: Consequence;
+}
+
+/**
+ * A fault of the server's alone (case.schema.json `serverFault`): the result the server sent is
+ * accepted beside the strict expectation (runner/judge/server-fault.ts states how).
+ */
+export interface ServerFault {
+  /** The server's duty the response breaks, in plain words. */
+  rule: string;
+  ref: string;
+  /** The client's SHOULD to detect it, if the specification gives one. */
+  clientShould?: { rule: string; ref: string };
+  /** The result the server sent: what a client that does not look for the fault concludes. */
+  result: ExpectedVerdict;
+  /** Where it is a fault (default: every version of the case). */
+  versions?: ProtocolVersion[];
 }
 
 export interface ExchangeSpec {
@@ -97,8 +119,9 @@ export interface ExchangeSpec {
   alternatives?: AlternativeVerdict[];
   expectByVersion?: Partial<Record<ProtocolVersion, ExpectedVerdict>>;
   schemaValid?: VersionValidity;
-  /** The prose MUST that overrides the schema where this exchange expects an answer of a schema-invalid message. */
+  /** The prose rule that overrides the schema where this exchange expects an answer of a schema-invalid message. */
   schemaOverride?: SchemaOverride;
+  serverFault?: ServerFault;
 }
 
 export interface SchemaOverride {

@@ -33,6 +33,13 @@ async function problemsOf(files: Record<string, string | object>): Promise<strin
   throw new Error('expected the table to be refused');
 }
 
+/** The baseline case (TOOL_SUCCESS under 2025-11-25 and 2026-07-28) with a server fault on its only exchange. */
+function withServerFault(serverFault: Record<string, unknown>): Record<string, unknown> {
+  const exchanges = baseline.exchanges as Record<string, unknown>[];
+  return { ...baseline, versions: ['2025-11-25', '2026-07-28'], exchanges: [{ ...exchanges[0], expect: { outcome: 'INVALID_ENVELOPE' }, serverFault }] };
+}
+const fault = { rule: 'a server must not send that', ref: 'SH26 § Receiving Messages', result: { outcome: 'TOOL_SUCCESS' } };
+
 /** The baseline case with one alternative on its only exchange. */
 function withAlternative(alternative: Record<string, unknown>): Record<string, unknown> {
   const exchanges = baseline.exchanges as Record<string, unknown>[];
@@ -43,7 +50,7 @@ describe('loadCases', () => {
   test('loads the shipped table, sorted by id, with file digests', async () => {
     const cases = await loadCases();
     expect(cases.length).toBeGreaterThanOrEqual(11);
-    expect(cases.map((c) => c.case.id)).toEqual([...cases.map((c) => c.case.id)].sort((a, b) => a.localeCompare(b)));
+    expect(cases.map((c) => c.case.id)).toEqual([...cases.map((c) => c.case.id)].sort((a, b) => a.localeCompare(b, 'en')));
     for (const item of cases) expect(item.sha256).toMatch(/^[0-9a-f]{64}$/);
   });
 
@@ -69,6 +76,9 @@ describe('loadCases', () => {
     ['an alternative with an empty reference list', { 'application/baseline.json': withAlternative({ outcome: 'STREAM_INCOMPLETE', level: 'SHOULD', spec: [], why: 'the spec leaves it open' }) }, /at \/exchanges\/0\/alternatives\/0\/spec/],
     ['an alternative at MUST', { 'application/baseline.json': withAlternative({ outcome: 'STREAM_INCOMPLETE', level: 'MUST', spec: [{ ref: 'L25 § Timeouts' }], why: 'the spec leaves it open' }) }, /at \/exchanges\/0\/alternatives\/0\/level: expected one of "SHOULD", "POLICY", "INFO"/],
     ['an alternative that is the expectation', { 'application/baseline.json': withAlternative({ outcome: 'TOOL_SUCCESS', level: 'SHOULD', spec: [{ ref: 'L25 § Timeouts' }], why: 'the spec leaves it open' }) }, /at \/exchanges\/0\/alternatives\/0: the alternative TOOL_SUCCESS is what the exchange expects/],
+    ['a server fault without its rule', { 'application/baseline.json': withServerFault({ ref: 'SH26 § Receiving Messages', result: { outcome: 'TOOL_SUCCESS' } }) }, /at \/exchanges\/0\/serverFault\/rule: missing required field "rule"/],
+    ['a server fault in a version the case does not cover', { 'application/baseline.json': withServerFault({ ...fault, versions: ['2025-03-26'] }) }, /at \/exchanges\/0\/serverFault\/versions: version 2025-03-26 is not in \/versions/],
+    ['a server fault whose result is what the exchange expects', { 'application/baseline.json': withServerFault({ ...fault, result: { outcome: 'INVALID_ENVELOPE' } }) }, /at \/exchanges\/0\/serverFault\/result: INVALID_ENVELOPE is what the exchange expects under 2025-11-25/],
   ])('refuses %s, naming the file and the JSON pointer', async (_name, files, message) => {
     expect(await problemsOf(files)).toMatch(message);
   });

@@ -43,6 +43,11 @@ function classifyCompleteResult(result: Record<string, unknown>, context: Classi
   if (version !== '2026-07-28' && hasStructuredContent(version) && 'structuredContent' in result && !isPlainObject(result['structuredContent'])) {
     return invalid(`structuredContent is not an object (required in ${version})`);
   }
+  // _meta must be an object; the keys inside it are not read. The one 2026-07-28 declares for results,
+  // serverInfo, is self-reported and for display, logging and debugging, and implementations SHOULD NOT
+  // use it to change their behaviour (B26 § `_meta`; ST26 ResultMetaObject): a malformed one (no version,
+  // which the schema's Implementation requires) leaves the result valid. The case names the exception
+  // (result-meta-server-info-without-version, schemaOverride).
   if ('_meta' in result && !isPlainObject(result['_meta'])) return invalid('_meta is not an object');
   const schemaProblem = context.rules.checkStructuredContent(result, context.input.outputSchema, version);
   if (schemaProblem !== undefined) return invalid(schemaProblem);

@@ -26,7 +26,7 @@ describe('SSE framing', () => {
     ['CRLF line ends', makeSseInput(`: c\r\nevent: message\r\ndata: ${text}\r\n\r\n`), 'TOOL_SUCCESS'],
     ['CR line ends', makeSseInput(`data: ${text}\r\r`), 'TOOL_SUCCESS'],
     ['a priming event with an id and empty data is ignored', makeSseInput(`id: e0\ndata:\n\nid: e1\ndata: ${text}\n\n`), 'TOOL_SUCCESS'],
-    ['a leading BOM is dropped', makeSseInput(`\uFEFFdata: ${text}\n\n`), 'TOOL_SUCCESS'],
+    ['a U+FEFF left at the start of the decoded body (a second BOM) hides the first event', makeSseInput(`\uFEFFdata: ${text}\n\n`), 'STREAM_INCOMPLETE'],
     ['retry and unknown fields are ignored', makeSseInput(`retry: 500\nfoo: bar\ndata: ${text}\n\n`), 'TOOL_SUCCESS'],
     ['a named event other than message carries no message', makeSseInput(`event: response\ndata: ${text}\n\n`), 'STREAM_INCOMPLETE'],
     ['a final event without its blank line is discarded (WHATWG)', makeSseInput(`data: ${text}\n`), 'STREAM_INCOMPLETE'],
@@ -92,10 +92,11 @@ describe('parseSseBody', () => {
     ]);
   });
 
-  test('drops one leading byte order mark, decoded or not, as WHATWG UTF-8 decode does', () => {
-    expect(parseSseBody('\uFEFFdata: a\n\n')).toEqual([{ event: undefined, id: undefined, data: 'a' }]);
-    // A second one is part of the first line: a field named "\uFEFFdata", which is ignored.
-    expect(parseSseBody('\uFEFF\uFEFFdata: a\n\ndata: b\n\n')).toEqual([{ event: undefined, id: undefined, data: 'b' }]);
+  test('drops no byte order mark: UTF-8 decode dropped the one BOM of the bytes, and a U+FEFF left at the start is data', () => {
+    // WHATWG SSE: the U+FEFF is part of the first line, a field named "\uFEFFdata", which is ignored,
+    // so the first event has no data and is not dispatched.
+    expect(parseSseBody('\uFEFFdata: a\n\n')).toEqual([]);
+    expect(parseSseBody('\uFEFFdata: a\n\ndata: b\n\n')).toEqual([{ event: undefined, id: undefined, data: 'b' }]);
   });
 
   test('reads CR, LF and CRLF as line ends, a CR at the very end included; an event without its blank line is never dispatched', () => {

@@ -7,16 +7,21 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 
 export type ParsedJson = { ok: true; value: unknown } | { ok: false; problem: string };
 
-/** Parses JSON text as a receiver, ignoring one leading byte order mark. */
+/**
+ * Parses JSON text as a receiver. The text was decoded already (README § Your own classifier: WHATWG
+ * "UTF-8 decode", as fetch's text() does), and that decode dropped the one leading BOM RFC 8259 §8.1
+ * lets a receiver ignore; nothing more is dropped here. A U+FEFF still at the start was a second BOM
+ * in the bytes: data, and not JSON white space (RFC 8259 §2), so the text is not JSON, as fetch's
+ * json() finds too.
+ */
 export function parseJsonText(text: string): ParsedJson {
-  // RFC 8259 §8.1: senders MUST NOT add a BOM; receivers MAY ignore one. We ignore it, as
-  // the WHATWG "UTF-8 decode" behind fetch's text()/json() and the SSE parser already do, so a
-  // BOM gives the same verdict whether the body came over a socket or in direct mode.
-  const unmarked = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  if (unmarked.trim() === '') return { ok: false, problem: 'the body is empty' };
+  if (JSON_WHITE_SPACE_ONLY.test(text)) return { ok: false, problem: 'the body is empty' };
   try {
-    return { ok: true, value: JSON.parse(unmarked) as unknown };
+    return { ok: true, value: JSON.parse(text) as unknown };
   } catch (error) {
     return { ok: false, problem: `the body is not JSON (${(error as Error).message})` };
   }
 }
+
+// RFC 8259 §2: space, horizontal tab, line feed, carriage return. (String#trim would also take U+FEFF.)
+const JSON_WHITE_SPACE_ONLY = /^[ \t\n\r]*$/;

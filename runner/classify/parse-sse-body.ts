@@ -1,6 +1,7 @@
 // Splits an SSE body into events by the WHATWG rules, with the eventsource-parser package:
-// comment lines ignored, several data lines joined with \n, CR, LF and CRLF line ends, one
-// leading BOM dropped, and an event that is not ended by a blank line never dispatched.
+// comment lines ignored, several data lines joined with \n, CR, LF and CRLF line ends, and an
+// event that is not ended by a blank line never dispatched. The body is decoded text: WHATWG
+// decodes a stream with "UTF-8 decode", which dropped its one leading BOM before this point.
 import { createParser } from 'eventsource-parser';
 
 export interface SseEvent {
@@ -17,9 +18,10 @@ export function parseSseBody(body: string): SseEvent[] {
     onEvent: ({ event, id, data }) => events.push({ event, id, data }),
     // Unknown fields and bad retry values are ignored, as WHATWG says; they never end the stream.
   });
-  // WHATWG decodes the stream with "UTF-8 decode", which drops one leading BOM; the package
-  // only drops its byte form, so the decoded U+FEFF is dropped here.
-  parser.feed(body.charCodeAt(0) === 0xfeff ? body.slice(1) : body);
+  // No BOM is dropped here: UTF-8 decode took the first one, and a U+FEFF still at the start (a
+  // second BOM in the bytes) is part of the first line, as in a browser: "\uFEFFdata" is an
+  // unknown field, so that event carries no data and is not dispatched.
+  parser.feed(body);
   // A CR at the very end is a complete line end once the stream is over; the package waits to
   // see whether an LF follows, so the LF it waits for is supplied (CR LF is one line end).
   if (body.endsWith('\r')) parser.feed('\n');

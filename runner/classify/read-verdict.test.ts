@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { isVerdict, readVerdict } from './read-verdict.js';
+import { readVerdict } from './read-verdict.js';
 
 describe('readVerdict', () => {
   test.each<[string, unknown, unknown]>([
@@ -38,14 +38,5 @@ describe('readVerdict', () => {
   ])('refuses %s', (_title, value, problem) => {
     const read = readVerdict(value);
     expect(read).toEqual({ problem: expect.stringMatching(problem) });
-  });
-});
-
-describe('isVerdict', () => {
-  test('needs a layer and a valid shape', () => {
-    expect(isVerdict({ outcome: 'TOOL_SUCCESS', layer: 'application' })).toBe(true);
-    expect(isVerdict({ outcome: 'TOOL_SUCCESS' })).toBe(false);
-    expect(isVerdict({ outcome: 'NOPE', layer: 'application' })).toBe(false);
-    expect(isVerdict(null)).toBe(false);
   });
 });

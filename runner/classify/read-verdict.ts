@@ -55,11 +55,6 @@ function readVerdictFields(value: unknown): ReadVerdictResult {
   return { verdict };
 }
 
-/** Whether a value is a complete, valid Verdict as it stands (layer included). */
-export function isVerdict(value: unknown): value is Verdict {
-  return isPlainObject(value) && typeof value['layer'] === 'string' && 'verdict' in readVerdict(value);
-}
-
 function readRecovery(value: unknown): Recovery | string {
   if (!isPlainObject(value)) return `recovery must be an object; got ${describe(value)}`;
   const { hasFinalResult, replay } = value;

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { OUTCOME_LAYER, type ClassifierInput, type Outcome } from '../types.js';
 import { classifyReference } from './reference.js';
-import { makeClassifierInput as input, makeResultMessage as response, makeToolResult as tool } from './test-inputs.js';
+import { makeClassifierInput as input, makeInputFromBytes, makeResultMessage as response, makeSseBody, makeToolResult as tool, withBoms } from './test-inputs.js';
 
 type Row = [title: string, input: ClassifierInput, outcome: Outcome, extra?: { status?: number; code?: number }];
 
@@ -36,8 +36,7 @@ describe('body and content-type rules', () => {
     ['an empty 200 body is MALFORMED_JSON', input({ body: '' }), 'MALFORMED_JSON'],
     ['a whitespace-only body is MALFORMED_JSON', input({ body: ' \n' }), 'MALFORMED_JSON'],
     ['a truncated body is MALFORMED_JSON', input({ body: '{unclosed' }), 'MALFORMED_JSON'],
-    ['a leading BOM is ignored (RFC 8259 §8.1)', input({ body: `\uFEFF${JSON.stringify(success)}` }), 'TOOL_SUCCESS'],
-    ['two BOMs are not ignored', input({ body: `\uFEFF\uFEFF${JSON.stringify(success)}` }), 'MALFORMED_JSON'],
+    ['a body that still starts with U+FEFF had a second BOM in its bytes: not JSON text', input({ body: `\uFEFF${JSON.stringify(success)}` }), 'MALFORMED_JSON'],
     ['a missing Content-Type is read as JSON', input({ message: success, contentType: undefined }), 'TOOL_SUCCESS'],
     ['Content-Type parameters and case are ignored', input({ message: success, contentType: 'Application/JSON; charset=utf-8' }), 'TOOL_SUCCESS'],
     ['a +json media type is JSON', input({ message: success, contentType: 'application/vnd.example+json' }), 'TOOL_SUCCESS'],
@@ -48,6 +47,25 @@ describe('body and content-type rules', () => {
     ['Content-Encoding is never consulted', input({ message: success, headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' } }), 'TOOL_SUCCESS'],
   ])('%s', (_title, given, outcome) => {
     expect(classifyReference(given).outcome).toBe(outcome);
+  });
+});
+
+// The body reaches the classifier decoded (README § Your own classifier): UTF-8 decode has dropped
+// one leading BOM (RFC 8259 §8.1: receivers MAY ignore one), and the classifier drops none itself.
+describe('byte order marks, from the bytes on the wire', () => {
+  const json = JSON.stringify(success);
+  const sse = makeSseBody;
+  const asSse = { contentType: 'text/event-stream' } as const;
+  const progress = { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 't', progress: 1 } };
+
+  test.each<[string, Uint8Array, Partial<ClassifierInput>, Outcome]>([
+    ['JSON after one BOM is read as sent', withBoms(1, json), {}, 'TOOL_SUCCESS'],
+    ['JSON after two BOMs is MALFORMED_JSON: the second is data, not JSON text (as fetch\'s json() finds)', withBoms(2, json), {}, 'MALFORMED_JSON'],
+    ['an event stream after one BOM is read as sent', withBoms(1, sse(success)), asSse, 'TOOL_SUCCESS'],
+    ['an event stream after two BOMs loses its first event: its field name is "\\uFEFFdata" (WHATWG SSE), so nothing answers', withBoms(2, sse(success)), asSse, 'STREAM_INCOMPLETE'],
+    ['only the first event is lost: a later one still answers', withBoms(2, sse(progress, success)), asSse, 'TOOL_SUCCESS'],
+  ])('%s', (_title, bytes, options, outcome) => {
+    expect(classifyReference(makeInputFromBytes(bytes, options)).outcome).toBe(outcome);
   });
 });
 
@@ -99,6 +117,12 @@ describe('result rules', () => {
     ['a result that is not an object is INVALID_TOOL_RESULT', input({ message: response('done') }), 'INVALID_TOOL_RESULT'],
     ['a null result is INVALID_TOOL_RESULT', input({ message: response(null) }), 'INVALID_TOOL_RESULT'],
     ['_meta not an object is INVALID_TOOL_RESULT', input({ message: response(tool({ _meta: 5 })) }), 'INVALID_TOOL_RESULT'],
+    [
+      'the keys inside _meta are not read: a 2026 serverInfo without its version leaves the result valid (B26 § `_meta`: display only)',
+      input({ protocolVersion: v26, message: response(tool({ _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'synthetic-server' } } })) }),
+      'TOOL_SUCCESS',
+    ],
+    ['nor does a serverInfo that is not an object at all', input({ protocolVersion: v26, message: response(tool({ _meta: { 'io.modelcontextprotocol/serverInfo': 'x' } })) }), 'TOOL_SUCCESS'],
     ['resultType absent is complete in 2026', input({ protocolVersion: v26, message: response({ content: [] }) }), 'TOOL_SUCCESS'],
     ['resultType absent is fine in 2025', input({ protocolVersion: v25, message: response({ content: [] }) }), 'TOOL_SUCCESS'],
     ['resultType "complete" is an ignored extra in 2025', input({ protocolVersion: v25, message: success }), 'TOOL_SUCCESS'],

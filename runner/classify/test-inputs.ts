@@ -1,4 +1,5 @@
 // Builders for classifier inputs, shared by the classifier tests and the fixtures' witnesses.
+import { decodeBody } from '../harness/exchange-response.js';
 import type { ClassifierInput, ProtocolVersion } from '../types.js';
 
 export interface InputOptions extends Partial<Omit<ClassifierInput, 'request'>> {
@@ -45,4 +46,21 @@ export function makeSseBody(...messages: unknown[]): string {
 /** An input whose body is an SSE stream of the given raw text. */
 export function makeSseInput(body: string, options: InputOptions = {}): ClassifierInput {
   return makeClassifierInput({ contentType: 'text/event-stream', ...options, body });
+}
+
+/** The UTF-8 byte order mark, EF BB BF. */
+export const UTF8_BOM = Uint8Array.of(0xef, 0xbb, 0xbf);
+
+/**
+ * An input built from response bytes as the harness builds it (decodeBody): `bodyBytes` as sent,
+ * `body` after WHATWG "UTF-8 decode", which drops one leading BOM and only one.
+ */
+export function makeInputFromBytes(bytes: Uint8Array, options: InputOptions = {}): ClassifierInput {
+  const { body, bodyBytes } = decodeBody(Buffer.from(bytes), undefined);
+  return makeClassifierInput({ ...options, body, bodyBytes });
+}
+
+/** The bytes of a text after `boms` byte order marks. */
+export function withBoms(boms: number, text: string): Uint8Array {
+  return Uint8Array.from([...Array.from({ length: boms }, () => [...UTF8_BOM]).flat(), ...Buffer.from(text, 'utf8')]);
 }

@@ -15,11 +15,13 @@ export const COMPARE_USAGE = `Usage: mcp-error-matrix compare <old results.json>
 
   --format F       markdown (default) or text
   --pair OLD=NEW   compare the old run's target OLD with the new run's target NEW, e.g.
-                   --pair ts-client@2.0.0=ts-client@2.4.0 (repeatable). Without it, a family
-                   (ts-sdk, ts-client) with one target in each run pairs by itself.
+                   --pair ts-client@2.0.0=ts-client@2.4.0 (repeatable). Both files may be the same
+                   run: compare ab/results.json ab/results.json --pair ts-sdk@1.24.3=ts-sdk@1.25.3.
+                   Without it, a family (ts-sdk, ts-client) with one target in each run pairs by itself.
 
-Exit 0 when nothing regressed, 1 on regressions, 2 when an input is not a results file or
-no cell pairs (the error names the targets of each run).
+Exit 0 when nothing regressed, 1 on regressions, 2 when an input is not a results file, no cell
+pairs (the error names the targets of each run), or a family could pair more than one way (the
+error names the choices).
 `;
 
 /** Runs the `compare` command; returns the exit code. */
@@ -37,9 +39,14 @@ export async function runCompareCommand(args: string[], io: CliIo): Promise<numb
   const labels = { old: oldFile, new: newFile, command: 'compare' };
   const explicit = parsePairs(values.pair, 'compare');
   checkPairs(explicit, listResultTargets(before), listResultTargets(after), labels);
-  const { comparison, changedCases, paired } = compareResults(before, after, oldFile, choosePairs(before, after, explicit));
+  const { comparison, changedCases, paired, setAside } = compareResults(before, after, oldFile, choosePairs(before, after, explicit, labels));
   if (paired === 0) throw describeUnpaired(listResultTargets(before), listResultTargets(after), labels);
-  const notes = changedCases.length > 0 ? [`${changedCases.length} case file(s) changed between the runs, so their cells compare different tests: ${changedCases.join(', ')}`] : [];
+  const notes: string[] = [];
+  if (setAside.before.length + setAside.after.length > 0) {
+    const sides = [...setAside.before.map((target) => `${target} of ${oldFile} (old)`), ...setAside.after.map((target) => `${target} of ${newFile} (new)`)];
+    notes.push(`Not compared, each on the other side of a pair: ${sides.join('; ')}`);
+  }
+  if (changedCases.length > 0) notes.push(`${changedCases.length} case file(s) changed between the runs, so their cells compare different tests: ${changedCases.join(', ')}`);
   io.stdout(renderComparison(comparison, format as ComparisonFormat, notes));
   return comparison.regressions.length > 0 ? 1 : 0;
 }

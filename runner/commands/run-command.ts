@@ -3,8 +3,10 @@
 // Modules only some runs need (report writing, compare, shards) are imported when used:
 // start-up time is most of a small run's wall time.
 import { isAbsolute, relative, resolve } from 'node:path';
+import { countFailures, formatFailureLine } from '../../reports/count-failures.js';
 import { toPassableResult, type ReportHead, type ReportSource } from '../../reports/report-source.js';
 import { renderChunks as renderTapChunks } from '../../reports/tap.js';
+import { countUnsafe } from '../../reports/unsafe-cells.js';
 import { applyBaselineToCell } from '../baseline/apply-baseline.js';
 import type { LoadedCase } from '../cases/case-types.js';
 import { releaseLoadedCases } from '../cases/lazy-loaded-case.js';
@@ -18,6 +20,7 @@ import { DEFAULT_TIMEOUT_MS, getDefaultConcurrency, parseRunOptions } from '../o
 import { getPackageRoot } from '../package-paths.js';
 import { UsageError } from '../errors.js';
 import { createFaultInjector } from '../run/fault-injection.js';
+import { describeUnconfirmedCells } from '../run/describe-reruns.js';
 import { MatrixFailure } from '../run/matrix-failure.js';
 import { createCellStore, toCellSource } from '../run/cell-store.js';
 import { planCells, runMatrix } from '../run/run-matrix.js';
@@ -30,17 +33,22 @@ type StoredRunHead = ReportHead & RunResultExtras;
 import { createProgress } from './progress.js';
 
 export const RUN_USAGE = `Usage: mcp-error-matrix run [options]
-  Runs every selected case × protocol version × target, judges each cell and prints TAP 14 on stdout.
+  Runs every selected case × protocol version × target, judges each cell and prints TAP 14 on stdout
+  (with --out, TAP goes to DIR/results.tap, and to stdout only with --tap). Ends with the counts and
+  each target's failures by consequence on stderr.
 
 Targets (--target SPEC, repeatable; default: ${DEFAULT_TARGETS.join(', ')}):
   reference                     the project's reference classifier
   naive                         a negative control that concludes from the HTTP status alone
-  classifier:<module>[#export]  your classifier function, loaded in-process (default, classify or the only export)
+  classifier:<module>[#export]  your classifier function (default, classify or the only export), run in a
+                                worker thread of this process
   command:<command line>        any client in any language, one process per cell; the server URL is appended
                                 as the last argument; suffixes #versions=V[,V], #timeout=MS, and
                                 #persistent[=N]: N long-lived processes take cells as JSON lines (README)
 ${describeClientKinds()}
-                                (any other version is installed once into the user cache with npm)
+                                every version is installed once into the user cache with npm
+                                ($XDG_CACHE_HOME/mcp-error-matrix/clients, one line each as it starts), except
+                                the pinned ones in a clone after \`npm ci\`, taken from its node_modules
   ts-sdk@<range>[#all]          an npm semver range, e.g. ts-sdk@^1.10.0, ts-client@2.x, "ts-sdk@>=1.17 <1.30":
                                 the latest patch of every minor in it (#all: every published version),
                                 each its own target and worker
@@ -52,9 +60,11 @@ Options:
   --case ID           only these case ids; globs allowed, e.g. 'http-*' (repeatable)
   --version V         only this protocol version: ${PROTOCOL_VERSIONS.join(' | ')} (repeatable)
   --out DIR           write the reports into DIR (replaced as a whole if absent, empty or an earlier report)
+  --tap               with --out, also print TAP on stdout (without --out it always is)
   --timeout MS        per-exchange timeout (default ${DEFAULT_TIMEOUT_MS})
-  --concurrency N     cells in parallel (default: 12 per core, at least 24; 4 per core, at least 8,
-                      when a target starts a process per cell, e.g. a command: client, or is mastra)
+  --concurrency N     cells in parallel, pinned (default: start at 12 per core, at least 24; 4 per core,
+                      at least 8, when a target starts a process per cell, e.g. a command: client, or is
+                      mastra; then back off while cells come back starved by the machine's load)
   --schemas DIR       the pinned official schemas (DIR/<version>/schema.json); else MCP_SCHEMAS_DIR,
                       the user cache, or a one-time download
   --no-schemas        skip schema checks (the reports say so)
@@ -120,11 +130,13 @@ async function prepareRunInputs(options: ReturnType<typeof parseRunOptions>, io:
   // Read the file to compare with before running, so a wrong path fails in a second, not after the run.
   const previous =
     options.compare === undefined ? undefined : await (await import('../compare/read-results-digest.js')).readResultsDigest(resolve(io.cwd, options.compare), options.compare);
-  return { signer, shards, shard, table, selected, cases, previous };
+  // Schemas before any target: a missing schema is reported at once, not after every client worker started.
+  const schemaCheck = await prepareSchemaCheck(options.schemas, io);
+  return { signer, shards, shard, table, selected, cases, previous, schemaCheck };
 }
 
 async function runWithInputs(options: ReturnType<typeof parseRunOptions>, io: CliIo, inputs: Awaited<ReturnType<typeof prepareRunInputs>>, held: HeldReportFolder | undefined): Promise<number> {
-  const { signer, shards, shard, table, selected, cases, previous } = inputs;
+  const { signer, shards, shard, table, selected, cases, previous, schemaCheck } = inputs;
   const outFolder = { cwd: io.cwd, home: io.env['HOME'], shownAs: options.out ?? '', ...(held ? { held } : {}) };
   const targets: Target[] = [];
   // From here a first signal stops the run (clients killed) and the reports are written marked incomplete.
@@ -145,12 +157,15 @@ async function runWithInputs(options: ReturnType<typeof parseRunOptions>, io: Cl
       if (io.signal?.aborted) return options.targets;
       throw error;
     });
+    // One line per client install into the user cache, as it starts (an installed package installs even its pinned versions there).
+    const onInstall = options.quiet ? undefined : (line: string) => io.stderr(`mcp-error-matrix run: ${line}\n`);
     targets.push(
       ...(await resolveTargets(specs, {
         cwd: io.cwd,
         cacheDir,
         ...(options.versions ? { versions: options.versions } : {}),
         ...(io.signal ? { signal: io.signal } : {}),
+        ...(onInstall ? { onInstall } : {}),
         concurrency: specs.length > options.targets.length ? 3 : specs.length,
       })),
     );
@@ -166,7 +181,6 @@ async function runWithInputs(options: ReturnType<typeof parseRunOptions>, io: Cl
       runTargets: targets.map((target) => target.info.name),
       otherKnownTargets: [...DEFAULT_TARGETS, 'reference', 'naive'],
     });
-    const schemaCheck = await prepareSchemaCheck(options.schemas, io);
     const progress = createProgress(io, { quiet: options.quiet, verbose: options.verbose });
     const injectFault = createFaultInjector(io.env);
     // An internal error mid-run is handled like a signal: the result so far is written, marked
@@ -182,13 +196,16 @@ async function runWithInputs(options: ReturnType<typeof parseRunOptions>, io: Cl
         ...(options.versions ? { versions: options.versions } : {}),
         mode: options.mode,
         timeoutMs: options.timeoutMs,
+        // The default is where the run starts; it backs off when cells come back starved. --concurrency N pins it.
         concurrency: options.concurrency ?? getDefaultConcurrency(targets),
+        adaptive: options.concurrency === undefined,
         ...(io.signal ? { signal: io.signal } : {}),
         onCell: (cell, done, total) => {
           progress.onCell(prepared ? applyBaselineToCell(prepared.baseline, cell) : cell, done, total);
           injectFault?.({ cellsDone: done });
         },
-        repro: { cases: options.cases, baseline: prepared ? toRunRelativePath(io.cwd, prepared.path) : undefined, noSchemas: options.schemas === false },
+        onRerun: (cell) => progress.onRerun(prepared ? applyBaselineToCell(prepared.baseline, cell) : cell),
+        repro: { program: io.invocation, cases: options.cases, baseline: prepared ? toRunRelativePath(io.cwd, prepared.path) : undefined, noSchemas: options.schemas === false },
         checkSchemas: schemaCheck?.check ?? null,
         checkRequest: schemaCheck?.checkRequest ?? null,
         schemaInfo: schemaCheck?.info ?? null,
@@ -217,9 +234,11 @@ async function runWithInputs(options: ReturnType<typeof parseRunOptions>, io: Cl
       const comparison = compared?.comparison;
       if (comparison) head = { ...head, comparison };
       const source = toCellSource(store, head, settled.map);
-      progress.done(toPassableResult(source));
-      for (const chunk of renderTapChunks(source)) io.stdout(chunk);
-      for (const line of describeUnmeasured(head)) io.stderr(`${line}\n`);
+      const result = toPassableResult(source);
+      progress.stop();
+      // Without --out, TAP on stdout is the run's output; with --out it is in results.tap, and on
+      // stdout only with --tap: tens of thousands of lines would scroll the summary below away.
+      if (options.out === undefined || options.tap) for (const chunk of renderTapChunks(source)) io.stdout(chunk);
       if (options.writeBaseline !== undefined && !options.quiet) io.stderr(`Baseline written to ${options.writeBaseline}: ${head.baseline?.entries ?? 0} entries\n`);
       if (comparison && !options.quiet) {
         io.stderr(`Compared with ${options.compare}: ${comparison.regressions.length} regressions, ${comparison.fixes.length} fixes, ${comparison.added.length} added, ${comparison.removed.length} removed\n`);
@@ -234,6 +253,12 @@ async function runWithInputs(options: ReturnType<typeof parseRunOptions>, io: Cl
         const files = await writeRunReports(options.out, source, { inputs, roots, ran, rootDir: getPackageRoot(), ...(signer ? { signer } : {}), ...outFolder, ...(comparison ? { comparison } : {}) });
         if (!options.quiet) io.stderr(`Reports written to ${options.out}/: ${files.join(', ')}\n`);
       }
+      // The run ends with its counts and each target's failures by what they cost (README § Progress output).
+      progress.done(result);
+      if (!options.quiet) for (const line of describeTargetFailures(result)) io.stderr(`${line}\n`);
+      for (const line of describeUnmeasured(head)) io.stderr(`${line}\n`);
+      // Cells the load left unmeasured even after their re-runs: cause and remedy, one line each.
+      for (const line of describeUnconfirmedCells(result.cells)) io.stderr(`${line}\n`);
       if (internalError) throw internalError.error;
       // Reports are out; a comparison that paired nothing is still an input error (preparePairing catches most before the run).
       if (compared && pairing && compared.paired === 0 && head.complete) throw pairing.unpaired(current);
@@ -258,9 +283,9 @@ async function preparePairing(previous: ResultsDigest, label: string, values: st
   const oldTargets = listResultTargets(previous);
   checkPairs(explicit, oldTargets, plan.targets, labels);
   const planned = { targets: plan.targets.map((name) => ({ name, kind: '' })), cells: [] };
-  if (!canPairPlannedRun(previous, plan, choosePairs(previous, planned, explicit))) throw describeUnpaired(oldTargets, plan.targets, labels);
+  if (!canPairPlannedRun(previous, plan, choosePairs(previous, planned, explicit, labels))) throw describeUnpaired(oldTargets, plan.targets, labels);
   return {
-    choose: (current: PairedRun) => choosePairs(previous, current, explicit),
+    choose: (current: PairedRun) => choosePairs(previous, current, explicit, labels),
     unpaired: (current: PairedRun) => describeUnpaired(oldTargets, listResultTargets(current), labels),
   };
 }
@@ -319,17 +344,33 @@ export function hasUnexpected(result: Pick<RunResult, 'complete' | 'summary' | '
   return !result.complete || result.summary.fail > 0 || result.summary.error > 0 || result.summary.xpass > 0 || unmeasured;
 }
 
+/**
+ * Each target's failures by consequence, unexpected apart from known, and its unsafe cells:
+ * "  naive: 0 unexpected · 309 known: 309 false successes (309 unsafe)".
+ */
+export function describeTargetFailures(result: Pick<RunResult, 'targets'> & { cells: Iterable<Cell> }): string[] {
+  return countFailures(result).map((failures) => {
+    const unsafe = countUnsafe(failures).total;
+    return `  ${oneLine(failures.target)}: ${formatFailureLine(failures)}${unsafe ? ` (${unsafe} unsafe)` : ''}`;
+  });
+}
+
+// A target name on one terminal line: control characters (a hostile name's escapes) become spaces.
+function oneLine(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, ' ');
+}
+
 /** One line per target that got no measured cell, saying why. */
 export function describeUnmeasured(result: Pick<RunResult, 'unmeasured'>): string[] {
   return (result.unmeasured ?? []).map((entry) => `mcp-error-matrix: nothing measured for ${entry.target}: ${entry.reason}`);
 }
 
-/** One help line per real-client kind: `ts-sdk@<version>  @modelcontextprotocol/sdk; bundled: …`. */
+/** One help line per real-client kind: `ts-sdk@<version>  @modelcontextprotocol/sdk; pinned: …`. */
 function describeClientKinds(): string {
   return Object.entries(SDK_KINDS)
     .map(([kind, { packageName }]) => {
-      const bundled = listBundledSdkTargets().filter((target) => target.startsWith(`${kind}@`));
-      return `  ${`${kind}@<version>`.padEnd(30)}${packageName}; bundled: ${bundled.join(', ') || 'none'}`;
+      const pinned = listBundledSdkTargets().filter((target) => target.startsWith(`${kind}@`));
+      return `  ${`${kind}@<version>`.padEnd(30)}${packageName}; pinned: ${pinned.join(', ') || 'none'}`;
     })
     .join('\n');
 }

@@ -3,7 +3,7 @@
 // send, logs each exchange as it happens, and stops on Ctrl+C (or when io.signal aborts).
 import type { CliIo } from '../cli-io.js';
 import { parseCommandFlags } from '../command-flags.js';
-import { closest } from '../cases/case-errors.js';
+import { describeUnknownCase } from './describe-unknown-case.js';
 import { DEFAULT_TOOL, getExpectedVerdict, type Case, type ExchangeSpec } from '../cases/case-types.js';
 import { loadCases } from '../cases/load-cases.js';
 import { UsageError } from '../errors.js';
@@ -39,10 +39,7 @@ export async function runServeCommand(args: string[], io: CliIo): Promise<number
   const port = parsePort(values.port);
   const table = await loadCases({ ...(values.cases ? { sources: values.cases } : {}), cwd: io.cwd });
   const loaded = table.find((item) => item.case.id === id);
-  if (!loaded) {
-    const guess = closest(id, table.map((item) => item.case.id));
-    throw new UsageError(`serve ${id}: no such case${guess ? ` (did you mean "${guess}"?)` : ''}; \`mcp-error-matrix list\` shows the ids`);
-  }
+  if (!loaded) throw describeUnknownCase('serve', id, table.map((item) => item.case.id));
   const version = selectVersion(loaded.case, values.version);
   const stop = getStopSignal(io);
   io.setStopMode?.('abort', 'stopping the server');

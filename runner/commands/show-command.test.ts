@@ -64,6 +64,14 @@ describe('show', () => {
     expect(await show(['baseline'])).not.toContain('also accepted');
   });
 
+  test("prints a server fault's result where it is accepted, saying whose duty the fault breaks", async () => {
+    const v26 = await show(['sse-server-request-ping', '--version', '2026-07-28']);
+    expect(v26).toContain('a correct classifier concludes: INVALID_ENVELOPE');
+    expect(v26).toContain("  also accepted, failing only a POLICY: TOOL_SUCCESS\n    because: the fault is the server's:");
+    expect(v26).toContain('    spec: SH26 § Receiving Messages\n');
+    expect(await show(['sse-server-request-ping', '--version', '2025-11-25'])).not.toContain('also accepted');
+  });
+
   test('an unknown id is a usage error with a did-you-mean', async () => {
     const failure = runShowCommand(['baselin'], createIo());
     await expect(failure).rejects.toBeInstanceOf(UsageError);

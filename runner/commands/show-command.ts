@@ -3,10 +3,11 @@
 // wire), what a correct classifier concludes and why, and what a real client should do.
 import type { CliIo } from '../cli-io.js';
 import { parseCommandFlags } from '../command-flags.js';
-import { closest } from '../cases/case-errors.js';
+import { describeUnknownCase } from './describe-unknown-case.js';
 import { DEFAULT_TOOL, getExpectedVerdict, type Case, type ExchangeSpec, type LoadedCase, type SseBody } from '../cases/case-types.js';
 import { loadCases } from '../cases/load-cases.js';
 import { UsageError } from '../errors.js';
+import { getAcceptedAlternatives } from '../judge/server-fault.js';
 import { getContentLength, isBodylessStatus } from '../mock-server/framing.js';
 import { renderResponse } from '../mock-server/render-response.js';
 import { renderSseEvents } from '../mock-server/render-sse.js';
@@ -48,10 +49,7 @@ export async function runShowCommand(args: string[], io: CliIo): Promise<number>
   const id = positionals[0]!;
   const table = await loadCases({ ...(values.cases ? { sources: values.cases } : {}), cwd: io.cwd });
   const loaded = table.find((item) => item.case.id === id);
-  if (!loaded) {
-    const guess = closest(id, table.map((item) => item.case.id));
-    throw new UsageError(`show ${id}: no such case${guess ? ` (did you mean "${guess}"?)` : ''}; \`mcp-error-matrix list\` shows the ids`);
-  }
+  if (!loaded) throw describeUnknownCase('show', id, table.map((item) => item.case.id));
   const versions = selectVersions(loaded.case, values.version);
   io.stdout(formatCase(loaded, versions));
   return 0;
@@ -111,7 +109,7 @@ function formatExchange(exchange: ExchangeSpec, index: number, version: Protocol
   const verdict = getExpectedVerdict(exchange, version);
   const differs = exchange.expectByVersion?.[version] !== undefined ? ' (this version differs)' : '';
   lines.push(`  a correct classifier concludes: ${formatVerdict(verdict)}${differs}`, `    because: ${OUTCOME_MEANING[verdict.outcome]}`);
-  for (const alternative of exchange.alternatives ?? []) {
+  for (const alternative of getAcceptedAlternatives(exchange, version) ?? []) {
     lines.push(`  also accepted, failing only a ${alternative.level}: ${formatVerdict(alternative)}`);
     lines.push(...wrap(`because: ${alternative.why}`, 90).map((line) => `    ${line}`));
     lines.push(`    spec: ${alternative.spec.map((ref) => ref.ref).join('; ')}`);
@@ -134,7 +132,8 @@ function formatResponse(exchange: ExchangeSpec, requestId: string | number): str
   lines.push(...headers.map(([name, value]) => `${name}: ${value}`));
   if (isBodylessStatus(plain.status) || plain.chunks.length === 0) return [...lines, '(no body)'];
   if (spec.contentEncoding === 'gzip') lines.push('(body sent gzip-compressed; decoded below)');
-  if (spec.bom) lines.push('(body starts with a UTF-8 byte order mark, EF BB BF)');
+  if (spec.bom === true || spec.bom === 1) lines.push('(body starts with a UTF-8 byte order mark, EF BB BF)');
+  else if (spec.bom) lines.push(`(body starts with ${spec.bom} UTF-8 byte order marks, EF BB BF each: a receiver drops the first one only)`);
   if (!plain.isStream) {
     const text = Buffer.concat(plain.chunks.map((chunk) => chunk.bytes)).toString('utf8').replace(/^\uFEFF/, '');
     return [...lines, text === '' ? '(empty body)' : `body: ${showControlCharacters(text)}`];

@@ -15,8 +15,9 @@ export const VERIFY_USAGE = `Usage: mcp-error-matrix verify <report dir> [--root
   Inputs are recorded relative to named roots (receipts.json "roots"): "report" is the report folder,
   "package" the mcp-error-matrix package (by default this tool's own: check a report against a checkout
   of the commit it records), and others such as "cases", "schemas", "baseline", "classifier",
-  "command", "shard-1" where the user's files were. An input whose root is not found here is
-  NOT CHECKED (never a pass): give its folder with --root NAME=DIR. "schemas" falls back to
+  "command", "shard-1" where the user's files were. An input whose root is not found here, or is
+  found only outside the folders verify may read (below), is NOT CHECKED (never a pass): give its
+  folder with --root NAME=DIR. "schemas" falls back to
   MCP_SCHEMAS_DIR or the schema cache (the pinned schemas are the same files everywhere), and
   "validator-code" to your own validator code cache (pinned code; a run with schemas fills it).
   Only files inside the report folder, each --root, this tool's folder, the current folder, the schema

@@ -9,7 +9,7 @@ import { makeCell, makeRunResult } from '../../test/make-run-result.js';
 import { runCli } from '../../test/run-cli.js';
 import type { Cell, RunResult } from '../types.js';
 import { compareResults } from './compare-results.js';
-import { canPairPlannedRun, choosePairs, parsePairs } from './pair-targets.js';
+import { AmbiguousPairingError, canPairPlannedRun, checkPairs, choosePairs, listResultTargets, parsePairs } from './pair-targets.js';
 import { renderComparison } from './render-comparison.js';
 
 function runOf(target: string | string[], ...list: [string, Cell['status']][]): RunResult {
@@ -41,7 +41,7 @@ describe('pairing targets of different names', () => {
   it('pairs a family by itself only when each run has one target of it under different names', () => {
     expect(choosePairs(old, now)).toEqual([{ before: 'ts-client@2.0.0', after: 'ts-client@2.4.0' }]);
     expect(choosePairs(runOf(['reference', 'ts-sdk@1.25.0']), runOf(['reference', 'ts-sdk@1.32.2']))).toEqual([{ before: 'ts-sdk@1.25.0', after: 'ts-sdk@1.32.2' }]);
-    expect(choosePairs(runOf(['ts-sdk@1.25.0', 'ts-sdk@1.32.2']), runOf('ts-sdk@1.33.0'))).toEqual([]);
+    expect(() => choosePairs(runOf(['ts-sdk@1.25.0', 'ts-sdk@1.32.2']), runOf('ts-sdk@1.33.0'))).toThrow(AmbiguousPairingError);
     expect(choosePairs(old, old)).toEqual([]);
     expect(choosePairs(runOf('naive'), runOf('reference'))).toEqual([]);
     expect(choosePairs(old, now, [{ before: 'x', after: 'y' }])).toEqual([{ before: 'x', after: 'y' }]);
@@ -62,6 +62,70 @@ describe('pairing targets of different names', () => {
   });
 });
 
+describe('pairing rules', () => {
+  // A sweep: two versions of one package in one run, as `run --target ts-sdk@1.24.3 --target ts-sdk@1.25.3` writes it.
+  const sweep = makeRunResult({
+    targets: [{ name: 'ts-sdk@1.24.3', kind: 'client', version: '1.24.3' }, { name: 'ts-sdk@1.25.3', kind: 'client', version: '1.25.3' }],
+    cells: [
+      ...[['a', 'pass'], ['b', 'pass'], ['c', 'fail']].map(([id, status]) => makeCell({ case: id, target: 'ts-sdk@1.24.3', status: status as Cell['status'] })),
+      ...[['a', 'pass'], ['b', 'fail'], ['c', 'pass']].map(([id, status]) => makeCell({ case: id, target: 'ts-sdk@1.25.3', status: status as Cell['status'] })),
+    ],
+  });
+  const pair = [{ before: 'ts-sdk@1.24.3', after: 'ts-sdk@1.25.3' }];
+
+  it('pairs two versions inside one run: the old version\'s cells against the new one\'s, none counted as added or removed', () => {
+    const outcome = compareResults(sweep, sweep, 'ab/results.json', pair);
+    expect(outcome.comparison.regressions).toEqual([{ case: 'b', target: 'ts-sdk@1.25.3', beforeTarget: 'ts-sdk@1.24.3', protocolVersion: '2025-11-25', before: 'pass', after: 'fail' }]);
+    expect(outcome.comparison.fixes.map((c) => c.case)).toEqual(['c']);
+    expect(outcome.comparison).toMatchObject({ added: [], removed: [] });
+    expect(outcome.paired).toBe(3);
+    // The old run's own 1.25.3 and the new run's own 1.24.3 stand on the other side of the pair: named, not compared.
+    expect(outcome.setAside).toEqual({ before: ['ts-sdk@1.25.3'], after: ['ts-sdk@1.24.3'] });
+  });
+
+  it('a chain of pairs (A=B, B=C) compares each old target with its own new one', () => {
+    const three = runOf(['ts-sdk@1.0.0', 'ts-sdk@1.1.0', 'ts-sdk@1.2.0'], ['a', 'pass']);
+    three.cells[1] = { ...three.cells[1]!, status: 'fail' }; // 1.1.0 fails
+    const outcome = compareResults(three, three, undefined, [{ before: 'ts-sdk@1.0.0', after: 'ts-sdk@1.1.0' }, { before: 'ts-sdk@1.1.0', after: 'ts-sdk@1.2.0' }]);
+    expect(outcome.comparison.regressions.map((c) => `${c.beforeTarget} → ${c.target}`)).toEqual(['ts-sdk@1.0.0 → ts-sdk@1.1.0']);
+    expect(outcome.comparison.fixes.map((c) => `${c.beforeTarget} → ${c.target}`)).toEqual(['ts-sdk@1.1.0 → ts-sdk@1.2.0']);
+    expect(outcome.setAside).toEqual({ before: ['ts-sdk@1.2.0'], after: ['ts-sdk@1.0.0'] });
+  });
+
+  it('refuses two pairs onto one new target (one old target\'s cells would silently replace the other\'s)', () => {
+    const old = runOf(['ts-sdk@1.24.3', 'ts-sdk@1.25.3'], ['a', 'pass']);
+    const labels = { old: 'old.json', new: 'new.json', command: 'compare' };
+    expect(() => checkPairs([{ before: 'ts-sdk@1.24.3', after: 'ts-sdk@1.32.2' }, { before: 'ts-sdk@1.25.3', after: 'ts-sdk@1.32.2' }], listResultTargets(old), ['ts-sdk@1.32.2'], labels)).toThrow(
+      'compare --pair ts-sdk@1.25.3=ts-sdk@1.32.2: ts-sdk@1.32.2 is already paired with ts-sdk@1.24.3; give each new target one --pair',
+    );
+  });
+
+  it('ranks error with fail: pass → error is a regression, error → pass a fix', () => {
+    const { comparison } = compareResults(runOf('naive', ['a', 'pass'], ['b', 'error'], ['c', 'fail']), runOf('naive', ['a', 'error'], ['b', 'pass'], ['c', 'error']));
+    expect(comparison.regressions.map((c) => `${c.case}: ${c.before} → ${c.after}`)).toEqual(['a: pass → error']);
+    expect(comparison.fixes.map((c) => `${c.case}: ${c.before} → ${c.after}`)).toEqual(['b: error → pass']);
+  });
+
+  it('pairs a family by itself only when that is unambiguous, else names the choices in version order', () => {
+    const old = runOf(['reference', 'ts-sdk@1.24.3'], ['a', 'pass']);
+    const two = runOf(['reference', 'ts-sdk@1.9.0', 'ts-sdk@1.10.0'], ['a', 'pass']);
+    const attempt = () => choosePairs(old, runOf(['reference', 'ts-sdk@1.10.0', 'ts-sdk@1.9.0'], ['a', 'pass']), [], { old: 'old.json', new: 'new.json', command: 'compare' });
+    expect(attempt).toThrow(AmbiguousPairingError);
+    expect(attempt).toThrow(
+      'compare: ts-sdk could pair more than one way (old.json has ts-sdk@1.24.3; new.json has ts-sdk@1.9.0, ts-sdk@1.10.0), and a comparison never guesses; name the pair to compare: --pair ts-sdk@1.24.3=ts-sdk@1.9.0 or --pair ts-sdk@1.24.3=ts-sdk@1.10.0.',
+    );
+    expect(() => choosePairs(two, old)).toThrow(/--pair ts-sdk@1\.9\.0=ts-sdk@1\.24\.3 or --pair ts-sdk@1\.10\.0=ts-sdk@1\.24\.3/);
+    // Old {1.24.3, 1.25.3} and new {1.25.3, 1.26.0}: 1.24.3 → 1.26.0 or 1.25.3 → 1.26.0 is the user's call.
+    expect(() => choosePairs(runOf(['ts-sdk@1.24.3', 'ts-sdk@1.25.3'], ['a', 'pass']), runOf(['ts-sdk@1.25.3', 'ts-sdk@1.26.0'], ['a', 'pass']))).toThrow(
+      /--pair ts-sdk@1\.24\.3=ts-sdk@1\.26\.0 or --pair ts-sdk@1\.25\.3=ts-sdk@1\.26\.0\./,
+    );
+    // Nothing to choose: every version in both runs, or no version only in one of them.
+    expect(choosePairs(two, two)).toEqual([]);
+    expect(choosePairs(old, runOf(['reference', 'ts-sdk@1.24.3', 'ts-sdk@1.25.3'], ['a', 'pass']))).toEqual([]);
+    expect(choosePairs(two, old, [{ before: 'ts-sdk@1.9.0', after: 'ts-sdk@1.24.3' }])).toEqual([{ before: 'ts-sdk@1.9.0', after: 'ts-sdk@1.24.3' }]);
+  });
+});
+
 describe('compare --pair and run --compare --pair', () => {
   let dir: string;
   beforeAll(async () => {
@@ -69,6 +133,11 @@ describe('compare --pair and run --compare --pair', () => {
     await writeFile(join(dir, 'client-2.0.json'), JSON.stringify(runOf('ts-client@2.0.0', ['a', 'pass'], ['b', 'fail'])));
     await writeFile(join(dir, 'client-2.4.json'), JSON.stringify(runOf('ts-client@2.4.0', ['a', 'pass'], ['b', 'pass'])));
     await writeFile(join(dir, 'sdk.json'), JSON.stringify(runOf('ts-sdk@1.32.2', ['a', 'fail'], ['b', 'pass'])));
+    const sweep = runOf(['ts-sdk@1.24.3', 'ts-sdk@1.25.3'], ['a', 'pass'], ['b', 'pass']);
+    sweep.cells[3] = { ...sweep.cells[3]!, status: 'fail' }; // 1.25.3 fails b
+    await writeFile(join(dir, 'sweep.json'), JSON.stringify(sweep));
+    await writeFile(join(dir, 'sdk-two.json'), JSON.stringify(runOf(['naive', 'ts-sdk@1.25.3', 'ts-sdk@1.32.2'], ['a', 'pass'])));
+    await writeFile(join(dir, 'sdk-one.json'), JSON.stringify(runOf(['naive', 'ts-sdk@1.24.3'], ['a', 'pass'])));
   });
   afterAll(async () => {
     await rm(dir, { recursive: true, force: true });
@@ -85,6 +154,26 @@ describe('compare --pair and run --compare --pair', () => {
     const result = await cli('compare', 'sdk.json', 'client-2.0.json', '--pair', 'ts-sdk@1.32.2=ts-client@2.0.0');
     expect(result.code).toBe(1);
     expect(result.stdout).toContain('### Regressions (1)\n\n- b · ts-sdk@1.32.2 → ts-client@2.0.0 · 2025-11-25 (pass → fail)');
+  });
+
+  it('compares two versions inside one results file: exit 1 on the regression, the set-aside targets named', async () => {
+    const result = await cli('compare', 'sweep.json', 'sweep.json', '--pair', 'ts-sdk@1.24.3=ts-sdk@1.25.3', '--format', 'text');
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe(
+      '1..1\nnot ok 1 - regression: b · ts-sdk@1.24.3 → ts-sdk@1.25.3 · 2025-11-25 (pass → fail)\n' +
+        '# Paired targets (old → new): ts-sdk@1.24.3 → ts-sdk@1.25.3\n' +
+        '# Not compared, each on the other side of a pair: ts-sdk@1.25.3 of sweep.json (old); ts-sdk@1.24.3 of sweep.json (new)\n' +
+        '# 1 regressions · 0 fixes · 0 added · 0 removed\n',
+    );
+  });
+
+  it('exits 2 naming the choices when a family could pair more than one way', async () => {
+    const result = await cli('compare', 'sdk-one.json', 'sdk-two.json');
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('compare: ts-sdk could pair more than one way (sdk-one.json has ts-sdk@1.24.3; sdk-two.json has ts-sdk@1.25.3, ts-sdk@1.32.2)');
+    expect(result.stderr).toContain('--pair ts-sdk@1.24.3=ts-sdk@1.25.3 or --pair ts-sdk@1.24.3=ts-sdk@1.32.2');
+    expect(result.stdout).toBe('');
+    expect((await cli('compare', 'sdk-one.json', 'sdk-two.json', '--pair', 'ts-sdk@1.24.3=ts-sdk@1.32.2')).code).toBe(0);
   });
 
   it('exits 2 naming the targets of each file when no cell pairs', async () => {

@@ -1,10 +1,13 @@
 // `compare` and `run --compare` read results.json streamed (issue 28 item 4): the same answers and
 // the same refusals as reading the whole file, with the memory of one cell at a time.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { renderReports } from '../../reports/index.js';
+import { render } from '../../reports/json.js';
+import { renderFull, renderFullGzipChunks } from '../../reports/json-full.js';
+import type { RunResult } from '../types.js';
 import { makeHostileRunResult, makeRunResult, makeSyntheticRunResult } from '../../test/make-run-result.js';
 import { readResultsDigest } from './read-results-digest.js';
 import { readResultsFile, ResultsFileError } from './results-file.js';
@@ -34,15 +37,32 @@ async function digestOfWhole(file: string) {
   };
 }
 
+/** results.json (an index since results@2) and results.full.json.gz, as a report folder holds them. */
+function renderIndexAndEvidence(result: RunResult): { index: string; evidence: Buffer } {
+  return { index: render(result), evidence: Buffer.concat([...renderFullGzipChunks(result)]) };
+}
+
+/** Writes results.json and its evidence into a folder of their own; returns results.json's path. */
+async function writeFolder(name: string, index: string, evidence?: Buffer): Promise<string> {
+  const folder = join(dir, name);
+  await mkdir(folder, { recursive: true });
+  await writeFile(join(folder, 'results.json'), index);
+  if (evidence) await writeFile(join(folder, 'results.full.json.gz'), evidence);
+  return join(folder, 'results.json');
+}
+
 describe('readResultsDigest', () => {
   it.each([
     ['the report fixture', () => makeRunResult()],
     ['hostile text (escapes, quotes, brackets and control characters in strings)', () => makeHostileRunResult()],
     ['a synthetic matrix of 2,000 cells', () => makeSyntheticRunResult({ cases: 25, targets: 20 })],
-  ])('reads %s as the whole document does, written by the results.json writer', async (_title, make) => {
-    const json = renderReports(make()).find((file) => file.name === 'results.json')!.content;
-    const file = await write('written.json', json);
+  ])('reads %s as the whole document does: results.json with its evidence, and a results@1 file of an earlier version', async (title, make) => {
+    const result = make();
+    const { index, evidence } = renderIndexAndEvidence(result);
+    const file = await writeFolder(`written-${title.length}`, index, evidence);
     expect(await readResultsDigest(file)).toEqual(await digestOfWhole(file));
+    const legacy = await write(`legacy-${title.length}.json`, renderFull(result));
+    expect(await readResultsDigest(legacy)).toEqual(await digestOfWhole(legacy));
   });
 
   it('reads the same compact JSON, with a byte-order mark and members in any order', async () => {
@@ -59,21 +79,48 @@ describe('readResultsDigest', () => {
     ['a trailing comma', (text: string) => text.replace(/}\s*$/, ',}'), /^broken\.json: not JSON of the expected shape at byte \d+: expected a member name in double quotes/],
     ['something after the end', (text: string) => `${text} {}`, /^broken\.json: not JSON of the expected shape at byte \d+: expected nothing after the end of the document/],
     ['cells that are not an array', (text: string) => text.replace(/"cells": \[/, '"cells": {"x": ['), /"cells" must be an array/],
-    ['a cell that is not JSON', (text: string) => text.replace(/"status": "pass"/, '"status": pass'), /^broken\.json: not JSON \(in \/cells\/\d+: /],
-    ['a cell with an unknown status', (text: string) => text.replace(/"status": "pass"/, '"status": "passed"'), /^broken\.json: does not match schemas\/results\.schema\.json:\n {2}- \/cells\/\d+\/status: /],
-    ['a missing summary', (text: string) => text.replace(/,\s*"summary": \{[^}]*\}/, ''), /^broken\.json: does not match schemas\/results\.schema\.json:\n {2}- \/summary: missing required field "summary"/],
-    ['another format', (text: string) => text.replace('mcp-error-matrix/results@1', 'mcp-error-matrix/results@9'), /^broken\.json: format is "mcp-error-matrix\/results@9"/],
-  ])('refuses %s, naming the file and where', async (_title, mutate, message) => {
-    const json = renderReports(makeRunResult()).find((f) => f.name === 'results.json')!.content;
-    const file = await write('broken.json', mutate(json));
+    ['a cell that is not JSON', (text: string) => text.replace(/"status":"pass"/, '"status":pass'), /^broken\.json: not JSON \(in \/cells\/\d+: /],
+    ['a cell with an unknown status', (text: string) => text.replace(/"status":"pass"/, '"status":"passed"'), /^broken\.json: does not match schemas\/results-v2\.schema\.json:\n {2}- \/cells\/\d+\/status: /],
+    ['a missing summary', (text: string) => text.replace(/,\s*"summary": \{[^}]*\}/, ''), /^broken\.json: does not match schemas\/results-v2\.schema\.json:\n {2}- \/summary: missing required field "summary"/],
+    ['another format', (text: string) => text.replace('mcp-error-matrix/results@2', 'mcp-error-matrix/results@9'), /^broken\.json: format is "mcp-error-matrix\/results@9"/],
+  ])('refuses %s, naming the file and where', async (title, mutate, message) => {
+    const { index, evidence } = renderIndexAndEvidence(makeRunResult());
+    const mutated = mutate(index);
+    expect(mutated).not.toBe(index);
+    const file = await writeFolder(`broken-${title.replace(/\W+/g, '-')}`, mutated, evidence);
     const error: unknown = await readResultsDigest(file, 'broken.json').catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ResultsFileError);
     expect((error as Error).message).toMatch(message);
   });
 
+  it("refuses an index whose evidence is missing, not gzip, a gzip bomb, another run's or edited, naming the evidence file", async () => {
+    const result = makeRunResult();
+    const { index, evidence } = renderIndexAndEvidence(result);
+    const refusal = async (name: string, bytes?: Buffer, maxBytes?: number) => {
+      const file = await writeFolder(name, index, bytes);
+      const error: unknown = await readResultsDigest(file, `${name}/results.json`, maxBytes ? { maxBytes } : {}).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(ResultsFileError);
+      return (error as Error).message;
+    };
+    expect(await refusal('no-evidence')).toMatch(/^no-evidence\/results\.full\.json\.gz: no such file: no-evidence\/results\.json keeps its cells' evidence here; copy the report folder whole/);
+    expect(await refusal('not-gzip', Buffer.from('plain text'))).toMatch(/^not-gzip\/results\.full\.json\.gz: not gzip/);
+    // Valid JSON as far as it goes (whitespace between members), 8 MiB of it in 8 KB: decompression stops at the cap.
+    const bomb = gzipSync(Buffer.concat([Buffer.from('{"format":"mcp-error-matrix/results@1"'), Buffer.alloc(8 * 1024 * 1024, 0x20), Buffer.from('}')]));
+    expect(await refusal('bomb', bomb, 1024 * 1024)).toMatch(/^bomb\/results\.full\.json\.gz: decompresses to more than the 1 MiB cap/);
+    expect(await refusal('zeros', gzipSync(Buffer.alloc(1024 * 1024)))).toMatch(/^zeros\/results\.full\.json\.gz: not JSON of the expected shape at byte 0: .* once decompressed/);
+    const other = renderIndexAndEvidence({ ...result, startedAt: '2020-01-01T00:00:00.000Z' }).evidence;
+    expect(await refusal('other-run', other)).toMatch(/^other-run\/results\.full\.json\.gz: is not the evidence of other-run\/results\.json: it is of the run started 2020-01-01/);
+    // The evidence edited fail → pass (the index says fail): named with the cell.
+    const failing = result.cells.findIndex((cell) => cell.status !== 'pass');
+    const edited = renderIndexAndEvidence({ ...result, cells: result.cells.map((cell, i) => (i === failing ? { ...cell, status: 'pass' as const } : cell)) }).evidence;
+    expect(await refusal('edited', edited)).toMatch(new RegExp(`^edited/results\\.full\\.json\\.gz: is not the evidence of edited/results\\.json: cell ${failing + 1} is .* \\(pass\\) there`));
+    // Each refusal is the whole-file reader's too.
+    await expect(readResultsFile(join(dir, 'edited', 'results.json'))).rejects.toThrow(/is not the evidence of/);
+  }, 60_000);
+
   it('refuses bytes that are not UTF-8, a folder and a missing file as the whole-file reader does', async () => {
-    const json = renderReports(makeRunResult()).find((f) => f.name === 'results.json')!.content;
-    const latin1 = await write('latin1.json', Buffer.from(json.replace('"status": "pass"', '"status": "pass", "reason": "caf\u00e9"'), 'latin1'));
+    const json = renderFull(makeRunResult());
+    const latin1 = await write('latin1.json', Buffer.from(json.replace('"status":"pass"', '"status":"pass","reason":"caf\u00e9"'), 'latin1'));
     await expect(readResultsDigest(latin1, 'latin1.json')).rejects.toThrow(/^latin1\.json: is not valid UTF-8 \(in \/[a-z]+/);
     await expect(readResultsDigest(dir, 'the-folder')).rejects.toThrow(/^the-folder: is a folder; give its results\.json$/);
     await expect(readResultsDigest(join(dir, 'absent.json'), 'absent.json')).rejects.toThrow(/^absent\.json: no such file/);

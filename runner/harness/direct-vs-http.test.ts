@@ -9,6 +9,7 @@ import { estimateWaitMs } from '../run/estimate-wait.js';
 import { buildToolCallRequest } from './build-tool-call-request.js';
 import { openHarnessSession } from './harness-session.js';
 import { renderDirectResponse } from './render-direct-response.js';
+import { classifyReference } from '../classify/reference.js';
 
 // Every budget here must hold on a loaded machine: a POST's budget covers the session's setup
 // POSTs too (initialize, notifications/initialized), and the status line and first event of a stream
@@ -77,6 +78,8 @@ const synthetic: [string, ResponseSpec][] = [
   ['gzip sse', { contentEncoding: 'gzip', body: { sse: { events: [{ response: true, data: SUCCESS_JSON }] } } }],
   ['bom json', { bom: true, body: { json: SUCCESS_JSON } }],
   ['bom and gzip', { bom: true, contentEncoding: 'gzip', body: { json: SUCCESS_JSON } }],
+  ['two boms before json', { bom: 2, body: { json: SUCCESS_JSON } }],
+  ['two boms before an event stream', { bom: 2, body: { sse: { events: [{ response: true, data: SUCCESS_JSON }] } } }],
   ['hang before status', { start: 'hang' }],
   ['delay beyond the timeout', { delayMs: PAST_TIMEOUT_MS, body: { json: SUCCESS_JSON } }],
   ['reset before status', { start: 'reset' }],
@@ -116,5 +119,20 @@ describe.concurrent('direct mode equals http mode', () => {
       const { http, direct } = await runBothModes(testCase, version);
       expect(direct).toEqual(http);
     }
+  });
+});
+
+// The classifier reads what the harness decoded: one BOM dropped by UTF-8 decode, the second one
+// data. Both modes decode the same bytes the same way, so the verdicts agree as well as the inputs.
+describe.concurrent('two leading BOMs get one verdict in both modes', () => {
+  it.for<[string, ResponseSpec, string]>([
+    ['JSON', { bom: 2, body: { json: SUCCESS_JSON } }, 'MALFORMED_JSON'],
+    ['an event stream', { bom: 2, body: { sse: { events: [{ response: true, data: SUCCESS_JSON }] } } }, 'STREAM_INCOMPLETE'],
+  ])('%s', async ([, response, outcome], { expect }) => {
+    const version = '2026-07-28';
+    const { http, direct } = await runBothModes(makeCase([response]), version);
+    const read = (answer: (typeof http)[number]) => classifyReference({ ...answer, expectedId: 1, protocolVersion: version }).outcome;
+    expect(http[0]!.body.charCodeAt(0)).toBe(0xfeff);
+    expect([read(http[0]!), read(direct[0]!)]).toEqual([outcome, outcome]);
   });
 });

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { findInvalidUtf8 } from './find-invalid-utf8.js';
-import { readUserFile, readUserFileSync, readUserText, readUserTextSync, UserFileError } from './read-user-file.js';
+import { readUserFile, readUserFileSync, readUserText, UserFileError } from './read-user-file.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mem-read-user-file-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -77,12 +77,10 @@ describe.each(readers)('%s', (_name, read) => {
 describe('strict UTF-8 text', () => {
   test('decodes UTF-8 and drops a leading BOM', async () => {
     expect(await readUserText(regular, options)).toBe('{"ok": "é"}');
-    expect(readUserTextSync(regular, options)).toBe('{"ok": "é"}');
   });
 
   test('refuses invalid UTF-8, naming the byte offset', async () => {
     await expect(readUserText(badUtf8, options)).rejects.toThrow(/not valid UTF-8 \(invalid byte 0xc3 at byte offset 6\)/);
-    expect(() => readUserTextSync(badUtf8, options)).toThrow(/byte offset 6/);
   });
 
   test.each([

@@ -140,11 +140,6 @@ export async function readUserText(path: string, options: ReadUserFileOptions): 
   return decodeUserText(path, await readUserFile(path, options), options.what);
 }
 
-/** readUserFileSync, then strict UTF-8 decoding. */
-export function readUserTextSync(path: string, options: ReadUserFileOptions): string {
-  return decodeUserText(path, readUserFileSync(path, options), options.what);
-}
-
 /** A byte count for messages: "16 MiB", "256 KiB", "100 bytes". */
 export function formatByteCap(bytes: number): string {
   if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MiB`;

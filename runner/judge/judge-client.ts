@@ -47,7 +47,7 @@ export function judgeClient(options: JudgeClientOptions): ClientJudgement {
     const finished = !outcome.run.timedOut;
     checks.push(makeCheck({ id: 'client.finished', level: 'SHOULD', expected: 'finished in time', actual: finished ? `finished in ${outcome.run.durationMs} ms` : `killed after ${outcome.run.durationMs} ms`, passed: finished }));
   }
-  const exit = judgeExitStatus(item, expected, outcome, calls.length);
+  const exit = judgeExitStatus(item, expected, outcome, calls.length, expectations.at(-1)?.alternatives);
   checks.push(...judgeReported(item, expected, outcome, { alternatives: expectations.map((entry) => entry.alternatives), nothing: exit.nothing }));
   checks.push(...exit.checks);
   checks.push(...judgeWireRules(item, version, calls));

@@ -66,6 +66,18 @@ describe('judgeConclusion: alternatives the spec allows', () => {
     expect(checks[0]!.message).toBe('client.outcome: HTTP_ERROR');
   });
 
+  it('costs what an alternative names as its consequence (a server fault: imprecise), at the weaker of its level and that consequence', () => {
+    const realResult: AlternativeVerdict = { outcome: 'TOOL_SUCCESS', level: 'POLICY', spec: [{ ref: 'SH26 § Receiving Messages' }], why: "the fault is the server's", consequence: 'imprecise' };
+    const checks = judgeConclusion({ ids, expected: { outcome: 'INVALID_ENVELOPE' }, got: got('TOOL_SUCCESS', { layer: 'application' }), alternatives: [realResult], checkLayer: true });
+    expect(failures(checks)).toEqual([['client.outcome', 'POLICY', 'imprecise']]);
+    expect(checks[0]!.message).toBe("client.outcome: expected INVALID_ENVELOPE, got TOOL_SUCCESS: an alternative the spec allows, at POLICY (SH26 § Receiving Messages): the fault is the server's");
+    const atShould = judgeConclusion({ ids, expected: { outcome: 'INVALID_TOOL_RESULT' }, got: got('TOOL_SUCCESS', { layer: 'application' }), alternatives: [{ ...realResult, level: 'SHOULD' }], checkLayer: true });
+    expect(failures(atShould)).toEqual([['client.outcome', 'SHOULD', 'imprecise']]);
+    // Another wrong conclusion is graded as ever.
+    const other = judgeConclusion({ ids, expected: { outcome: 'INVALID_ENVELOPE' }, got: got('HTTP_ERROR', { status: 502 }), alternatives: [realResult], checkLayer: true });
+    expect(failures(other)).toEqual([['client.outcome', 'MUST', 'unsafe-retry']]);
+  });
+
   it('passes the expected conclusion whatever the alternatives', () => {
     const checks = judgeConclusion({ ids, expected: { outcome: 'INVALID_ENVELOPE' }, got: got('INVALID_ENVELOPE', { layer: 'protocol' }), alternatives: [waitsOut], checkLayer: true });
     expect(checks.map((check) => [check.id, check.passed, check.level])).toEqual([

@@ -29,14 +29,16 @@ export interface JudgeConclusionOptions {
  * `outcome`, then `status` / `code` when the expectation names them, then `layer` (SHOULD) when
  * asked and the outcome is right. A failure fails at its consequence's level (MUST for the worst
  * four, SHOULD for lost-recovery and imprecise), capped by `cap` and by an accepted alternative's
- * level. Exactly one failed check per conclusion carries the `consequence`: the outcome check,
- * else the first failed status/code check, else the layer check.
+ * level. An alternative that names its own consequence (the result of a server's fault,
+ * server-fault.ts) costs that instead. Exactly one failed check per conclusion carries the
+ * `consequence`: the outcome check, else the first failed status/code check, else the layer check.
  */
 export function judgeConclusion(options: JudgeConclusionOptions): Check[] {
   const { ids, expected: want, got, exchange } = options;
   const cap = options.cap ?? 'MUST';
-  const consequence = gradeConsequence(want, got);
-  const alternative = consequence === undefined ? undefined : options.alternatives?.find((entry) => matchesAlternative(entry, got));
+  const graded = gradeConsequence(want, got);
+  const alternative = graded === undefined ? undefined : options.alternatives?.find((entry) => matchesAlternative(entry, got));
+  const consequence = alternative?.consequence ?? graded;
   const failLevel = consequence === undefined ? cap : getFailureLevel(consequence, alternative ? getWeakerLevel(alternative.level, cap) : cap);
   let carrier: Consequence | undefined = consequence;
   const take = (passed: boolean): Consequence | undefined => {
@@ -73,7 +75,8 @@ export function judgeConclusion(options: JudgeConclusionOptions): Check[] {
   return checks;
 }
 
-function matchesAlternative(alternative: AlternativeVerdict, got: Verdict): boolean {
+/** Whether a concluded verdict is the alternative: its outcome, and the status and code it names. */
+export function matchesAlternative(alternative: AlternativeVerdict, got: { outcome: string; status?: number | undefined; code?: number | undefined }): boolean {
   if (alternative.outcome !== got.outcome) return false;
   if (alternative.status !== undefined && alternative.status !== got.status) return false;
   if (alternative.code !== undefined && alternative.code !== got.code) return false;
@@ -83,7 +86,11 @@ function matchesAlternative(alternative: AlternativeVerdict, got: Verdict): bool
 /** The words that mark a failed check as an accepted alternative (its message says them). */
 export const ALTERNATIVE_NOTE = 'an alternative the spec allows';
 
+/** The accepted alternative in words: its level, its references and why the spec allows it. */
+export function describeAlternativeReason(alternative: AlternativeVerdict): string {
+  return `${ALTERNATIVE_NOTE}, at ${alternative.level} (${alternative.spec.map((spec) => spec.ref).join('; ')}): ${alternative.why}`;
+}
+
 function describeAlternative(id: string, want: ExpectedVerdict, alternative: AlternativeVerdict): string {
-  const refs = alternative.spec.map((spec) => spec.ref).join('; ');
-  return `${id}: expected ${want.outcome}, got ${alternative.outcome}: ${ALTERNATIVE_NOTE}, at ${alternative.level} (${refs}): ${alternative.why}`;
+  return `${id}: expected ${want.outcome}, got ${alternative.outcome}: ${describeAlternativeReason(alternative)}`;
 }

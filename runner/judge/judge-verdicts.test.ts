@@ -90,11 +90,29 @@ describe('getAlternatives', () => {
         { response: { id: 'as-string' }, expect: { outcome: 'INVALID_ENVELOPE' }, alternatives: [slow] },
       ],
     });
-    expect(getAlternatives(item)).toEqual([undefined, [slow]]);
+    expect(getAlternatives(item, '2026-07-28')).toEqual([undefined, [slow]]);
     const got = outcomeOf({ outcome: 'TOOL_SUCCESS', layer: 'application' }, { outcome: 'STREAM_INCOMPLETE', layer: 'transport' });
-    const withAlternatives = judgeVerdicts(getExpectedVerdicts(item, '2026-07-28'), got, getAlternatives(item));
+    const withAlternatives = judgeVerdicts(getExpectedVerdicts(item, '2026-07-28'), got, getAlternatives(item, '2026-07-28'));
     const without = judgeVerdicts(getExpectedVerdicts(item, '2026-07-28'), got);
     expect(byId(withAlternatives, 'outcome@2')).toMatchObject({ level: 'SHOULD', passed: false, actual: 'STREAM_INCOMPLETE' });
     expect(byId(without, 'outcome@2')).toMatchObject({ level: 'MUST', passed: false, actual: 'STREAM_INCOMPLETE' });
+  });
+
+  it("adds a server fault's result in the versions where it is a fault: the real result costs imprecise at POLICY there, and a false success elsewhere", () => {
+    const item = makeCase([], {
+      versions: ['2025-11-25', '2026-07-28'],
+      exchanges: [
+        {
+          response: { status: 200 },
+          expect: { outcome: 'INVALID_ENVELOPE' },
+          expectByVersion: { '2025-11-25': { outcome: 'INVALID_TOOL_RESULT' } },
+          serverFault: { rule: 'a server must not send that', ref: 'SH26 § Receiving Messages', result: { outcome: 'TOOL_SUCCESS' }, versions: ['2026-07-28'] },
+        },
+      ],
+    });
+    const got = outcomeOf({ outcome: 'TOOL_SUCCESS', layer: 'application' });
+    const judged = (version: '2025-11-25' | '2026-07-28') => byId(judgeVerdicts(getExpectedVerdicts(item, version), got, getAlternatives(item, version)), 'outcome@1');
+    expect(judged('2026-07-28')).toMatchObject({ level: 'POLICY', passed: false, consequence: 'imprecise' });
+    expect(judged('2025-11-25')).toMatchObject({ level: 'MUST', passed: false, consequence: 'false-success' });
   });
 });

@@ -1,5 +1,6 @@
 // Judges what a classifier concluded, exchange by exchange, against the case's expectations.
 import { getExpectedVerdict, type AlternativeVerdict, type Case } from '../cases/case-types.js';
+import { getAcceptedAlternatives } from './server-fault.js';
 import type { Check, ExpectedVerdict, ProtocolVersion, TargetOutcome } from '../types.js';
 import { judgeConclusion } from './judge-conclusion.js';
 import { makeCheck } from './make-check.js';
@@ -14,7 +15,7 @@ export function getExpectedVerdicts(item: Case, version: ProtocolVersion): Expec
  * them, and `layer@n` (SHOULD) when the target reported a layer. A failure fails at the level of
  * its consequence (judge-conclusion.ts); an exchange not reported, or reported as something that
  * is not a verdict, is `no-conclusion` (MUST). `alternatives[i]` are exchange i's accepted
- * alternatives (the case's `alternatives`).
+ * alternatives (getAlternatives).
  */
 export function judgeVerdicts(expected: ExpectedVerdict[], outcome: TargetOutcome, alternatives: readonly (readonly AlternativeVerdict[] | undefined)[] = []): Check[] {
   const checks: Check[] = [];
@@ -36,7 +37,7 @@ export function judgeVerdicts(expected: ExpectedVerdict[], outcome: TargetOutcom
   return checks;
 }
 
-/** The accepted alternatives of each exchange of a case. */
-export function getAlternatives(item: Case): (AlternativeVerdict[] | undefined)[] {
-  return item.exchanges.map((exchange) => exchange.alternatives);
+/** The accepted alternatives of each exchange of a case under one version (its own, and a server fault's result). */
+export function getAlternatives(item: Case, version: ProtocolVersion): (AlternativeVerdict[] | undefined)[] {
+  return item.exchanges.map((exchange) => getAcceptedAlternatives(exchange, version));
 }

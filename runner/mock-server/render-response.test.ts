@@ -146,6 +146,13 @@ describe('renderResponse', () => {
     expect(gunzipSync(gzip.chunks[0]!.bytes).toString()).toBe('\ufeffdata: 1\n\ndata: 2\n\n');
   });
 
+  it('prefixes as many BOMs as a count asks for: two make the second one data (a case about that)', () => {
+    const twice = render({ bom: 2, body: { sse: { events: [{ data: 1 }] } } });
+    expect([...twice.chunks[0]!.bytes.subarray(0, 7)]).toEqual([0xef, 0xbb, 0xbf, 0xef, 0xbb, 0xbf, 0x64]);
+    expect(render({ bom: 1, body: { raw: 'x' } }).chunks[0]!.bytes).toEqual(Buffer.from([0xef, 0xbb, 0xbf, 0x78]));
+    expect(render({ bom: false, body: { raw: 'x' } }).chunks[0]!.bytes).toEqual(Buffer.from('x'));
+  });
+
   it('carries start, delay and status through', () => {
     expect(render({ start: 'hang', delayMs: 20, status: 503 })).toMatchObject({ start: 'hang', delayMs: 20, status: 503, chunks: [], headers: [] });
   });

@@ -68,7 +68,7 @@ export function renderResponseSpec(spec: ResponseSpec, options: RenderOptions): 
       ...('awaitReplyId' in event ? { awaitReplyId: event.awaitReplyId } : {}),
     }));
   }
-  if (spec.bom) chunks = prefixBom(chunks);
+  if (spec.bom) chunks = prefixBom(chunks, spec.bom === true ? 1 : spec.bom);
   if (spec.contentEncoding === 'gzip') chunks = gzipChunks(chunks);
   return {
     start: spec.start ?? 'normal',
@@ -100,10 +100,12 @@ function buildHeaders(spec: ResponseSpec, defaultContentType: string | undefined
   return headers;
 }
 
-function prefixBom(chunks: RenderedChunk[]): RenderedChunk[] {
+// `count` BOMs: a receiver's UTF-8 decode drops the first one only; the others are data.
+function prefixBom(chunks: RenderedChunk[], count: number): RenderedChunk[] {
+  const marks = Buffer.concat(Array.from({ length: count }, () => BOM));
   const [first, ...rest] = chunks;
-  if (first === undefined) return [{ delayMs: 0, bytes: BOM, isEvent: false }];
-  return [{ ...first, bytes: Buffer.concat([BOM, first.bytes]) }, ...rest];
+  if (first === undefined) return [{ delayMs: 0, bytes: marks, isEvent: false }];
+  return [{ ...first, bytes: Buffer.concat([marks, first.bytes]) }, ...rest];
 }
 
 // A gzip member cannot be split across timed writes without a streaming compressor, so the

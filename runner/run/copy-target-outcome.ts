@@ -9,6 +9,8 @@ import type { TargetOutcome, Verdict } from '../types.js';
 export const MAX_DETAIL_CHARS = 16 * 1024;
 /** Characters kept of an invalid answer (as JSON data) and of an error or skip message. */
 export const MAX_UNTRUSTED_CHARS = 16 * 1024;
+/** Characters kept of a library's observation record (all its strings and keys together). */
+export const MAX_OBSERVED_CHARS = 64 * 1024;
 
 /** A bounded, JSON-safe copy of a target's outcome. Never throws. */
 export function copyTargetOutcome(outcome: TargetOutcome): TargetOutcome {
@@ -22,6 +24,8 @@ export function copyTargetOutcome(outcome: TargetOutcome): TargetOutcome {
   }
   if (outcome.error !== undefined) copy.error = capText(outcome.error, MAX_UNTRUSTED_CHARS);
   if (outcome.skip !== undefined) copy.skip = capText(outcome.skip, MAX_UNTRUSTED_CHARS);
+  // The observation is capped where it is made (observe-call.mjs); this bounds the whole record.
+  if (outcome.observed !== undefined) copy.observed = copySafeValue(outcome.observed, { maxChars: MAX_OBSERVED_CHARS }) as unknown as TargetOutcome['observed'];
   return copy;
 }
 

@@ -48,10 +48,12 @@ describe('readGitCommit', () => {
   });
 
   it('agrees with git on a real repository with packed refs, and on this checkout when it is one', async () => {
-    execFileSync('git', ['init', '-q', dir]);
-    execFileSync('git', ['-C', dir, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '--allow-empty', '-m', 'x']);
-    execFileSync('git', ['-C', dir, 'pack-refs', '--all']);
-    expect(await readGitCommit(dir)).toBe(execFileSync('git', ['-C', dir, 'rev-parse', 'HEAD'], { encoding: 'utf8' }).trim());
+    // git without the machine's configuration (a global commit.gpgsign or hooks would change what happens).
+    const env = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' };
+    execFileSync('git', ['init', '-q', dir], { env });
+    execFileSync('git', ['-C', dir, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '--allow-empty', '-m', 'x'], { env });
+    execFileSync('git', ['-C', dir, 'pack-refs', '--all'], { env });
+    expect(await readGitCommit(dir)).toBe(execFileSync('git', ['-C', dir, 'rev-parse', 'HEAD'], { encoding: 'utf8', env }).trim());
     const ours = (() => {
       try {
         return execFileSync('git', ['-C', getPackageRoot(), 'rev-parse', 'HEAD'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();

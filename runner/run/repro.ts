@@ -1,12 +1,16 @@
 // The one-line command that reruns a single cell: pasted into a shell in the directory the run
-// started from, it gives that cell again with the same status. So it carries everything that
-// decides the cell: the full target spec, the case table when it is not the bundled one, the
-// mode, a timeout other than the default, the baseline applied and whether schemas were off.
+// started from, it gives that cell again with the same status. So it starts the CLI the way this
+// run was started (cli-invocation.ts), and carries everything that decides the cell: the full
+// target spec, the case table when it is not the bundled one, the mode, a timeout other than the
+// default, the baseline applied and whether schemas were off.
+import { DEFAULT_INVOCATION } from '../cli-invocation.js';
 import { DEFAULT_TIMEOUT_MS } from '../options.js';
 import type { ProtocolVersion } from '../types.js';
 
 /** What a repro line carries beyond the cell itself, the same for every cell of a run. */
 export interface ReproContext {
+  /** The words that start the CLI, as this run's were invoked. @default DEFAULT_INVOCATION (`npx --no mcp-error-matrix`) */
+  program?: readonly string[] | undefined;
   /** `--cases` as given, when the table is not the bundled one. */
   cases?: readonly string[] | undefined;
   /** The baseline file the run applied, as a path from the run's directory. */
@@ -27,7 +31,7 @@ export interface ReproCell extends ReproContext {
 
 /** A shell command that reruns one cell, safe to paste (arguments single-quoted when needed). */
 export function buildReproCommand(options: ReproCell): string {
-  const parts = ['npx', 'mcp-error-matrix', 'run', '--target', options.target];
+  const parts = [...(options.program ?? DEFAULT_INVOCATION), 'run', '--target', options.target];
   for (const source of options.cases ?? []) parts.push('--cases', source);
   parts.push('--case', options.caseId, '--version', options.protocolVersion);
   if (options.mode === 'direct') parts.push('--mode', 'direct');

@@ -1,7 +1,8 @@
 // Expectations audited against the schemas (issue 13 §2): where a scripted server message is
 // schema-invalid for a version, no case may expect a reading that treats it as a valid answer
-// (TOOL_SUCCESS, TOOL_ERROR, INPUT_REQUIRED) unless a prose MUST of the specification overrides
-// the schema, and then the exchange names that rule and its reference (`schemaOverride`).
+// (TOOL_SUCCESS, TOOL_ERROR, INPUT_REQUIRED) unless the specification's prose overrides the schema
+// (a MUST, or a rule that clients not act on the rejected member), and then the exchange names that
+// rule and its reference (`schemaOverride`).
 import { beforeAll, expect, it } from 'vitest';
 import { getExpectedVerdict, type LoadedCase } from '../cases/case-types.js';
 import { loadCases } from '../cases/load-cases.js';
@@ -48,8 +49,24 @@ describeWithSchemas('expectations audited against the schemas', () => {
   it('no schema-invalid message is expected as TOOL_SUCCESS, TOOL_ERROR or INPUT_REQUIRED without a named prose override', () => {
     const unexplained = findAnswersToInvalidMessages()
       .filter((row) => row.override === undefined)
-      .map((row) => `${row.label}: expects ${row.outcome} of a message the schema rejects (${row.errors}); fix the case, or name the prose MUST that overrides the schema in schemaOverride { rule, ref }`);
+      .map((row) => `${row.label}: expects ${row.outcome} of a message the schema rejects (${row.errors}); fix the case, or name the prose rule that overrides the schema in schemaOverride { rule, ref }`);
     expect(unexplained).toEqual([]);
+  });
+
+  // The line issue 26 item 7 draws: a message the schema rejects is never a result, so a fault in it
+  // is never the server's alone; a server fault sits beside a message the schema accepts (a request
+  // on the stream before the result, structured content against the tool's own schema, …).
+  it('every serverFault sits on an exchange whose message the schema accepts, in each version where it is a fault', () => {
+    const onInvalid = rows.flatMap(({ label, exchange, index, version }) => {
+      const fault = exchange.serverFault;
+      if (fault === undefined || (fault.versions !== undefined && !fault.versions.includes(version))) return [];
+      const scripted = getScriptedMessage(exchange.response, exchange.request?.id ?? index + 1);
+      if (!('message' in scripted)) return [`${label}: the server fault's result comes from no JSON-RPC message (${scripted.none})`];
+      const check = validator.checkResponseMessage(version, scripted.message);
+      return check.valid ? [] : [`${label}: a server fault on a message the schema rejects (${check.definition}: ${check.errors.join('; ')})`];
+    });
+    expect(rows.some((row) => row.exchange.serverFault !== undefined)).toBe(true);
+    expect(onInvalid).toEqual([]);
   });
 
   it('every schemaOverride is needed: it sits on an exchange whose message the schema rejects under some version and whose expectation reads it as an answer', () => {

@@ -7,6 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeCase, makeCell, makeRunResult } from '../../test/make-run-result.js';
 import { runCli } from '../../test/run-cli.js';
 import type { StoredRunResult } from '../compare/results-file.js';
+import { summariseCells } from '../run/run-matrix.js';
+import type { Cell, RunSummary } from '../types.js';
 import { mergeShardResults } from './merge-results.js';
 import { parseShard, selectShardCases } from './select-shard.js';
 
@@ -37,12 +39,40 @@ function makeShards(): { file: string; result: StoredRunResult }[] {
 }
 
 describe('mergeShardResults', () => {
+  it("adds up the shards' re-runs and combines their concurrency", () => {
+    const [one, two] = makeShards();
+    one!.result = { ...one!.result, reruns: { cells: 2, confirmed: 1, byReason: { starved: 2 } }, concurrency: { start: 24, lowest: 6, backoffs: 2, pinned: false } };
+    two!.result = { ...two!.result, reruns: { cells: 1, confirmed: 1, byReason: { timeout: 1 } }, concurrency: { start: 24, lowest: 3, backoffs: 3, pinned: false } };
+    const merged = mergeShardResults([one!, two!]);
+    expect(merged.reruns).toEqual({ cells: 3, confirmed: 2, byReason: { starved: 2, timeout: 1 } });
+    expect(merged.concurrency).toEqual({ start: 24, lowest: 3, backoffs: 5, pinned: false });
+    expect(mergeShardResults(makeShards()).reruns).toBeUndefined();
+  });
+
   it('combines the cells, cases and counts of every shard', () => {
     const merged = mergeShardResults(makeShards());
     expect(merged.cells.map((c) => c.case)).toEqual(['a', 'b', 'c']);
     expect(merged.cases.map((c) => c.id)).toEqual(['a', 'b', 'c']);
     expect(merged.summary).toMatchObject({ total: 3, pass: 2, fail: 1 });
     expect(merged.shard).toEqual({ count: 2, planDigest: 'e'.repeat(64), plannedCells: 3, merged: [1, 2] });
+  });
+
+  it('merged records count over every shard: the summary and the baseline\'s applied and stale counts are the sums, never shard 1\'s', () => {
+    const baseline = { file: 'baselines/mine.yaml', sha256: 'd'.repeat(64), entries: 4 };
+    const withBaseline = (input: ReturnType<typeof makeShards>[number], statuses: Cell['status'][], applied: number, stale: number) => {
+      const cells = input.result.cells.map((cell, i) => makeCell({ case: cell.case, status: statuses[i]! }));
+      return { ...input, result: { ...input.result, cells, summary: summariseCells(cells), baseline: { ...baseline, applied, stale } } };
+    };
+    const [one, two] = makeShards();
+    const shards = [withBaseline(one!, ['xfail', 'pass'], 1, 0), withBaseline(two!, ['xpass'], 0, 1)];
+    const merged = mergeShardResults(shards);
+    expect(merged.baseline).toEqual({ ...baseline, applied: 1, stale: 1 });
+    expect(merged.summary).toMatchObject({ total: 3, pass: 1, xfail: 1, xpass: 1 });
+    for (const key of Object.keys(merged.summary) as (keyof RunSummary)[]) {
+      expect(merged.summary[key], key).toBe(shards.reduce((sum, shard) => sum + (shard.result.summary[key] ?? 0), 0));
+    }
+    // The same in the other order: no shard's counts are special.
+    expect(mergeShardResults([...shards].reverse())).toMatchObject({ summary: merged.summary, baseline: merged.baseline });
   });
 
   it.each([

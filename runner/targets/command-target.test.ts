@@ -114,11 +114,12 @@ describe('command target: fixture clients, each wrong in one way, run together',
     expect(cell.checks.find((c) => c.id === 'client.outcome')?.message).toContain('not JSON');
   });
 
-  it('marks a replay of a destructive tool after 503 as a policy failure only', () => {
+  it("fails a replay of a destructive tool after a 503 as an unsafe retry at MUST, beside the case's POLICY count", () => {
     expect(cellOf('retries-destructive', 'baseline').status).toBe('pass');
     const cell = cellOf('retries-destructive', 'http-503-empty-body');
-    expect(cell.status).toBe('non_strict');
-    expect(failedIds(cell)).toEqual(['wire.tool-call-posts']);
+    expect(cell.status).toBe('fail');
+    expect(failedIds(cell)).toEqual(['wire.tool-call-posts', 'wire.no-unsafe-retry']);
+    expect(cell.checks.find((c) => c.id === 'wire.no-unsafe-retry')).toMatchObject({ level: 'MUST', consequence: 'unsafe-retry' });
   });
 
   it('fails a client that leaves both media types out of Accept', () => {

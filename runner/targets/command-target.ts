@@ -81,17 +81,18 @@ async function runCommandClient(options: CommandTargetOptions, cwd: string, cont
     });
     const run = toRunInfo(result);
     if (result.spawnError !== undefined) return { verdicts: [], run, error: `the client could not be started: ${result.spawnError}` };
+    const starvation = result.starvation ? { starvation: [result.starvation] } : {};
     const verdict = await readVerdictFile(verdictFile);
     if (typeof verdict === 'object') return { verdicts: [], run, error: `the client's verdict file was refused: ${verdict.problem}` };
     const report = readClientReport({ fileText: verdict, lastStdoutLine: result.lastStdoutLine, calls });
-    const reported = { verdicts: report.verdicts, ...(report.invalidVerdicts.length ? { invalidVerdicts: report.invalidVerdicts } : {}), run };
+    const reported = { verdicts: report.verdicts, ...(report.invalidVerdicts.length ? { invalidVerdicts: report.invalidVerdicts } : {}), run, ...starvation };
     // Stopped from outside (the run was interrupted, or the cell budget ran out): what the client
     // had reported by then is kept as evidence beside the error.
     if (result.aborted) return { ...reported, error: 'interrupted: the run was aborted' };
     // Killed by a stop signal the runner did not send (Ctrl-C, `timeout` or a CI cancel reach the
     // whole process group): not the client's conclusion, so not judged. Other crashes are (below).
     const stopped = result.crashed ? findStopSignal(result) : undefined;
-    if (stopped !== undefined) return { ...reported, error: describeOutsideStop('the client', stopped) };
+    if (stopped !== undefined) return { ...reported, error: describeOutsideStop('the client', stopped), errorKind: 'interrupted' };
     if (report.skip !== undefined) return { verdicts: [], run, skip: report.skip };
     if (result.exitCode === SKIP_EXIT_CODE && !result.timedOut && report.source === 'none') {
       return { verdicts: [], run, skip: getLastLine(result.stderr) ?? `the client exited with ${SKIP_EXIT_CODE} (skip)` };

@@ -4,6 +4,10 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ClassifierInput } from '../types.js';
 import { IsolatedClassifier } from './isolated-classifier.js';
+import { declareLoadedByPath } from '../../test/loaded-by-path.js';
+
+// The worker thread each classifier runs in, started by path.
+declareLoadedByPath(() => import('./classifier-worker.mjs' as string));
 
 const work = mkdtempSync(join(tmpdir(), 'mem-isolated-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));

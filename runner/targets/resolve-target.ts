@@ -20,6 +20,8 @@ export interface ResolveTargetOptions {
   versions?: readonly ProtocolVersion[];
   /** Where client versions that are not bundled are installed. @default $XDG_CACHE_HOME/mcp-error-matrix/clients */
   cacheDir?: string;
+  /** Hears one line as each client install into the user cache starts. */
+  onInstall?: (line: string) => void;
 }
 
 type TargetFactory = (spec: string, options: ResolveTargetOptions) => Promise<Target>;

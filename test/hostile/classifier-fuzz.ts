@@ -96,7 +96,7 @@ function rawBodyArb(): fc.Arbitrary<string> {
   );
 }
 
-/** An SSE stream around some bodies, with random line ends, comments, ids, retry and BOM. */
+/** An SSE stream around some bodies, with random line ends, comments, ids, retry and a BOM before its bytes. */
 const sseFramingArb = fc.record({
   lineEnd: fc.constantFrom('\n', '\r\n', '\r'),
   bom: fc.boolean(),
@@ -161,15 +161,19 @@ function frameRaw(bodies: string[], framing: SseFraming): string {
   );
 }
 
-/** Builds a classifier input around a body. */
-export function makeInput(body: string, options: { version: ProtocolVersion; id: string | number; contentType?: string; status?: number }): ClassifierInput {
+/**
+ * Builds a classifier input around a body sent as UTF-8 bytes, decoded as the harness decodes them
+ * (WHATWG "UTF-8 decode": a leading BOM, such as frameSse's, is dropped; only the first).
+ */
+export function makeInput(sent: string, options: { version: ProtocolVersion; id: string | number; contentType?: string; status?: number }): ClassifierInput {
   const contentType = options.contentType ?? 'application/json';
+  const bodyBytes = new TextEncoder().encode(sent);
   return {
     status: options.status ?? 200,
     headers: { 'content-type': contentType },
     contentType,
-    body,
-    bodyBytes: new TextEncoder().encode(body),
+    body: new TextDecoder().decode(bodyBytes),
+    bodyBytes,
     expectedId: options.id,
     protocolVersion: options.version,
     request: { jsonrpc: '2.0', id: options.id, method: 'tools/call', params: { name: 'fuzz', arguments: {} } },

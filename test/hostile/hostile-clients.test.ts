@@ -89,7 +89,7 @@ describe('hostile command clients', () => {
     expect(cell('crashes-with-signal')).toMatchObject({ status: 'fail', conclusion: 'none', targetRun: { crashed: true } });
     expect(cell('crashes-with-signal').checks.find((check) => check.id === 'wire.tool-called')?.passed).toBe(false);
     // Dead by a stop signal the runner did not send (issue 28 item 1): not the client's doing, so not judged.
-    expect(cell('stopped-from-outside')).toMatchObject({ status: 'error', checks: [], targetRun: { crashed: true } });
+    expect(cell('stopped-from-outside')).toMatchObject({ status: 'error', errorKind: 'interrupted', checks: [], targetRun: { crashed: true } });
     expect(cell('stopped-from-outside').reason).toMatch(/^the client was stopped by SIGTERM from outside the runner \(a signal to the whole process group, such as Ctrl-C, `timeout` or a CI cancel\), so this cell was not measured$/);
     const flood = cell('floods-output').targetRun!;
     expect((flood.stdout ?? '').length + (flood.stderr ?? '').length).toBeLessThan(8 * 1024 * 1024);

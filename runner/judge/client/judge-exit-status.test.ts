@@ -57,6 +57,24 @@ describe('judgeExitStatus: a client without a verdict is judged on its exit stat
     expect(judgeExitStatus(item, want('TOOL_SUCCESS'), { ...exited(13), invalidVerdicts: [{ index: 0, value: 'x', problem: 'not JSON' }] }, 1).conclusion).toBe('verdict');
   });
 
+  it("reads exit 0 as an accepted alternative's result: a server fault's real result fails only its level, costing imprecise", () => {
+    const realResult = { outcome: 'TOOL_SUCCESS' as const, level: 'POLICY' as const, spec: [{ ref: 'SH26 § Receiving Messages' }], why: "the fault is the server's", consequence: 'imprecise' as const };
+    const judged = judgeExitStatus(item, want('INVALID_ENVELOPE'), exited(0), 1, [realResult]);
+    expect(judged.checks).toMatchObject([{ id: 'client.exit', level: 'POLICY', passed: false, consequence: 'imprecise' }]);
+    expect(judged.checks[0]!.message).toBe(
+      "client.exit: the client exited 0 (a result) on a call whose strict reading is INVALID_ENVELOPE; its result is TOOL_SUCCESS, an alternative the spec allows, at POLICY (SH26 § Receiving Messages): the fault is the server's",
+    );
+    // A non-zero exit agrees with the expectation; an alternative without a result changes nothing for exit 0.
+    expect(judgeExitStatus(item, want('INVALID_ENVELOPE'), exited(1), 1, [realResult]).checks).toMatchObject([{ passed: true }]);
+    const waits = { outcome: 'STREAM_INCOMPLETE' as const, level: 'SHOULD' as const, spec: [{ ref: 'L25 § Timeouts' }], why: 'a client may wait' };
+    expect(judgeExitStatus(item, want('INVALID_ENVELOPE'), exited(0), 1, [waits]).checks).toMatchObject([{ level: 'MUST', consequence: 'false-success' }]);
+  });
+
+  it('reads a non-zero exit as an accepted alternative without a result, at its level and with its consequence', () => {
+    const strict = { outcome: 'INVALID_TOOL_RESULT' as const, level: 'SHOULD' as const, spec: [{ ref: 'B26 § `_meta`' }], why: 'a validating client rejects it' };
+    expect(judgeExitStatus(item, want('TOOL_SUCCESS'), exited(1), 1, [strict]).checks).toMatchObject([{ id: 'client.exit', level: 'SHOULD', passed: false, consequence: 'false-failure' }]);
+  });
+
   it('holds the exit check at the case outcome level, on the last call', () => {
     const relaxed = makeCase([{ body: { json: SUCCESS_JSON } }], { client: { calls: 2, outcomeLevel: 'SHOULD' } });
     const judged = judgeExitStatus(relaxed, [{ outcome: 'HTTP_ERROR' }, { outcome: 'TOOL_SUCCESS' }], { ...exited(2), verdicts: [null, null] }, 2);

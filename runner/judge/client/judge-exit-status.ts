@@ -2,10 +2,11 @@
 // 0 says "the call gave a result", non-zero or a signal says "the call failed"; either is judged
 // against whether the expected outcome has a final result (OUTCOMES.md, `hasFinalResult`).
 import { constants } from 'node:os';
-import type { Case } from '../../cases/case-types.js';
+import type { AlternativeVerdict, Case } from '../../cases/case-types.js';
 import { getRecovery } from '../../classify/verdict.js';
 import type { Check, Conclusion, ExpectedVerdict, TargetOutcome } from '../../types.js';
-import { gradeExitConsequence } from '../grade-consequence.js';
+import { getFailureLevel, getWeakerLevel, gradeExitConsequence } from '../grade-consequence.js';
+import { describeAlternativeReason } from '../judge-conclusion.js';
 import { makeCheck } from '../make-check.js';
 
 export interface ExitStatusJudgement {
@@ -20,9 +21,12 @@ export interface ExitStatusJudgement {
  * no verdict for its last call; a failed one carries its consequence (false-success or
  * false-failure). A client that made no tools/call request, that the runner had to kill at its
  * time limit, or that crashed (a signal the runner did not send) concluded nothing (`none`, no
- * exit check, `nothing` says why): judge-reported.ts fails it as `no-conclusion`.
+ * exit check, `nothing` says why): judge-reported.ts fails it as `no-conclusion`. An exit that
+ * disagrees with the expectation but agrees with one of the last call's accepted `alternatives`
+ * (exit 0: one with a final result, e.g. a server fault's real result) fails only at that
+ * alternative's level, with its consequence.
  */
-export function judgeExitStatus(item: Case, expected: ExpectedVerdict[], outcome: TargetOutcome, toolCalls: number): ExitStatusJudgement {
+export function judgeExitStatus(item: Case, expected: ExpectedVerdict[], outcome: TargetOutcome, toolCalls: number, alternatives: readonly AlternativeVerdict[] = []): ExitStatusJudgement {
   const last = expected.length - 1;
   const reported = outcome.verdicts[last] != null || outcome.invalidVerdicts?.some((entry) => entry.index === last) === true;
   const run = outcome.run;
@@ -42,6 +46,14 @@ export function judgeExitStatus(item: Case, expected: ExpectedVerdict[], outcome
   const suffix = expected.length === 1 ? '' : `@${expected.length}`;
   const id = `client.exit${suffix}`;
   const succeeded = run.exitCode === 0 && !run.signal;
+  const alternative = succeeded === hasFinalResult ? undefined : alternatives.find((entry) => getRecovery(entry.outcome).hasFinalResult === succeeded);
+  if (alternative) {
+    const consequence = alternative.consequence ?? gradeExitConsequence(want, succeeded)!;
+    const reading = succeeded ? `exited 0 (a result) on a call whose strict reading is ${want.outcome}; its result is ${alternative.outcome}` : `${exit}, no verdict, on a call that gave a result (${want.outcome}); the failure reads as ${alternative.outcome}`;
+    const message = `${id}: the client ${reading}, ${describeAlternativeReason(alternative)}`;
+    const failLevel = getFailureLevel(consequence, getWeakerLevel(alternative.level, level));
+    return { conclusion: succeeded ? 'wire_only' : 'exit_status', checks: [makeCheck({ id, level: failLevel, expected: expectedText, actual: exit, passed: false, message, consequence })] };
+  }
   if (succeeded) {
     const message = hasFinalResult
       ? `${id}: exit 0, no verdict: judged on the wire alone (expected ${want.outcome})`

@@ -4,6 +4,7 @@ import type { Check, ExpectedVerdict, ProtocolVersion, TargetOutcome } from '../
 import { getResponseIdText } from '../../mock-server/serialize-message.js';
 import { getFailureLevel } from '../grade-consequence.js';
 import { judgeConclusion } from '../judge-conclusion.js';
+import { getAcceptedAlternatives } from '../server-fault.js';
 import { makeCheck } from '../make-check.js';
 import type { WireCall } from './read-wire-calls.js';
 
@@ -35,7 +36,8 @@ export function getClientExpectations(item: Case, version: ProtocolVersion, call
     const echoed = readEchoedId(exchange, step, calls);
     if (echoed) return { verdict: echoed };
     const verdict = getExpectedVerdict(exchange, version);
-    return exchange.alternatives ? { verdict, alternatives: exchange.alternatives } : { verdict };
+    const alternatives = getAcceptedAlternatives(exchange, version);
+    return alternatives ? { verdict, alternatives } : { verdict };
   };
   return Array.from({ length: count }, (_, index) => {
     if (index < count - 1) return fromStep(Math.min(index, exchanges.length - 1));

@@ -28,6 +28,6 @@ describe('the default wire checks state what was expected and sent', () => {
 
   it('lists the case rules first, in their order, then the defaults', () => {
     const item = makeCase([], { client: { wire: [{ rule: 'reissue-new-id', level: 'MUST' }, { rule: 'retry-after', level: 'POLICY' }] } });
-    expect(judgeWireRules(item, V26, posts(1)).map((check) => check.id)).toEqual(['wire.reissue-new-id', 'wire.retry-after', 'wire.tool-called', 'wire.no-auto-replay']);
+    expect(judgeWireRules(item, V26, posts(1)).map((check) => check.id)).toEqual(['wire.reissue-new-id', 'wire.retry-after', 'wire.tool-called', 'wire.no-unsafe-retry', 'wire.no-auto-replay']);
   });
 });

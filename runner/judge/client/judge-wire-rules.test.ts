@@ -51,6 +51,41 @@ describe('the default no-replay policy: a tool that is neither read-only nor ide
   });
 });
 
+describe('wire.no-unsafe-retry: a re-send of a non-idempotent tool after an answer that left its outcome unknown is an unsafe retry at MUST', () => {
+  const RESET = { status: 0, ending: 'reset' } as PostOptions;
+  const unsafe = (checks: Check[]) => find(checks, 'wire.no-unsafe-retry');
+  it.each<[string, PostOptions]>([
+    ['a reset before any status (NO_RESPONSE)', RESET],
+    ['an HTTP 503 (HTTP_ERROR)', FAILED_503],
+    ['a 2xx stream that ended without the response (STREAM_INCOMPLETE)', { status: 200, responseHeaders: { 'content-type': 'text/event-stream' }, body: ': open\n\n' }],
+  ])('after %s', (_title, first) => {
+    const check = unsafe(judgeWireRules(withTool({}), V26, callsOf(first, {})));
+    expect(check).toMatchObject({ level: 'MUST', passed: false, consequence: 'unsafe-retry', expected: 0, actual: 1, exchange: 2 });
+    expect(check?.message).toMatch(/^wire\.no-unsafe-retry: POST 2 re-sent the tool \(neither read-only nor idempotent\) after POST 1 left its outcome unknown \(/);
+  });
+
+  it("holds whatever the case's own tool-call-posts rule grades at POLICY (no-response-reset's max 1)", () => {
+    const counted = withTool({ readOnlyHint: false, idempotentHint: false }, { client: { wire: [{ rule: 'tool-call-posts', level: 'POLICY', min: 1, max: 1 }] } });
+    const checks = judgeWireRules(counted, V26, callsOf(RESET, {}));
+    expect(unsafe(checks)).toMatchObject({ level: 'MUST', passed: false, consequence: 'unsafe-retry' });
+    expect(find(checks, 'wire.tool-call-posts')).toMatchObject({ level: 'POLICY', passed: false });
+  });
+
+  it('passes a single send, a re-send after a final answer, an idempotent or read-only tool, MRTR follow-ups and the explicit calls', () => {
+    expect(unsafe(judgeWireRules(withTool({}), V26, callsOf(RESET)))).toMatchObject({ passed: true, actual: 0 });
+    expect(unsafe(judgeWireRules(withTool({}), V26, callsOf({}, {})))).toMatchObject({ passed: true, actual: 0 });
+    expect(unsafe(judgeWireRules(withTool({ idempotentHint: true }), V26, callsOf(RESET, {})))).toBeUndefined();
+    expect(unsafe(judgeWireRules(withTool({ readOnlyHint: true }), V26, callsOf(RESET, {})))).toBeUndefined();
+    expect(unsafe(judgeWireRules(withTool({}), V26, callsOf(RESET, { params: { requestState: 's' } })))).toMatchObject({ passed: true });
+    expect(unsafe(judgeWireRules(withTool({}, { client: { calls: 2 } }), V26, callsOf(FAILED_503, {})))).toMatchObject({ passed: true, actual: 0 });
+  });
+
+  it("gives way to a case whose own tool-call-posts rule allows the re-send (the session expired: the request was never processed)", () => {
+    const allowed = withTool({}, { client: { calls: 2, wire: [{ rule: 'tool-call-posts', level: 'MUST', min: 2, max: 3 }] } });
+    expect(unsafe(judgeWireRules(allowed, V26, callsOf({}, { status: 404, body: '' }, {})))).toBeUndefined();
+  });
+});
+
 describe('wire.tool-called and wire.tool-call-posts', () => {
   it.each<[number, number, boolean]>([
     [1, 0, false],

@@ -1,7 +1,9 @@
 // The case's wire rules (`client.wire`), plus the defaults: the client called the tool at all
-// (MUST), and, when the case sets no count, did not replay a tool that is neither read-only nor
-// idempotent (POLICY).
+// (MUST); it did not re-send a tool that is neither read-only nor idempotent after an answer that
+// left the call's outcome unknown (MUST, an unsafe retry, whatever else the cell says); and, when
+// the case sets no count, did not replay such a tool at all (POLICY).
 import type { Case, WireRule } from '../../cases/case-types.js';
+import { getRecovery } from '../../classify/verdict.js';
 import type { Check, ProtocolVersion } from '../../types.js';
 import { makeCheck } from '../make-check.js';
 import { judgeMrtrFollowUps } from './judge-mrtr.js';
@@ -16,8 +18,52 @@ export function judgeWireRules(item: Case, version: ProtocolVersion, calls: Wire
   const explicit = item.client?.calls ?? 1;
   const checks = rules.map((rule) => judgeRule(rule, calls, explicit));
   checks.push(judgeCalled(explicit, calls));
+  checks.push(...judgeUnsafeRetry(item, rules, calls));
   if (!rules.some((rule) => rule.rule === 'tool-call-posts')) checks.push(...judgeDefaultReplay(item, calls));
   return checks;
+}
+
+/** A tool a second send may run twice: neither read-only nor idempotent by its annotations. */
+function isUnsafeToRepeat(item: Case): boolean {
+  const annotations = item.tool?.annotations ?? {};
+  return annotations.readOnlyHint !== true && annotations.idempotentHint !== true;
+}
+
+/**
+ * A tools/call sent again (not an MRTR follow-up, beyond the explicit calls) right after an answer
+ * whose outcome, as the reference reads it, leaves unknown whether the tool ran (HTTP_ERROR,
+ * STREAM_INCOMPLETE, NO_RESPONSE: a replay only if idempotent, OUTCOMES.md): the tool may have run
+ * twice. A MUST with consequence `unsafe-retry`, counted in every summary whatever the outcome
+ * check says. A case whose own tool-call-posts rule allows more POSTs than explicit calls has said
+ * the re-send is safe there (e.g. the session expired, so the request was never processed).
+ */
+function judgeUnsafeRetry(item: Case, rules: WireRule[], calls: WireCall[]): Check[] {
+  const explicit = item.client?.calls ?? 1;
+  if (!isUnsafeToRepeat(item)) return [];
+  if (rules.some((rule) => rule.rule === 'tool-call-posts' && (rule.max === undefined || rule.max > explicit))) return [];
+  const sends = calls.filter((call) => !call.isFollowUp);
+  const resends = Math.max(0, sends.length - explicit);
+  const unsafe = resends === 0 ? undefined : sends.slice(1).find((call) => leavesOutcomeUnknown(calls[call.n - 2]!));
+  const base = { id: 'wire.no-unsafe-retry', level: 'MUST' as const, expected: 0 };
+  if (unsafe === undefined) {
+    return [makeCheck({ ...base, actual: 0, passed: true, message: 'wire.no-unsafe-retry: the tool (neither read-only nor idempotent) was not re-sent after an answer that left its outcome unknown' })];
+  }
+  const before = calls[unsafe.n - 2]!;
+  return [
+    makeCheck({
+      ...base,
+      actual: resends,
+      passed: false,
+      exchange: unsafe.transcript,
+      consequence: 'unsafe-retry',
+      message: `wire.no-unsafe-retry: POST ${unsafe.n} re-sent the tool (neither read-only nor idempotent) after POST ${before.n} left its outcome unknown (${before.outcome}): it may have run twice`,
+    }),
+  ];
+}
+
+function leavesOutcomeUnknown(call: WireCall): boolean {
+  const recovery = getRecovery(call.outcome);
+  return !recovery.hasFinalResult && (recovery.replay === 'if_idempotent' || recovery.replay === 'reissue_if_idempotent');
 }
 
 function judgeRule(rule: WireRule, calls: WireCall[], explicit: number): Check {

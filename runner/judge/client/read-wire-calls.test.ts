@@ -31,6 +31,10 @@ describe('readWireCalls', () => {
     ['a server that hung before the status', { status: undefined, body: '', ending: 'hang' }, 'NO_RESPONSE', false],
     ['an SSE answer', { headers: { 'content-type': 'text/event-stream' }, body: sse({ jsonrpc: '2.0', id: 1, result }) }, 'TOOL_SUCCESS', true],
     ['an answer to another id', { body: JSON.stringify({ jsonrpc: '2.0', id: 9, result }) }, 'INVALID_ENVELOPE', false],
+    // The recording keeps every byte as UTF-8 text; the client's decode drops the first BOM only.
+    ['JSON after one BOM', { body: `\uFEFF${JSON.stringify({ jsonrpc: '2.0', id: 1, result })}` }, 'TOOL_SUCCESS', true],
+    ['JSON after two BOMs', { body: `\uFEFF\uFEFF${JSON.stringify({ jsonrpc: '2.0', id: 1, result })}` }, 'MALFORMED_JSON', false],
+    ['an event stream after two BOMs', { headers: { 'content-type': 'text/event-stream' }, body: `\uFEFF\uFEFF${sse({ jsonrpc: '2.0', id: 1, result })}` }, 'STREAM_INCOMPLETE', false],
   ])('reads %s the way the reference classifier does', (_title, response, outcome, isFinal) => {
     const post = makeToolCallPost();
     post.response = { ...post.response!, ...response };
@@ -58,6 +62,7 @@ describe('readWireCalls', () => {
     };
     expect(read({})).toEqual(result);
     expect(read({ body: `\uFEFF${JSON.stringify({ jsonrpc: '2.0', id: 1, result })}` })).toEqual(result);
+    expect(read({ body: `\uFEFF\uFEFF${JSON.stringify({ jsonrpc: '2.0', id: 1, result })}` })).toBeUndefined();
     const progress = { jsonrpc: '2.0', method: 'notifications/progress', params: {} };
     expect(read({ headers: { 'content-type': 'text/event-stream' }, body: sse(progress, { jsonrpc: '2.0', id: 1, result }) })).toEqual(result);
     expect(read({ body: JSON.stringify({ jsonrpc: '2.0', id: 2, result }) })).toBeUndefined();

@@ -3,6 +3,7 @@
 // "broken" mean the same here as everywhere else in the project).
 import { classifyReference } from '../../classify/reference.js';
 import { parseSseBody } from '../../classify/parse-sse-body.js';
+import { readRecordedBodyText } from '../../harness/exchange-response.js';
 import type { ClassifierInput, Outcome, PublishedClassifierInput, ProtocolVersion, RecordedExchange, Recording, TransportErrorKind } from '../../types.js';
 
 export interface WireCall {
@@ -58,7 +59,7 @@ function classifyRecorded(exchange: RecordedExchange, version: ProtocolVersion, 
   const input: PublishedClassifierInput = {
     status: response?.status ?? 0,
     headers: response?.headers ?? {},
-    body: response?.body ?? '',
+    body: readRecordedBodyText(response?.body ?? ''),
     expectedId: id as string | number,
     protocolVersion: version,
     ...(transportError ? { transportError } : {}),
@@ -80,7 +81,8 @@ function findResult(exchange: RecordedExchange, id: unknown): Record<string, unk
   const response = exchange.response;
   if (!response?.body) return undefined;
   const contentType = response.headers['content-type'] ?? '';
-  const candidates = contentType.includes('text/event-stream') ? parseSseBody(response.body).map((event) => event.data) : [response.body];
+  const body = readRecordedBodyText(response.body);
+  const candidates = contentType.includes('text/event-stream') ? parseSseBody(body).map((event) => event.data) : [body];
   for (const text of candidates) {
     const message = parseObject(text);
     if (message && 'result' in message && message.id === id && isRecord(message.result)) return message.result;
@@ -90,7 +92,7 @@ function findResult(exchange: RecordedExchange, id: unknown): Record<string, unk
 
 function parseObject(text: string): Record<string, unknown> | undefined {
   try {
-    const value: unknown = JSON.parse(text.replace(/^\uFEFF/, ''));
+    const value: unknown = JSON.parse(text);
     return isRecord(value) ? value : undefined;
   } catch {
     return undefined;

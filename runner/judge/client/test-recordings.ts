@@ -9,8 +9,10 @@ export interface PostOptions {
   /** The tools/call params; `name` defaults to synthetic_tool. */
   params?: Record<string, unknown>;
   headers?: Record<string, string>;
-  /** The answer: HTTP status and body (a success result for the request id by default). */
+  /** The answer: HTTP status and body (a success result for the request id by default); 0: no status line. */
   status?: number;
+  /** How the answer ended on the socket. @default 'complete' */
+  ending?: 'complete' | 'reset' | 'hang' | 'client_closed';
   body?: string;
   responseHeaders?: Record<string, string>;
   at?: number;
@@ -39,10 +41,10 @@ export function makeToolCallPost(options: PostOptions = {}): Omit<RecordedExchan
       ...(options.scriptStep === undefined ? {} : { scriptStep: options.scriptStep }),
     },
     response: {
-      status: options.status ?? 200,
-      headers: { 'content-type': 'application/json', ...options.responseHeaders },
-      body: options.body ?? SUCCESS_BODY(id),
-      ending: 'complete',
+      status: options.status === 0 ? undefined : (options.status ?? 200),
+      headers: options.status === 0 ? {} : { 'content-type': 'application/json', ...options.responseHeaders },
+      body: options.body ?? (options.status === 0 ? '' : SUCCESS_BODY(id)),
+      ending: options.ending ?? 'complete',
       endedAt: options.endedAt ?? at + 1,
     },
   };

@@ -42,6 +42,24 @@ export function parseCommandSpec(spec: string): CommandSpec {
   return parsed;
 }
 
+// Options that change how the runner asks the client (how long a cell may take, which versions it
+// is asked at), not what the client is or how it runs.
+const RUN_OPTIONS = new Set(['timeout', 'versions']);
+
+/**
+ * The `command:` spec without its `#timeout=` and `#versions=` options (other options kept, in
+ * order): the name a baseline keys the client by, so raising a timeout keeps its known failures.
+ * Any other spec is returned as it is.
+ */
+export function stripCommandRunOptions(spec: string): string {
+  if (!spec.startsWith('command:')) return spec;
+  const body = spec.slice('command:'.length);
+  const match = OPTIONS_PATTERN.exec(body);
+  if (!match) return spec;
+  const kept = match[1]!.split('&').filter((pair) => !RUN_OPTIONS.has(pair.split('=')[0]!));
+  return `command:${body.slice(0, match.index).trimEnd()}${kept.length > 0 ? ` #${kept.join('&')}` : ''}`;
+}
+
 function parseVersions(spec: string, value: string): ProtocolVersion[] {
   const versions = value.split(',').filter(Boolean);
   const bad = versions.find((version) => !(PROTOCOL_VERSIONS as readonly string[]).includes(version));

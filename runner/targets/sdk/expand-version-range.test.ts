@@ -38,6 +38,34 @@ describe('selectRangeVersions', () => {
   });
 });
 
+describe('version-range expansion never takes pre-releases the range did not name', () => {
+  // Pre-releases on every side: newest in a minor (1.10.3-beta.1), before a new minor (1.11.0-rc.0), after the last release.
+  const published = ['1.10.0', '1.10.2', '1.10.3-beta.1', '1.11.0-rc.0', '1.11.0', '1.23.0-beta.0', '1.23.0-beta.2', '1.23.0', '1.23.1-beta.0', '1.23.1', '1.33.0-rc.0', '2.0.0-beta.1', '2.0.0-beta.5', '2.0.0', '2.1.0-beta.0'];
+
+  it.each([
+    ['^1.10.0', false, ['1.10.2', '1.11.0', '1.23.1']],
+    ['^1.10.0', true, ['1.10.0', '1.10.2', '1.11.0', '1.23.0', '1.23.1']],
+    ['*', true, ['1.10.0', '1.10.2', '1.11.0', '1.23.0', '1.23.1', '2.0.0']],
+    ['>=1.23', true, ['1.23.0', '1.23.1', '2.0.0']],
+    // The range names 1.23.0-beta.0: pre-releases of 1.23.0 only (npm's rule), not 1.23.1-beta.0 nor 1.33.0-rc.0.
+    ['>=1.23.0-beta.0 <2', true, ['1.23.0-beta.0', '1.23.0-beta.2', '1.23.0', '1.23.1']],
+    ['>=1.23.0-beta.0 <2', false, ['1.23.1']],
+    ['^2.0.0-beta.1', true, ['2.0.0-beta.1', '2.0.0-beta.5', '2.0.0']],
+  ])('%s (all: %s) picks %j', (range, all, expected) => {
+    expect(selectRangeVersions(range, published, all)).toEqual(expected);
+  });
+
+  it('every pre-release picked has its release numbers named by a pre-release in the range', () => {
+    for (const range of ['^1.10.0', '1.x', '*', '>=1.0.0', '>=1.23.0-beta.0 <2', '~1.23.0-beta.0', '^2.0.0-beta.1', '1.10.3-beta.1 || 1.11.x']) {
+      for (const all of [false, true]) {
+        for (const version of selectRangeVersions(range, published, all).filter((v) => v.includes('-'))) {
+          expect(range, `${range} (all: ${all}) picked ${version}`).toContain(`${version.slice(0, version.indexOf('-'))}-`);
+        }
+      }
+    }
+  });
+});
+
 describe('parseSdkRangeSpec', () => {
   it('leaves exact versions and other kinds alone', () => {
     expect(parseSdkRangeSpec('ts-sdk@1.32.2')).toBeUndefined();
@@ -103,7 +131,7 @@ describe('expandTargetRanges', () => {
     expect(message).toContain('--target ts-sdk@^1.10.0: a version range needs the list of published versions of @modelcontextprotocol/sdk');
     expect(message).toContain('npm error code ENOTFOUND');
     expect(message).toContain(join(cacheDir, '.versions', '@modelcontextprotocol+sdk.json'));
-    expect(message).toMatch(/Remedy: go online once .* or name exact versions \(bundled: ts-sdk@/);
+    expect(message).toMatch(/Remedy: go online once .* or name exact versions \(pinned: ts-sdk@/);
   });
 
   it('a corrupt cached list is fetched again', async () => {

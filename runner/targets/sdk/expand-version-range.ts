@@ -123,7 +123,7 @@ async function getPublishedVersions(spec: string, packageName: string, options: 
     throw new TargetSpecError(
       spec,
       `a version range needs the list of published versions of ${packageName}, and none could be fetched (${reason.trim()}) nor found in the cache (${file}). ` +
-        `Remedy: go online once so the list can be fetched and cached, or name exact versions (bundled: ${listBundledSdkTargets().join(', ')}).`,
+        `Remedy: go online once so the list can be fetched and cached, or name exact versions (pinned: ${listBundledSdkTargets().join(', ')}).`,
     );
   }
   writeCachedList(file, { fetchedAt: now, versions });

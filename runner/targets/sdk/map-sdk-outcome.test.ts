@@ -1,94 +1,92 @@
-// One row per line of map-sdk-outcome.mjs's table: what an SDK version threw or returned, and the
-// verdict it becomes. The errors are built as the SDKs build them (class name, message, code);
-// the 1.10–1.23 row is the plain Error their StreamableHTTPClientTransport.send throws for a
-// non-2xx POST (`Error POSTing to endpoint (HTTP 503): …`, read from 1.17.0's dist).
+// One row per line of map-sdk-outcome.mjs's table: what an SDK version threw or returned, recorded
+// as the worker records it (observe-call.mjs, against the SDK's exported classes), and the verdict
+// it becomes through the mapping contract. The errors are the bundled SDKs' own classes; the
+// 1.10–1.23 row is the plain Error their StreamableHTTPClientTransport.send throws for a non-2xx
+// POST (`Error POSTing to endpoint (HTTP 503): …`, read from 1.17.0's dist).
 import { describe, expect, it } from 'vitest';
-import type { MapperCellLog as CellLog } from '../../../test/sdk-mapper-types.js';
+import { v1Http, v1Types, v2Client } from '../../../test/bundled-libraries.js';
+import { brief, mapFor, threw, type MapContext } from '../../../test/map-observation-helpers.js';
 
-interface MapperModule {
-  mapSdkError(error: unknown, context: { flavor: 'v1' | 'v2'; types: Record<string, unknown>; log: CellLog }): Record<string, unknown> | null;
-  mapSdkResult(result: unknown, protocolVersion: string): Record<string, unknown>;
-}
-// A non-literal specifier: the module is plain JavaScript without declarations.
-const MAPPER = './map-sdk-outcome.mjs';
-const mapper = (await import(MAPPER)) as MapperModule;
+type Ctor<A extends unknown[]> = new (...args: A) => Error;
+const McpError = v1Types.McpError as Ctor<[number, string, unknown?]>;
+const StreamableHTTPError = v1Http.StreamableHTTPError as Ctor<[number, string]>;
+const ProtocolError = v2Client.ProtocolError as Ctor<[number, string, unknown?]>;
+const SdkError = v2Client.SdkError as Ctor<[string, string, unknown?]>;
+const SdkHttpError = v2Client.SdkHttpError as Ctor<[string, string, unknown?]>;
+const InsufficientScopeError = v2Client.InsufficientScopeError as Ctor<[Record<string, unknown>, string?]>;
 
-class StreamableHTTPError extends Error {
-  constructor(readonly code: number, message: string) {
-    super(`Streamable HTTP error: ${message}`);
-  }
-}
-class McpError extends Error {
-  constructor(readonly code: number, message: string) {
-    super(`MCP error ${code}: ${message}`);
-  }
-}
-class ProtocolError extends Error {
-  constructor(readonly code: number, message: string) {
-    super(message);
-  }
-}
-class SdkError extends Error {
-  constructor(readonly code: string, message: string, readonly data?: unknown) {
-    super(message);
-  }
-}
-class SdkHttpError extends SdkError {}
-const V1_TYPES = { McpError };
-const V2_TYPES = { ProtocolError, SdkError, SdkHttpError };
+const v1 = (error: unknown, context: Partial<MapContext> = {}) => brief(mapFor('ts-sdk')(threw(error, v1Types, v1Http), context));
+const v2 = (error: unknown, context: Partial<MapContext> = {}) => brief(mapFor('ts-client')(threw(error, v2Client), context));
+const named = (name: string, message: string, extra: Record<string, unknown> = {}) => Object.assign(Object.assign(new Error(message), extra), { name });
+// Zod 4's issues for a message no JSON-RPC shape accepts (recorded: result-not-object), and for a result (recorded: content-not-array).
+// The envelope's: one root invalid_union with a branch per JSON-RPC message kind (request, notification, result, error).
+const ENVELOPE_ISSUES = [{ code: 'invalid_union', errors: [[{ code: 'invalid_type', path: ['method'] }], [{ code: 'invalid_type', path: ['method'] }], [{ code: 'invalid_type', path: ['result'] }], [{ code: 'invalid_type', path: ['error'] }]], path: [], message: 'Invalid input' }];
+const RESULT_ISSUES = [{ expected: 'array', code: 'invalid_type', path: ['content'], message: 'Invalid input: expected array, received string' }];
 
-function log(statuses: number[] = [], peerCodes: number[] = []): CellLog {
-  return { statuses, peerErrorCodes: new Set(peerCodes), notes: [] };
-}
-function named(name: string, message: string, extra: Record<string, unknown> = {}): Error {
-  const error = Object.assign(new Error(message), extra);
-  error.name = name;
-  return error;
-}
-const zodFromSend = Object.defineProperty(named('ZodError', 'invalid_union', { issues: [] }), '__memOrigin', { value: 'send' });
-
-type Row = [label: string, flavor: 'v1' | 'v2', error: unknown, context: CellLog, expected: Record<string, unknown> | null];
-const ROWS: Row[] = [
-  ['v1 StreamableHTTPError with an HTTP status', 'v1', new StreamableHTTPError(503, 'Service Unavailable'), log([503]), { outcome: 'HTTP_ERROR', status: 503 }],
-  ['v1 StreamableHTTPError -1 "Unexpected content type"', 'v1', new StreamableHTTPError(-1, 'Unexpected content type: text/html'), log([200]), { outcome: 'INVALID_ENVELOPE' }],
-  ['1.10–1.23 plain Error "(HTTP 503)" in its text', 'v1', new Error('Error POSTing to endpoint (HTTP 503): busy'), log([503]), { outcome: 'HTTP_ERROR', status: 503 }],
-  ['1.10–1.23 plain Error "(HTTP 404)" in its text', 'v1', new Error('Error POSTing to endpoint (HTTP 404): Session not found'), log([404]), { outcome: 'HTTP_ERROR', status: 404 }],
-  ['a plain Error with any other text stays unreported', 'v1', new Error('Error POSTing somewhere (HTTP 503)'), log([503]), null],
-  ['v1 McpError with a code the peer sent', 'v1', new McpError(-32602, 'Invalid params'), log([200], [-32602]), { outcome: 'JSONRPC_ERROR', code: -32602 }],
-  ['v1 McpError -32001 of its own timer after a 2xx', 'v1', new McpError(-32001, 'Request timed out'), log([200]), { outcome: 'STREAM_INCOMPLETE' }],
-  ['v1 McpError -32001 with no status', 'v1', new McpError(-32001, 'Request timed out'), log([]), { outcome: 'NO_RESPONSE' }],
-  ['v1 other local McpError', 'v1', new McpError(-32602, 'Structured content does not match'), log([200]), { outcome: 'INVALID_TOOL_RESULT' }],
-  ['ZodError thrown by transport.send', 'v1', zodFromSend, log([200]), { outcome: 'INVALID_ENVELOPE' }],
-  ['ZodError from the result schema (1.10 rejects a result without content)', 'v1', named('ZodError', 'content: Required', { issues: [] }), log([200]), { outcome: 'INVALID_TOOL_RESULT' }],
-  ['SyntaxError from response.json()', 'v1', named('SyntaxError', 'Unexpected token'), log([200]), { outcome: 'MALFORMED_JSON' }],
-  ['TypeError "fetch failed" before a status', 'v1', named('TypeError', 'fetch failed'), log([0]), { outcome: 'NO_RESPONSE' }],
-  ['v2 ProtocolError with a code the peer sent', 'v2', new ProtocolError(-32603, 'Internal error'), log([200], [-32603]), { outcome: 'JSONRPC_ERROR', code: -32603 }],
-  ['v2 ProtocolError raised locally', 'v2', new ProtocolError(-32602, 'Invalid elicitation request'), log([200]), { outcome: 'INVALID_TOOL_RESULT' }],
-  ['v2 SdkHttpError with data.status', 'v2', new SdkHttpError('CLIENT_HTTP_ERROR', 'HTTP 503', { status: 503 }), log([503]), { outcome: 'HTTP_ERROR', status: 503 }],
-  ['v2 SdkError CLIENT_HTTP_UNEXPECTED_CONTENT', 'v2', new SdkError('CLIENT_HTTP_UNEXPECTED_CONTENT', 'text/html'), log([200]), { outcome: 'INVALID_ENVELOPE' }],
-  ['v2 SdkError REQUEST_TIMEOUT after a 2xx', 'v2', new SdkError('REQUEST_TIMEOUT', 'timed out'), log([200]), { outcome: 'STREAM_INCOMPLETE' }],
-  ['v2 SdkError INVALID_RESULT', 'v2', new SdkError('INVALID_RESULT', 'bad result'), log([200]), { outcome: 'INVALID_TOOL_RESULT' }],
-  ['v2 SdkError INPUT_REQUIRED_ROUNDS_EXCEEDED', 'v2', new SdkError('INPUT_REQUIRED_ROUNDS_EXCEEDED', 'too many rounds'), log([200]), { outcome: 'INPUT_REQUIRED' }],
-  // Recorded (openai-agents, mastra: no handler registered): input-required [2026-07-28].
-  ['v2 SdkError CAPABILITY_NOT_SUPPORTED "Cannot fulfil input request"', 'v2', new SdkError('CAPABILITY_NOT_SUPPORTED', "Cannot fulfil input request 'approval': no handler is registered for 'elicitation/create' on this client."), log([200]), { outcome: 'INPUT_REQUIRED' }],
-  ['v2 SdkError CAPABILITY_NOT_SUPPORTED for anything else', 'v2', new SdkError('CAPABILITY_NOT_SUPPORTED', 'Server does not support tools'), log([200]), null],
-];
-
-describe('mapSdkError', () => {
-  it.each(ROWS)('%s', (_label, flavor, error, context, expected) => {
-    const verdict = mapper.mapSdkError(error, { flavor, types: flavor === 'v1' ? V1_TYPES : V2_TYPES, log: context });
-    if (expected === null) {
-      expect(verdict).toBeNull();
-      expect(context.notes.join('\n')).toMatch(/unmapped error from callTool/);
-    } else {
-      expect(verdict).toMatchObject(expected);
-      // Only the keys the row names: no status or code beside them.
-      for (const key of ['status', 'code']) if (!(key in expected)) expect(verdict).not.toHaveProperty(key);
-    }
+describe('ts-sdk (v1) rows', () => {
+  it.each([
+    ['StreamableHTTPError with an HTTP status is HTTP_ERROR + status', new StreamableHTTPError(503, 'Error POSTing to endpoint: '), { outcome: 'HTTP_ERROR', status: 503 }],
+    ['StreamableHTTPError -1 "Unexpected content type" is INVALID_ENVELOPE', new StreamableHTTPError(-1, 'Unexpected content type: text/html'), { outcome: 'INVALID_ENVELOPE' }],
+    ['1.10–1.23 plain Error "(HTTP 503)" is HTTP_ERROR 503', new Error('Error POSTing to endpoint (HTTP 503): busy'), { outcome: 'HTTP_ERROR', status: 503 }],
+    ['1.10–1.23 plain Error "(HTTP 404)" is HTTP_ERROR 404', new Error('Error POSTing to endpoint (HTTP 404): Session not found'), { outcome: 'HTTP_ERROR', status: 404 }],
+    ['a plain Error with any other text is an adapter gap', new Error('Error POSTing somewhere (HTTP 503)'), { gap: true }],
+    ['ZodError of the envelope union is INVALID_ENVELOPE', named('ZodError', JSON.stringify(ENVELOPE_ISSUES), { issues: ENVELOPE_ISSUES }), { outcome: 'INVALID_ENVELOPE' }],
+    ['ZodError of the result schema is INVALID_TOOL_RESULT', named('ZodError', JSON.stringify(RESULT_ISSUES), { issues: RESULT_ISSUES }), { outcome: 'INVALID_TOOL_RESULT' }],
+    ['a Zod 3 ZodError of the envelope union (unionErrors) is INVALID_ENVELOPE', named('ZodError', 'Invalid input', { issues: [{ code: 'invalid_union', unionErrors: [{}, {}, {}, {}], path: [] }] }), { outcome: 'INVALID_ENVELOPE' }],
+    ['SyntaxError from response.json() is MALFORMED_JSON', new SyntaxError('Unexpected token'), { outcome: 'MALFORMED_JSON' }],
+    ['a RangeError is an adapter gap', new RangeError('odd'), { gap: true }],
+  ])('%s', (_label, error, expected) => {
+    expect(v1(error, { toolCallStatuses: [200] })).toEqual(expected);
+  });
+  it('TypeError "fetch failed" is NO_RESPONSE before a status, STREAM_INCOMPLETE ("terminated") after a 2xx', () => {
+    expect(v1(new TypeError('fetch failed'), { toolCallStatuses: [0] })).toEqual({ outcome: 'NO_RESPONSE' });
+    expect(v1(new TypeError('terminated'), { toolCallStatuses: [200] })).toEqual({ outcome: 'STREAM_INCOMPLETE' });
+  });
+  it('McpError with a code the peer sent for this call is JSONRPC_ERROR + code, even -32001', () => {
+    expect(v1(new McpError(-32602, 'Invalid params'), { peerErrorCodes: [-32602] })).toEqual({ outcome: 'JSONRPC_ERROR', code: -32602 });
+    expect(v1(new McpError(-32001, 'Request timed out'), { peerErrorCodes: [-32001] })).toEqual({ outcome: 'JSONRPC_ERROR', code: -32001 });
+  });
+  it('McpError -32001 / -32000 of its own is NO_RESPONSE without a status, STREAM_INCOMPLETE after a 2xx', () => {
+    expect(v1(new McpError(-32001, 'Request timed out'), { toolCallStatuses: [200] })).toEqual({ outcome: 'STREAM_INCOMPLETE' });
+    expect(v1(new McpError(-32000, 'Connection closed'))).toEqual({ outcome: 'NO_RESPONSE' });
+  });
+  it('McpError -32602 / -32600 raised locally (structuredContent against the outputSchema) is INVALID_TOOL_RESULT; another local code is a gap', () => {
+    expect(v1(new McpError(-32602, 'Structured content does not match'))).toEqual({ outcome: 'INVALID_TOOL_RESULT' });
+    expect(v1(new McpError(-32600, 'Tool x has an output schema but did not return structured content'))).toEqual({ outcome: 'INVALID_TOOL_RESULT' });
+    expect(v1(new McpError(-32603, 'odd'))).toEqual({ gap: true });
   });
 });
 
-describe('mapSdkResult', () => {
+describe('ts-client (v2) rows', () => {
+  it.each([
+    ['SdkHttpError is HTTP_ERROR + its status', new SdkHttpError('CLIENT_HTTP_NOT_IMPLEMENTED', 'Error POSTing to endpoint: ', { status: 503 }), { outcome: 'HTTP_ERROR', status: 503 }],
+    ['SdkError CLIENT_HTTP_UNEXPECTED_CONTENT is INVALID_ENVELOPE', new SdkError('CLIENT_HTTP_UNEXPECTED_CONTENT', 'text/html'), { outcome: 'INVALID_ENVELOPE' }],
+    ['SdkError INVALID_RESULT is INVALID_TOOL_RESULT', new SdkError('INVALID_RESULT', 'bad result'), { outcome: 'INVALID_TOOL_RESULT' }],
+    ['SdkError UNSUPPORTED_RESULT_TYPE is INVALID_TOOL_RESULT', new SdkError('UNSUPPORTED_RESULT_TYPE', 'odd kind'), { outcome: 'INVALID_TOOL_RESULT' }],
+    ['SdkError INPUT_REQUIRED_ROUNDS_EXCEEDED is INPUT_REQUIRED', new SdkError('INPUT_REQUIRED_ROUNDS_EXCEEDED', 'too many rounds'), { outcome: 'INPUT_REQUIRED' }],
+    // Recorded (openai-agents, mastra: no handler registered): input-required [2026-07-28].
+    ['SdkError CAPABILITY_NOT_SUPPORTED "Cannot fulfil input request" is INPUT_REQUIRED', new SdkError('CAPABILITY_NOT_SUPPORTED', "Cannot fulfil input request 'approval': no handler is registered for 'elicitation/create' on this client."), { outcome: 'INPUT_REQUIRED' }],
+    ['SdkError CAPABILITY_NOT_SUPPORTED for anything else is a gap', new SdkError('CAPABILITY_NOT_SUPPORTED', 'Server does not support tools'), { gap: true }],
+    ['InsufficientScopeError (a 403 insufficient_scope it cannot step up from) is HTTP_ERROR 403', new InsufficientScopeError({ requiredScope: 'files:write' }), { outcome: 'HTTP_ERROR', status: 403 }],
+  ])('%s', (_label, error, expected) => {
+    expect(v2(error, { toolCallStatuses: [200] })).toEqual(expected);
+  });
+  it('ProtocolError with a code the peer sent is JSONRPC_ERROR + code; raised locally (-32602) it is INVALID_TOOL_RESULT', () => {
+    expect(v2(new ProtocolError(-32603, 'Internal error'), { peerErrorCodes: [-32603] })).toEqual({ outcome: 'JSONRPC_ERROR', code: -32603 });
+    expect(v2(new ProtocolError(-32602, 'Invalid elicitation request'))).toEqual({ outcome: 'INVALID_TOOL_RESULT' });
+  });
+  it('a local ProtocolError -32602 refusing an elicitation mode the host does not support is INPUT_REQUIRED (recorded: mrtr-url-mode [2026-07-28])', () => {
+    expect(v2(new ProtocolError(-32602, 'Client does not support URL-mode elicitation requests'))).toEqual({ outcome: 'INPUT_REQUIRED' });
+    expect(v1(new McpError(-32602, 'Client does not support URL-mode elicitation requests'))).toEqual({ outcome: 'INPUT_REQUIRED' });
+  });
+  it('SdkError REQUEST_TIMEOUT / CONNECTION_CLOSED / SEND_FAILED is STREAM_INCOMPLETE after a 2xx, else NO_RESPONSE', () => {
+    expect(v2(new SdkError('REQUEST_TIMEOUT', 'timed out'), { toolCallStatuses: [200] })).toEqual({ outcome: 'STREAM_INCOMPLETE' });
+    expect(v2(new SdkError('CONNECTION_CLOSED', 'closed'))).toEqual({ outcome: 'NO_RESPONSE' });
+    expect(v2(new SdkError('SEND_FAILED', 'failed'), { toolCallStatuses: [0] })).toEqual({ outcome: 'NO_RESPONSE' });
+  });
+});
+
+describe('returned results', () => {
   it.each([
     ['2026-07-28', { resultType: 'input_required', requestState: 's' }, 'INPUT_REQUIRED'],
     ['2025-11-25', { resultType: 'input_required', requestState: 's' }, 'TOOL_SUCCESS'],
@@ -97,6 +95,6 @@ describe('mapSdkResult', () => {
     ['2025-03-26', { content: [], isError: true }, 'TOOL_ERROR'],
     ['2025-06-18', { content: [] }, 'TOOL_SUCCESS'],
   ] as const)('under %s, %j is %s', (version, result, outcome) => {
-    expect(mapper.mapSdkResult(result, version)).toMatchObject({ outcome });
+    expect(brief(mapFor('ts-client')({ returned: result }, { protocolVersion: version }))).toEqual({ outcome });
   });
 });

@@ -11,6 +11,12 @@
 
 /** Caps of a preview: deep or long values are cut with a marker, never dropped silently. */
 export const PREVIEW_CAPS = Object.freeze({ depth: 6, string: 2000, items: 50, keys: 50 });
+/**
+ * An error's own message is kept longer than other strings: a library may leave nothing else of
+ * the error underneath (langchain's ToolException carries the SDK's ZodError as its issue list in
+ * JSON, 3–20 KB), and the mapping reads that list back.
+ */
+export const MESSAGE_CAP = 16_000;
 const MAX_CAUSE_DEPTH = 3;
 const KNOWN_KEYS = new Set(['name', 'message', 'stack', 'cause', 'code', 'status', 'statusCode', 'data', 'issues']);
 
@@ -23,7 +29,7 @@ export function observeThrown(error, classes = {}, depth = 0) {
   if (error === null || (typeof error !== 'object' && typeof error !== 'function')) {
     return { class: typeof error, name: '', message: cap(String(error)), value: preview(error) };
   }
-  const record = { class: readClassName(error), name: readString(error, 'name'), message: cap(readString(error, 'message')) };
+  const record = { class: readClassName(error), name: readString(error, 'name'), message: cap(readString(error, 'message'), MESSAGE_CAP) };
   const instanceOf = Object.entries(classes)
     .filter(([, ctor]) => typeof ctor === 'function' && safeInstanceOf(error, ctor))
     .map(([name]) => name);
@@ -147,6 +153,6 @@ function isEnumerable(value, key) {
   return Object.prototype.propertyIsEnumerable.call(value, key);
 }
 
-function cap(text) {
-  return text.length <= PREVIEW_CAPS.string ? text : `${text.slice(0, PREVIEW_CAPS.string)}[… ${text.length - PREVIEW_CAPS.string} more characters]`;
+function cap(text, max = PREVIEW_CAPS.string) {
+  return text.length <= max ? text : `${text.slice(0, max)}[… ${text.length - max} more characters]`;
 }

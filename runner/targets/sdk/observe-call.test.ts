@@ -7,8 +7,10 @@ interface ObserveModule {
   preview(value: unknown): unknown;
   collectErrorClasses(moduleNamespace: unknown): Record<string, unknown>;
   PREVIEW_CAPS: { depth: number; string: number; items: number; keys: number };
+  MESSAGE_CAP: number;
 }
-const observe = (await import(new URL('./observe-call.mjs', import.meta.url).href)) as ObserveModule;
+// A literal path, so `vitest related` selects this file for the module (`as string`: it has no type declarations).
+const observe = (await import('./observe-call.mjs' as string)) as ObserveModule;
 
 class BaseError extends Error {
   constructor(
@@ -47,6 +49,15 @@ describe('observeThrown keeps what an application can read of an error', () => {
     const error = Object.assign(new Error('[{"code":"invalid_union"}]'), { name: 'ZodError', issues: [{ code: 'invalid_union', path: ['result'], message: 'Invalid input' }] });
     expect(observe.observeThrown(error).issues).toEqual([{ code: 'invalid_union', path: ['result'], message: 'Invalid input' }]);
   });
+  it("keeps an error's message up to MESSAGE_CAP (longer than other strings) and marks what it cuts", () => {
+    const issues = JSON.stringify(Array.from({ length: 100 }, (_, i) => ({ code: 'invalid_union', path: ['content', i] })), null, 2);
+    expect(issues.length).toBeGreaterThan(observe.PREVIEW_CAPS.string);
+    expect(issues.length).toBeLessThan(observe.MESSAGE_CAP);
+    expect(observe.observeThrown(new Error(issues)).message).toBe(issues);
+    const huge = 'x'.repeat(observe.MESSAGE_CAP + 5);
+    expect(observe.observeThrown(new Error(huge)).message).toBe(`${'x'.repeat(observe.MESSAGE_CAP)}[… 5 more characters]`);
+  });
+
   it('follows causes three levels deep', () => {
     const inner = Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' });
     const error = new Error('fetch failed', { cause: new Error('wrap', { cause: new Error('wrap2', { cause: inner }) }) });

@@ -1,13 +1,21 @@
 // Finds the installed client package for `<kind>@<version>` (the TypeScript SDK, or one of the
-// client stacks in SDK_KINDS): a version the project bundles as an npm alias resolves locally; any other version is installed once with npm
-// into the user cache. Offline with nothing cached is a TargetSpecError naming the remedy; a
-// version npm says does not exist (ETARGET) is one naming the nearest published versions.
+// client stacks in SDK_KINDS), in this order:
+//  1. a version the project pins as an npm alias (a devDependency, e.g. `mcp-sdk-1.32.2`), when it is
+//     installed in the project's own node_modules: a clone after `npm ci`, so tests and the default
+//     run work offline;
+//  2. the user cache ($XDG_CACHE_HOME/mcp-error-matrix/clients/<package>@<version>), where
+//  3. any version not found above is installed once with npm (an installed mcp-error-matrix has no
+//     devDependencies, so its default run installs the pinned versions there on first use).
+// Each install says so in one line as it starts. A failed install is a TargetSpecError naming its
+// cause and remedy: offline with nothing cached (go online once), a full disk, a folder that cannot
+// be written, a version npm says does not exist (ETARGET, with the nearest published versions).
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join } from 'node:path';
 import { promisify } from 'node:util';
 import { TargetSpecError } from '../../errors.js';
+import { compareVersions } from '../../compare/order-versions.js';
 import { getPackageRoot, packagePath } from '../../package-paths.js';
 import type { SdkFlavor } from './sdk-worker.js';
 
@@ -28,8 +36,7 @@ export const SDK_KINDS = {
   'mcp-remote': { packageName: 'mcp-remote', aliasPrefix: 'mcp-remote-', flavor: 'mcp-remote', stack: 'official TypeScript SDK', defaultRun: false },
   langchain: { packageName: '@langchain/mcp-adapters', aliasPrefix: 'langchain-mcp-adapters-', flavor: 'langchain', stack: 'official TypeScript SDK' },
   // Not in the default run, and a lower default concurrency: ~3x the CPU per cell of openai-agents (a
-  // fresh MCPClient compiles the tool's JSON Schema per cell); its alias is a devDependency (tests),
-  // users install it on demand (~155 MB).
+  // fresh MCPClient compiles the tool's JSON Schema per cell); installed on demand like any version (~155 MB).
   mastra: { packageName: '@mastra/mcp', aliasPrefix: 'mastra-mcp-', flavor: 'mastra', stack: 'official TypeScript SDK', defaultRun: false, cpuBoundCells: true },
 } as const satisfies Record<string, { packageName: string; aliasPrefix: string; flavor: SdkFlavor; stack: string; defaultRun?: false; cpuBoundCells?: true; streamableHttpClient?: string }>;
 export type SdkKind = keyof typeof SDK_KINDS;
@@ -43,12 +50,17 @@ export interface ResolvedSdkPackage {
   dir: string;
   /** The package.json path, for receipts. */
   source: string;
+  /** Found as a pinned alias in the project's own node_modules (else: from the user cache). */
   bundled: boolean;
 }
 
 export interface ResolveSdkOptions {
   /** @default $XDG_CACHE_HOME/mcp-error-matrix/clients (or ~/.cache/…) */
   cacheDir?: string;
+  /** The package whose own node_modules may hold the pinned aliases. @default this tool's package root */
+  packageRoot?: string;
+  /** Hears one line when an install into the cache starts (the CLI prints it on stderr). */
+  onInstall?: (line: string) => void;
   /** Install with `npm --offline` (from npm's cache only). @default from npm_config_offline */
   offline?: boolean;
   /** Runs npm with these arguments (the seam tests replace). @default the npm on PATH */
@@ -63,12 +75,16 @@ export const runNpm: RunNpm = async (args) => {
   return { stdout: String(stdout) };
 };
 
-/** The real-client targets the project bundles as npm aliases, e.g. `ts-sdk@1.32.2`. */
+/**
+ * The real-client versions the project pins as npm aliases in package.json, e.g. `ts-sdk@1.32.2`:
+ * devDependencies, so a clone's `npm ci` installs them and an installed package does not.
+ */
 export function listBundledSdkTargets(): string[] {
-  const pkg = JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { dependencies?: Record<string, string> };
+  const pkg = JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { dependencies?: Record<string, string>; devDependencies?: Record<string, string> };
+  const aliases = { ...pkg.dependencies, ...pkg.devDependencies };
   const targets: string[] = [];
   for (const [kind, spec] of Object.entries(SDK_KINDS)) {
-    for (const [alias, range] of Object.entries(pkg.dependencies ?? {})) {
+    for (const [alias, range] of Object.entries(aliases)) {
       const version = alias.startsWith(spec.aliasPrefix) ? alias.slice(spec.aliasPrefix.length) : undefined;
       if (version && range === `npm:${spec.packageName}@${version}`) targets.push(`${kind}@${version}`);
     }
@@ -94,11 +110,15 @@ export async function resolveSdkPackage(spec: string, options: ResolveSdkOptions
   const kind = match[1] as SdkKind;
   const version = match[2]!;
   const { packageName, aliasPrefix, flavor } = SDK_KINDS[kind];
-  const bundledDir = findInNodeModules(`${aliasPrefix}${version}`);
-  if (bundledDir) return describePackage(kind, flavor, bundledDir, true);
+  // Only the project's own node_modules: an alias folder of the same name above it (a parent project's) is not ours.
+  const aliasDir = join(options.packageRoot ?? getPackageRoot(), 'node_modules', `${aliasPrefix}${version}`);
+  if (existsSync(join(aliasDir, 'package.json'))) return describePackage(kind, flavor, aliasDir, true);
   const prefix = join(options.cacheDir ?? getDefaultCacheDir(), `${packageName.replace('/', '+')}@${version}`);
   const dir = join(prefix, 'node_modules', ...packageName.split('/'));
-  if (!existsSync(join(dir, 'package.json'))) await installPackage(spec, `${packageName}@${version}`, prefix, options);
+  if (!existsSync(join(dir, 'package.json'))) {
+    options.onInstall?.(`installing ${packageName}@${version} for --target ${spec} into ${prefix} (once: later runs use it)`);
+    await installPackage(spec, `${packageName}@${version}`, prefix, options);
+  }
   const resolved = describePackage(kind, flavor, dir, false);
   if (resolved.version !== version) throw new TargetSpecError(spec, `the cache at ${prefix} holds ${packageName} ${resolved.version}, not ${version}; delete that folder and run again`);
   return resolved;
@@ -127,43 +147,42 @@ export function getDefaultCacheDir(env: NodeJS.ProcessEnv = process.env): string
 }
 
 async function installPackage(spec: string, packageSpec: string, prefix: string, options: ResolveSdkOptions): Promise<void> {
-  createCacheFolder(spec, prefix);
   const offline = options.offline ?? /^(1|true)$/i.test(process.env.npm_config_offline ?? '');
   const npm = options.npm ?? runNpm;
-  const args = ['install', '--prefix', prefix, '--no-save', '--no-audit', '--no-fund', '--no-package-lock', '--ignore-scripts', ...(offline ? ['--offline'] : []), packageSpec];
-  try {
-    await npm(args);
-  } catch (error) {
-    const output = String((error as { stderr?: unknown }).stderr ?? (error as Error).message ?? error);
-    // npm reached the registry and it has no such version: going online would not help.
-    if (/npm (?:error|ERR!) code ETARGET\b/.test(output)) throw await describeMissingVersion(spec, packageSpec, npm, offline);
-    const reason = output.split('\n').find((line) => /npm (error|ERR!)/.test(line) && !/A complete log/.test(line)) ?? output.trim().split('\n')[0];
-    throw new TargetSpecError(
-      spec,
-      `${packageSpec} is not bundled and could not be installed into ${prefix}${offline ? ' (offline)' : ''}: ${reason?.trim() ?? 'npm failed'}. ` +
-        `Remedy: go online once so it can be installed and cached, or install it yourself with "npm install --prefix ${prefix} ${packageSpec}", or pick a bundled version (${listBundledSdkTargets().join(', ')}).`,
-    );
-  }
-}
-
-/**
- * Creates the folder an install goes into; a cache that cannot hold it (XDG_CACHE_HOME names a
- * file, a read-only disk, no permission) is a TargetSpecError naming the folder and the remedy.
- */
-function createCacheFolder(spec: string, prefix: string): void {
+  // Only the version's own folder is removed after a failure, and only when this install made it:
+  // the cache folder above may hold other installs (a range installs three at a time).
+  const created = !existsSync(prefix);
   try {
     mkdirSync(prefix, { recursive: true });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
+    // A file in the way (XDG_CACHE_HOME names a file): named, not npm's ENOTDIR.
     const blocker = code === 'ENOTDIR' || code === 'EEXIST' ? findFileInPath(prefix) : undefined;
-    const why = blocker !== undefined ? `${blocker} is a file, not a folder` : `${(error as Error).message}`;
-    throw new TargetSpecError(
-      spec,
-      `it is not bundled and must be installed into the client cache, but the folder ${prefix} cannot be created: ${why}. ` +
-        'The cache is $XDG_CACHE_HOME/mcp-error-matrix/clients (else ~/.cache/…): point XDG_CACHE_HOME at a folder you can write, or pick a bundled version ' +
-        `(${listBundledSdkTargets().join(', ')})`,
-    );
+    if (blocker !== undefined) throw describeBlockedCache(spec, prefix, blocker);
+    throw describeInstallFailure(spec, packageSpec, prefix, offline, { code, output: (error as Error).message });
   }
+  const args = ['install', '--prefix', prefix, '--no-save', '--no-audit', '--no-fund', '--no-package-lock', '--ignore-scripts', ...(offline ? ['--offline'] : []), packageSpec];
+  try {
+    await npm(args);
+  } catch (error) {
+    // A half-finished install (a full disk, a lost connection) must not pass for a cached one next time.
+    if (created) rmSync(prefix, { recursive: true, force: true });
+    const output = String((error as { stderr?: unknown }).stderr ?? (error as Error).message ?? error);
+    const code = /npm (?:error|ERR!) code (E[A-Z0-9]+)\b/.exec(output)?.[1] ?? /\b(ENOSPC|EACCES|EPERM|EROFS|EDQUOT)\b/.exec(output)?.[1];
+    // npm reached the registry and it has no such version: going online would not help.
+    if (code === 'ETARGET') throw await describeMissingVersion(spec, packageSpec, npm, offline);
+    throw describeInstallFailure(spec, packageSpec, prefix, offline, { code, output });
+  }
+}
+
+/** A cache folder a file stands in the way of (XDG_CACHE_HOME names a file): the folder, the file and the remedy. */
+function describeBlockedCache(spec: string, prefix: string, blocker: string): TargetSpecError {
+  return new TargetSpecError(
+    spec,
+    `it must be installed into the client cache, but the folder ${prefix} cannot be created: ${blocker} is a file, not a folder. ` +
+      'The cache is $XDG_CACHE_HOME/mcp-error-matrix/clients (else ~/.cache/…): point XDG_CACHE_HOME at a folder you can write, or, in a clone after `npm ci`, pick a pinned version ' +
+      `(${listBundledSdkTargets().join(', ')})`,
+  );
 }
 
 /** The first existing ancestor of `path` (itself included) that is not a folder, if any. */
@@ -177,6 +196,27 @@ function findFileInPath(path: string): string | undefined {
     }
     if (dirname(dir) === dir) return found;
   }
+}
+
+// npm's codes for a registry it could not reach, or a package not in its cache when offline.
+const NETWORK_CODES = new Set(['ENOTCACHED', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENETUNREACH', 'EHOSTUNREACH', 'ECONNABORTED', 'EPROTO', 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'SELF_SIGNED_CERT_IN_CHAIN']);
+
+/** Why an install failed and what to do, by cause: only a registry npm could not reach asks to go online. */
+function describeInstallFailure(spec: string, packageSpec: string, prefix: string, offline: boolean, failure: { code: string | undefined; output: string }): TargetSpecError {
+  const reason = failure.output.split('\n').find((line) => /npm (error|ERR!)/.test(line) && !/A complete log/.test(line)) ?? failure.output.trim().split('\n')[0];
+  const what = `${packageSpec} could not be installed into ${prefix}${offline ? ' (offline)' : ''}: ${reason?.trim() || 'npm failed'}`;
+  const yourself = `install it yourself with "npm install --prefix ${prefix} ${packageSpec}"`;
+  const pinned = `or, in a clone after \`npm ci\`, a pinned version (${listBundledSdkTargets().join(', ')})`;
+  if (failure.code === 'ENOSPC' || failure.code === 'EDQUOT') {
+    return new TargetSpecError(spec, `${what}. The disk (or your quota) holding ${prefix} is full. Remedy: free some space, or set XDG_CACHE_HOME to a folder on a disk with room, and run again.`);
+  }
+  if (failure.code === 'EACCES' || failure.code === 'EPERM' || failure.code === 'EROFS') {
+    return new TargetSpecError(spec, `${what}. This user cannot write there. Remedy: set XDG_CACHE_HOME to a folder you can write, or ${yourself} as a user who can.`);
+  }
+  if (offline || (failure.code !== undefined && NETWORK_CODES.has(failure.code))) {
+    return new TargetSpecError(spec, `${what}. Remedy: go online once so it can be installed and cached, or ${yourself}, ${pinned}.`);
+  }
+  return new TargetSpecError(spec, `${what}. Remedy: fix what npm reports (its log has the details), then run again, or ${yourself}, ${pinned}.`);
 }
 
 /** The error for a version the registry does not have, naming the nearest published ones. */
@@ -195,7 +235,7 @@ async function describeMissingVersion(spec: string, packageSpec: string, npm: Ru
   }
   // Offline, npm answered from its cached copy of the registry's version list, which may be old.
   const where = offline ? "in npm's cached copy of the registry (offline; go online to refresh it)" : 'on the npm registry';
-  return new TargetSpecError(spec, `${packageName} has no version ${version} ${where}${nearest}. Bundled: ${listBundledSdkTargets().join(', ')}.`);
+  return new TargetSpecError(spec, `${packageName} has no version ${version} ${where}${nearest}. Pinned: ${listBundledSdkTargets().join(', ')}.`);
 }
 
 /** Up to two published releases on each side of the requested version, in version order. */
@@ -213,23 +253,6 @@ function isRelease(version: string): boolean {
   return /^\d+\.\d+\.\d+$/.test(version);
 }
 
-function compareVersions(a: string, b: string): number {
-  const [x, y] = [a, b].map((v) => v.split(/[.-]/).slice(0, 3).map(Number));
-  for (let i = 0; i < 3; i++) if (x![i] !== y![i]) return (x![i] ?? 0) - (y![i] ?? 0);
-  return 0;
-}
-
-// The alias folder of a bundled version: in our own node_modules, or hoisted above us.
-function findInNodeModules(name: string): string | undefined {
-  let dir = getPackageRoot();
-  for (;;) {
-    const candidate = join(dir, 'node_modules', name);
-    if (existsSync(join(candidate, 'package.json'))) return candidate;
-    const parent = dirname(dir);
-    if (parent === dir) return undefined;
-    dir = parent;
-  }
-}
 
 function describePackage(kind: SdkKind, flavor: SdkFlavor, dir: string, bundled: boolean): ResolvedSdkPackage {
   const source = join(dir, 'package.json');

@@ -11,9 +11,13 @@ import { runMatrix } from '../../run/run-matrix.js';
 import type { Cell, Target } from '../../types.js';
 import { resolveTarget } from '../resolve-target.js';
 import { ANSWERED_AT_ONCE_TIMEOUT_MS } from '../../../test/answered-at-once.js';
-import { runWaitingBesideAnswered } from '../../../test/run-until-measured.js';
-import { listBundledSdkTargets, resolveSdkPackage } from './resolve-sdk-package.js';
+import { runWaitingBesideAnswered } from '../../../test/run-waiting-beside-answered.js';
+import { listBundledSdkTargets, resolveSdkPackage, runNpm, type RunNpm } from './resolve-sdk-package.js';
 import { createSdkTarget } from './sdk-target.js';
+import { declareLoadedByPath } from '../../../test/loaded-by-path.js';
+
+// The worker process that drives each SDK version, started by path.
+declareLoadedByPath(() => import('./worker.mjs' as string));
 
 const CASE_IDS = ['baseline', 'http-503-then-200', 'tool-is-error', 'jsonrpc-invalid-params', 'malformed-json', 'no-response-hang', 'input-required', 'mrtr-form-without-requested-schema'];
 const BUNDLED = ['ts-sdk@1.25.0', 'ts-sdk@1.32.2', 'ts-client@2.0.0', 'ts-client@2.4.0'];
@@ -53,7 +57,7 @@ describe('ts-sdk / ts-client targets', () => {
     // machine: at 1,000 ms a full-suite run at load 15 had one end as "the SDK worker gave no
     // answer"); the cells answered at once run beside it with a timeout they never wait for.
     const isHang = (loaded: LoadedCase) => loaded.case.id === 'no-response-hang';
-    // A hang cell a loop stall left not measured runs again (test/run-until-measured.ts).
+    // A hang cell whose runner or worker was starved meanwhile runs again (runMatrix's confirmation).
     const result = { cells: await runWaitingBesideAnswered({ cases, targets, mode: 'http', concurrency: 8 }, isHang, 2500) };
     const got = summarise(result.cells);
     for (const spec of BUNDLED) {
@@ -76,7 +80,7 @@ describe('ts-sdk / ts-client targets', () => {
       expect(got[`${spec} mrtr-form-without-requested-schema 2026-07-28`]).toBe(v1 ? 'skip' : 'INVALID_TOOL_RESULT');
     }
     expect(result.cells.every((cell) => cell.status !== 'error')).toBe(true);
-  }, 30_000); // about 3 s on an idle 2-core machine; the margin is for a loaded CI runner
+  }, 60_000); // about 3 s on an idle 2-core machine; the margin is for a loaded CI runner, whose starved hang cells run again (11 s alone at load 24)
 
   it('skips the versions an SDK does not speak, with the reason', () => {
     const [sdk125, , , client240] = targets;
@@ -127,6 +131,8 @@ describe('ts-sdk / ts-client targets', () => {
   it('a worker stopped by SIGTERM from outside (a signal to the whole process group) leaves its cell error, not measured (issue 28 item 1)', async () => {
     const stopped = await killWorkerMidCell(0, 'SIGTERM');
     expect(stopped.status).toBe('error');
+    // An interrupted run, never 'starved' nor 'timeout' (confirm-cells.ts would run it again).
+    expect(stopped.errorKind).toBe('interrupted');
     expect(stopped.reason).toMatch(/^the SDK worker was stopped by SIGTERM from outside the runner \(a signal to the whole process group, such as Ctrl-C, `timeout` or a CI cancel\), so this cell was not measured/);
   }, 20_000);
 
@@ -143,12 +149,16 @@ describe('ts-sdk / ts-client targets', () => {
 
   it('names the version and the remedy when an unbundled version cannot be installed offline', async () => {
     const cacheDir = mkdtempSync(join(tmpdir(), 'mem-sdk-cache-'));
+    // npm's own cache, empty: with the machine's (~/.npm), the test passed only while that lacked 1.0.1.
+    const npmCache = mkdtempSync(join(tmpdir(), 'mem-npm-cache-'));
+    const npm: RunNpm = (args) => runNpm([...args, '--cache', npmCache]);
     try {
-      const failure = resolveSdkPackage('ts-sdk@1.0.1', { cacheDir, offline: true });
+      const failure = resolveSdkPackage('ts-sdk@1.0.1', { cacheDir, offline: true, npm });
       await expect(failure).rejects.toThrow(TargetSpecError);
-      await expect(failure).rejects.toThrow(/@modelcontextprotocol\/sdk@1\.0\.1 is not bundled .*\(offline\).*Remedy: go online once/s);
+      await expect(failure).rejects.toThrow(/@modelcontextprotocol\/sdk@1\.0\.1 could not be installed into .*\(offline\).*Remedy: go online once/s);
     } finally {
       rmSync(cacheDir, { recursive: true, force: true });
+      rmSync(npmCache, { recursive: true, force: true });
     }
     // No timeout of its own: the real npm starts here (about 2.6 s of CPU; 10.5 s of wall at load 15),
     // and at load 20 a run of this file with the others of its group timed out at the 15 s once set

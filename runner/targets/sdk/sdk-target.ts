@@ -2,15 +2,12 @@
 // (`ts-sdk`, `ts-client`) or a client stack of that exact version, driven by a persistent worker
 // process (worker.mjs, with the stack's adapter under stacks/).
 import { DEFAULT_TOOL } from '../../cases/case-types.js';
-import { readVerdict } from '../../classify/read-verdict.js';
-import { type ProtocolVersion, type Target, type TargetContext, type TargetOutcome, type Verdict } from '../../types.js';
+import { type ProtocolVersion, type Target, type TargetContext, type TargetOutcome } from '../../types.js';
 import { describeMissingTransport, resolveSdkPackage, SDK_KINDS, type ResolveSdkOptions, type ResolvedSdkPackage } from './resolve-sdk-package.js';
 import { SdkWorker, type WorkerAnswer } from './sdk-worker.js';
-import { MAX_CELL_EXCHANGE_TIMEOUTS } from '../../run/cell-budget.js';
+import { getCallDeadlines, getWorkerBudgetMs } from './call-deadlines.js';
+import { readWorkerAnswer } from './read-worker-answer.js';
 import { TargetStartError } from '../unstarted-target.js';
-
-/** Slack on top of the SDK's own per-call timeouts before a silent worker counts as wedged. */
-const WORKER_SLACK_MS = 1500;
 
 export interface CreateSdkTargetOptions extends ResolveSdkOptions {
   /**
@@ -57,27 +54,17 @@ export async function createSdkTarget(spec: string, options: CreateSdkTargetOpti
     cpuBoundCells: 'cpuBoundCells' in SDK_KINDS[resolved.kind],
     skipReason: (version: ProtocolVersion) => (speaks.has(version) ? undefined : unspokenReason(version)),
     run: (context) => runSdkCell(worker, context, hello.startupMs ?? 0),
-    // A stack that starts a process per cell tells the runner its cell needs that much longer.
-    ...(hello.startupMs ? { getCellLimitMs: (context: Pick<TargetContext, 'timeoutMs' | 'case'>) => getWorkerBudgetMs(context, hello.startupMs ?? 0) } : {}),
+    // The worker's budget for a cell (every call's last-resort budget, the drain window, a stack's
+    // start-up): the runner waits that long, plus its slack, before it stops waiting.
+    getCellLimitMs: (context: Pick<TargetContext, 'timeoutMs' | 'case'>) => getWorkerBudgetMs(context, hello.startupMs ?? 0),
     close: () => worker.close(),
   };
-}
-
-/**
- * Each explicit call or scripted exchange (MRTR rounds) may take the client's timeout, plus one for
- * connect and one for listing the tools (worker.mjs), plus a stack's start-up; kept just below the runner's own cell budget (capped alike,
- * cell-budget.ts) so a wedged worker is reported (and replaced) by us first.
- */
-function getWorkerBudgetMs(context: Pick<TargetContext, 'timeoutMs' | 'case'>, startupMs: number): number {
-  const calls = context.case.client?.calls ?? 1;
-  return context.timeoutMs * Math.min(Math.max(calls, context.case.exchanges.length) + 3, MAX_CELL_EXCHANGE_TIMEOUTS) + WORKER_SLACK_MS + startupMs;
 }
 
 async function runSdkCell(worker: SdkWorker, context: TargetContext, startupMs: number): Promise<TargetOutcome> {
   if (!context.serverUrl) return { verdicts: [], error: 'the SDK target needs the mock server URL (harness bug)' };
   const calls = context.case.client?.calls ?? 1;
   const tool = context.case.tool ?? DEFAULT_TOOL;
-  const budgetMs = getWorkerBudgetMs(context, startupMs);
   const started = performance.now();
   const answer: WorkerAnswer = await worker.run(
     {
@@ -88,37 +75,19 @@ async function runSdkCell(worker: SdkWorker, context: TargetContext, startupMs: 
       arguments: tool.arguments ?? {},
       calls,
       timeoutMs: context.timeoutMs,
+      ...getCallDeadlines(context),
     },
-    budgetMs,
+    getWorkerBudgetMs(context, startupMs),
   );
-  const durationMs = Math.round(performance.now() - started);
-  const notes = answer.notes?.join('\n');
-  const run = { timedOut: answer.error?.includes('no answer within') ?? false, durationMs, ...(notes ? { stderr: notes } : {}) };
-  if (answer.error !== undefined) return { verdicts: [], error: answer.error, run };
-  const verdicts: (Verdict | null)[] = [];
-  const invalidVerdicts: NonNullable<TargetOutcome['invalidVerdicts']> = [];
-  for (let index = 0; index < calls; index++) {
-    const raw = answer.verdicts?.[index] ?? null;
-    if (raw === null) {
-      verdicts.push(null);
-      continue;
-    }
-    const read = readVerdict(raw);
-    if ('verdict' in read) verdicts.push(read.verdict);
-    else {
-      verdicts.push(null);
-      invalidVerdicts.push({ index, value: raw, problem: read.problem });
-    }
-  }
-  return invalidVerdicts.length > 0 ? { verdicts, invalidVerdicts, run } : { verdicts, run };
+  return readWorkerAnswer(answer, calls, Math.round(performance.now() - started));
 }
 
 /** Factories for `resolve-target.ts`, one per kind in SDK_KINDS (`ts-sdk@<version>`, `ai-sdk@<version>`, …). */
-type SdkTargetFactory = (spec: string, options?: Pick<CreateSdkTargetOptions, 'versions' | 'cacheDir'>) => Promise<Target>;
+type SdkTargetFactory = (spec: string, options?: Pick<CreateSdkTargetOptions, 'versions' | 'cacheDir' | 'onInstall'>) => Promise<Target>;
 
 export const SDK_TARGET_KINDS: Record<string, SdkTargetFactory> = Object.fromEntries(
   Object.keys(SDK_KINDS).map((kind): [string, SdkTargetFactory] => [
     kind,
-    (spec, options) => createSdkTarget(spec, { ...(options?.versions ? { versions: options.versions } : {}), ...(options?.cacheDir ? { cacheDir: options.cacheDir } : {}) }),
+    (spec, options) => createSdkTarget(spec, { ...(options?.versions ? { versions: options.versions } : {}), ...(options?.cacheDir ? { cacheDir: options.cacheDir } : {}), ...(options?.onInstall ? { onInstall: options.onInstall } : {}) }),
   ]),
 );

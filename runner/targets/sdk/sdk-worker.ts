@@ -3,6 +3,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { SDK_ANSWER_MAX_BYTES } from '../../io/input-caps.js';
 import { formatByteCap } from '../../io/read-user-file.js';
+import { setStallAwareTimeout, type StallAwareTimeout } from '../../loop-stall.js';
 import { packagePath } from '../../package-paths.js';
 import type { ProtocolVersion } from '../../types.js';
 import { describeOutsideStop, isStopSignal } from '../stop-signals.js';
@@ -20,14 +21,27 @@ export interface WorkerCell {
   arguments: Record<string, unknown>;
   calls: number;
   timeoutMs: number;
+  /** The whole-call deadline for a library that offers no per-request one (call-deadlines.ts). */
+  callDeadlineMs: number;
+  /** The host's last-resort abort per call, the same for every stack. */
+  callBudgetMs: number;
+  /** Test hook: the worker blocks its event loop this long once the cell has started (a starved worker). */
+  blockForTestMs?: number;
 }
 
 /** What the worker answered for one cell (or why there is no answer). */
 export interface WorkerAnswer {
-  verdicts?: unknown[];
+  /** Per call, what the library's observation maps to: {verdict} | {none} | {gap} (map-observation.mjs). */
+  results?: unknown[];
+  /** What the library did, before any mapping (docs/adapter-observation.md). */
+  observed?: unknown;
   notes?: string[];
   error?: string;
   durationMs?: number;
+  /** How starved the worker was over the cell (cell-starvation.mjs); read by readWorkerStarvation. */
+  starvation?: unknown;
+  /** Set by the runner, never read from the worker: it died of a stop signal the runner did not send. */
+  interrupted?: true;
 }
 
 export interface WorkerHello {
@@ -43,7 +57,12 @@ export interface WorkerHello {
 
 interface Pending {
   resolve: (answer: WorkerAnswer) => void;
-  timer: NodeJS.Timeout;
+  timer: StallAwareTimeout | NodeJS.Timeout;
+}
+
+function clearPendingTimer(timer: Pending['timer']): void {
+  if ('clear' in timer) timer.clear();
+  else clearTimeout(timer);
 }
 
 const STDERR_CAP = 16_384;
@@ -62,6 +81,7 @@ export class SdkWorker {
   private stderr = '';
   /** How many times a worker process was started (1 + restarts). */
   starts = 0;
+  private blockNextForTestMs: number | undefined;
 
   /** `probeVersions`: the protocol versions a library that declares no list is probed for (default: all). */
   constructor(
@@ -87,14 +107,22 @@ export class SdkWorker {
     const child = this.child!;
     const id = this.nextId++;
     return new Promise((resolve) => {
-      const timer = setTimeout(() => {
+      // Stall-aware: an answer the worker wrote while this loop stalled is read before the budget ends.
+      const timer = setStallAwareTimeout(() => {
         this.pending.delete(id);
         resolve({ error: `the SDK worker gave no answer within ${budgetMs} ms` });
         void this.checkHealth(child);
       }, budgetMs);
       this.pending.set(id, { resolve, timer });
-      child.stdin!.write(JSON.stringify({ id, ...cell }) + '\n');
+      const block = this.blockNextForTestMs === undefined ? {} : { blockForTestMs: this.blockNextForTestMs };
+      this.blockNextForTestMs = undefined;
+      child.stdin!.write(JSON.stringify({ id, ...cell, ...block }) + '\n');
     });
+  }
+
+  /** Test hook: the worker blocks its event loop for `ms` once the next cell has started (an overloaded machine). */
+  blockNextCellForTest(ms: number): void {
+    this.blockNextForTestMs = ms;
   }
 
   /** Test hook: makes the worker exit as if the SDK had crashed it. */
@@ -150,7 +178,8 @@ export class SdkWorker {
         const how = signal ?? `code ${code}`;
         // Ctrl-C, `timeout`, a CI cancel or `docker stop` signal the whole process group: the
         // worker then dies with the runner, which stops the run itself (the cell is not the SDK's doing).
-        const why = isStopSignal(signal) ? describeOutsideStop('the SDK worker', signal!) : `the SDK worker exited (${how}) while this cell was running; it is restarted for the next cell`;
+        const stopped = isStopSignal(signal);
+        const why = stopped ? describeOutsideStop('the SDK worker', signal!) : `the SDK worker exited (${how}) while this cell was running; it is restarted for the next cell`;
         // Settled once: after the hello this does nothing, before it the start fails (and is handled by whoever awaits start()).
         rejectHello(new Error(`its worker exited (${how}) before it was ready${describeStderrTail(this.stderr)}`));
         if (this.child === child) {
@@ -158,9 +187,9 @@ export class SdkWorker {
           this.ready = undefined;
         }
         for (const [id, entry] of this.pending) {
-          clearTimeout(entry.timer);
+          clearPendingTimer(entry.timer);
           this.pending.delete(id);
-          entry.resolve({ error: why, notes: this.stderr ? [this.stderr.trim().slice(-2000)] : [] });
+          entry.resolve({ error: why, notes: this.stderr ? [this.stderr.trim().slice(-2000)] : [], ...(stopped ? { interrupted: true as const } : {}) });
         }
       });
     });
@@ -170,9 +199,10 @@ export class SdkWorker {
     const id = typeof message.id === 'number' ? message.id : -1;
     const entry = this.pending.get(id);
     if (!entry) return; // an answer after its cell's budget ran out: already reported as an error
-    clearTimeout(entry.timer);
+    clearPendingTimer(entry.timer);
     this.pending.delete(id);
-    entry.resolve(message as WorkerAnswer);
+    const { interrupted: _only_the_runner_sets_this, ...answer } = message;
+    entry.resolve(answer as WorkerAnswer);
   }
 
   // A missed budget may be one stuck cell or a wedged process: ping it, and replace it if it is silent.

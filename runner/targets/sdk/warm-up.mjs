@@ -23,8 +23,9 @@ export async function probeVersions(sdk, runCell, describe, only) {
   sdk.probed = ['2025-03-26', '2025-06-18', '2025-11-25', '2026-07-28'].filter((version) => only === undefined || only.includes(version));
   for (const protocolVersion of sdk.probed) {
     const answer = await callWarmServer(runCell, describe, protocolVersion, protocolVersion);
-    if (answer?.verdicts?.[0]?.outcome === 'TOOL_SUCCESS') versions.push(protocolVersion);
-    else sdk.unspoken[protocolVersion] = (answer?.error ?? answer?.verdicts?.[0]?.detail ?? 'no answer').slice(0, 300);
+    const first = answer?.results?.[0];
+    if (first?.verdict?.outcome === 'TOOL_SUCCESS') versions.push(protocolVersion);
+    else sdk.unspoken[protocolVersion] = (answer?.error ?? first?.verdict?.detail ?? first?.gap ?? first?.none ?? 'no answer').slice(0, 300);
   }
   return versions;
 }

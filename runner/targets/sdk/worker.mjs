@@ -5,17 +5,27 @@
 //
 //   node worker.mjs <v1|v2|stack> <package directory>
 //
-// stdin, one JSON object per line:  {id, url, caseId, protocolVersion, tool, arguments, calls, timeoutMs}
+// stdin, one JSON object per line:  {id, url, caseId, protocolVersion, tool, arguments, calls, timeoutMs,
+//                                     callDeadlineMs, callBudgetMs}
 //                                    {id, ping: true}
 // stdout, one JSON object per line: {hello: {versions, packageVersion}} once at start-up, then
-//                                    {id, verdicts, detail, notes, durationMs} or {id, error} or {id, pong: true}
+//                                    {id, results, observed, notes, durationMs, starvation} or {id, error, starvation} or {id, pong: true}
+// `observed` is what the library did with each call before any mapping (observe-call.mjs), and
+// `results` what each maps to (map-observation.mjs): {verdict} | {gap} | {none}; `starvation` how
+// starved this worker was over the cell (cell-starvation.mjs).
+// Deadlines (README § Deadlines): `timeoutMs` per request through the library's own options;
+// `callDeadlineMs` for a library whose only deadline covers the whole call (its MRTR rounds,
+// retries and reconnects); `callBudgetMs` the host's last resort per call, the same for every stack.
 // Cells run concurrently, each with a fresh Client and transport. stdout carries answers only:
 // console output of the SDK is sent to stderr.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
-import { mapSdkError, mapSdkResult } from './map-sdk-outcome.mjs';
+import { createCellLog, createRecordingFetch, flushPendingSends, recordFetch, watchTransport } from './cell-log.mjs';
+import { blockLoopForTest, startCellMeter } from './cell-starvation.mjs';
+import { collectErrorClasses } from './observe-call.mjs';
+import { answerCell, closeWithin, observeCalls } from './stacks/cell-calls.mjs';
 import { probeVersions, warmUp } from './warm-up.mjs';
 
 // A third argument lists the protocol versions to probe a library that declares none for (default: all).
@@ -31,7 +41,7 @@ const baseFetch = globalThis.fetch;
 const cellLogsByUrl = new Map();
 globalThis.fetch = (input, init) => {
   const log = cellLogsByUrl.get(String(input instanceof Request ? input.url : input));
-  return log ? recordFetch(log, input, init) : baseFetch(input, init);
+  return log ? recordFetch(log, input, init, baseFetch) : baseFetch(input, init);
 };
 
 const sdk = await loadSdk(flavor, packageDir);
@@ -51,7 +61,12 @@ lines.on('line', (line) => {
   }
   if (message.ping) return write({ id: message.id, pong: true });
   if (message.crash) process.exit(70); // test hook: die as a crashing SDK would
-  runCell(message).then(write, (error) => write({ id: message.id, error: `worker: ${describe(error)}` }));
+  const meter = startCellMeter();
+  runCell(message).then(
+    (answer) => write({ ...answer, starvation: meter.stop() }),
+    (error) => write({ id: message.id, error: `worker: ${describe(error)}`, starvation: meter.stop() }),
+  );
+  if (message.blockForTestMs) blockLoopForTest(message.blockForTestMs); // test hook: a starved worker
 });
 lines.on('close', () => process.exit(0));
 
@@ -66,7 +81,8 @@ async function loadSdk(kind, dir) {
   if (kind !== 'v1' && kind !== 'v2') {
     if (!/^[a-z][a-z0-9-]*$/.test(kind)) throw new Error(`unknown client flavor ${JSON.stringify(kind)}`);
     const stack = await import(new URL(`./stacks/${kind}.mjs`, import.meta.url).href);
-    return { flavor: kind, packageVersion: pkg.version, ...(await stack.load(dir, pkg, { load, createCellLog, createRecordingFetch, watchTransport, flushPendingSends, describe, elapsed })) };
+    const tools = { load, createCellLog, createRecordingFetch: (log) => createRecordingFetch(log, baseFetch), watchTransport: (transport, log) => watchTransport(transport, log, describe), flushPendingSends, describe, elapsed };
+    return { flavor: kind, packageVersion: pkg.version, ...(await stack.load(dir, pkg, tools)) };
   }
   if (kind === 'v1') {
     const [client, http, types] = await Promise.all([load('dist/esm/client/index.js'), load('dist/esm/client/streamableHttp.js'), load('dist/esm/types.js')]);
@@ -76,6 +92,7 @@ async function loadSdk(kind, dir) {
       Client: client.Client,
       Transport: http.StreamableHTTPClientTransport,
       types,
+      classes: { ...collectErrorClasses(types), ...collectErrorClasses(http) },
       // v1 negotiates by `initialize` only: it offers LATEST_PROTOCOL_VERSION and accepts whatever
       // SUPPORTED_PROTOCOL_VERSIONS lists; the mock server answers with the cell's version.
       versions: [...types.SUPPORTED_PROTOCOL_VERSIONS],
@@ -90,6 +107,7 @@ async function loadSdk(kind, dir) {
     Client: client.Client,
     Transport: client.StreamableHTTPClientTransport,
     types: client,
+    classes: collectErrorClasses(client),
     versions: [...client.SUPPORTED_PROTOCOL_VERSIONS, ...modern],
   };
 }
@@ -101,7 +119,7 @@ async function runCell(cell) {
   const timeout = cell.timeoutMs;
   const url = new URL(cell.url);
   cellLogsByUrl.set(url.href, log);
-  const transport = new sdk.Transport(url, { fetch: createRecordingFetch(log) });
+  const transport = new sdk.Transport(url, { fetch: createRecordingFetch(log, baseFetch) });
   const client = createClient(cell.protocolVersion);
   try {
     try {
@@ -117,24 +135,16 @@ async function runCell(cell) {
     } catch (error) {
       return { id: cell.id, error: `tools/list failed before any tools/call: ${describe(error)}`, notes: log.notes, durationMs: elapsed(started) };
     }
-    watchTransport(transport, log);
-    const verdicts = [];
-    for (let call = 0; call < cell.calls; call++) {
-      log.toolCallIds.clear();
-      log.statuses.length = 0;
-      try {
-        const params = { name: cell.tool, arguments: cell.arguments };
-        // v1: callTool(params, resultSchema?, options); v2: callTool(params, options).
-        const result = sdk.flavor === 'v1' ? await client.callTool(params, undefined, { timeout }) : await client.callTool(params, { timeout });
-        verdicts.push(mapSdkResult(result, cell.protocolVersion));
-      } catch (error) {
-        verdicts.push(mapSdkError(error, { flavor: sdk.flavor, types: sdk.types, log }));
-      }
-    }
-    return { id: cell.id, verdicts, notes: log.notes, durationMs: elapsed(started) };
+    watchTransport(transport, log, describe);
+    const params = { name: cell.tool, arguments: cell.arguments };
+    // The SDK's own per-request timeout (each MRTR round of v2 is a request of its own); the
+    // host's last-resort signal beside it. v1: callTool(params, resultSchema?, options); v2: callTool(params, options).
+    const call = (index, signal) => (sdk.flavor === 'v1' ? client.callTool(params, undefined, { timeout, signal }) : client.callTool(params, { timeout, signal }));
+    const observed = await observeCalls({ cell, kind: sdk.flavor === 'v1' ? 'ts-sdk' : 'ts-client', log, classes: sdk.classes, call });
+    return await answerCell(cell, log, observed, () => elapsed(started));
   } finally {
     await flushPendingSends(log);
-    await Promise.race([client.close().catch(() => {}), new Promise((resolve) => setTimeout(resolve, 500).unref())]);
+    await closeWithin(() => client.close());
     cellLogsByUrl.delete(url.href);
   }
 }
@@ -162,84 +172,6 @@ function createClient(protocolVersion) {
 
 function samplingAnswer() {
   return { role: 'assistant', content: { type: 'text', text: 'synthetic' }, model: 'synthetic' };
-}
-
-function createCellLog() {
-  return { statuses: [], toolCallIds: new Set(), peerErrorCodes: new Set(), notes: [], pendingSends: new Set() };
-}
-
-// A notification or response the SDK sent without awaiting it (notifications/cancelled after a
-// timeout) was still in flight when close() aborted the transport: the server recorded it in
-// some runs and not others (an extra schema.request@5 check in 4 of 5 identical runs). The
-// mock server answers these at once, so every one the client sent is delivered, and recorded,
-// before the cell answers.
-async function flushPendingSends(log, limitMs = 2000) {
-  if (log.pendingSends.size === 0) return;
-  await Promise.race([Promise.allSettled([...log.pendingSends]), new Promise((resolve) => setTimeout(resolve, limitMs).unref())]);
-}
-
-// Records the HTTP status of each tools/call POST (0 when fetch failed before a status), so a
-// local timeout can be told apart: nothing came back, or a 2xx stream never finished.
-function createRecordingFetch(log) {
-  return (input, init) => recordFetch(log, input, init);
-}
-
-async function recordFetch(log, input, init) {
-  const body = typeof init?.body === 'string' ? init.body : '';
-  const isToolCall = body.includes('"tools/call"');
-  try {
-    const response = await baseFetch(input, init);
-    if (isToolCall) log.statuses.push(response.status);
-    return response;
-  } catch (error) {
-    if (isToolCall) log.statuses.push(0);
-    throw error;
-  }
-}
-
-// After connect: note tools/call ids going out, peer error responses coming in, and what the
-// transport reports to onerror (the SDK's own log of what it dropped).
-function watchTransport(transport, log) {
-  const send = transport.send.bind(transport);
-  const sendWatched = async (message, options) => {
-    if (message && message.method === 'tools/call') log.toolCallIds.add(message.id);
-    try {
-      return await send(message, options);
-    } catch (error) {
-      tagOrigin(error, 'send');
-      throw error;
-    }
-  };
-  transport.send = (message, options) => {
-    const sending = sendWatched(message, options);
-    // Requests are awaited by the SDK; notifications and responses may be fire-and-forget.
-    if (!message || typeof message.method !== 'string' || !('id' in message)) {
-      const settled = sending.then(() => {}, () => {});
-      log.pendingSends.add(settled);
-      settled.then(() => log.pendingSends.delete(settled));
-    }
-    return sending;
-  };
-  const onmessage = transport.onmessage;
-  transport.onmessage = (message, extra) => {
-    if (message && message.error && typeof message.error.code === 'number' && log.toolCallIds.has(message.id)) log.peerErrorCodes.add(message.error.code);
-    return onmessage?.call(transport, message, extra);
-  };
-  const onerror = transport.onerror;
-  transport.onerror = (error) => {
-    if (log.notes.length < 20) log.notes.push(`transport onerror: ${describe(error)}`);
-    return onerror?.call(transport, error);
-  };
-}
-
-function tagOrigin(error, origin) {
-  if (error !== null && typeof error === 'object') {
-    try {
-      Object.defineProperty(error, '__memOrigin', { value: origin, configurable: true });
-    } catch {
-      // a frozen error keeps no tag; it is then read as coming from the result
-    }
-  }
 }
 
 function describe(error) {

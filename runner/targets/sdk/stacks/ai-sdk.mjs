@@ -1,18 +1,25 @@
 // Adapter for `ai-sdk@<version>`: `@ai-sdk/mcp` (the Vercel AI SDK's MCP client, its own wire
 // implementation). What a host does: createMCPClient({ transport: { type: 'http', url } }), then
-// the named tool's `execute` from client.tools(), under an abort signal carrying the cell's
-// timeout (the library sets no timeout on tool calls by itself). Loaded by ../worker.mjs.
-import { mapAiSdkError, mapAiSdkResult } from './map-ai-sdk-outcome.mjs';
+// the named tool's `execute` from client.tools(), with an abort signal. Loaded by ../worker.mjs.
+//
+// Deadlines: a tool's `execute` takes no timeout; the library runs a call (its input_required
+// rounds included, up to 10 with 250 ms pauses) under the one `abortSignal` the host passes, as an
+// AI SDK host passes its own. That signal is the host's deadline for the whole call,
+// `cell.callDeadlineMs` (long enough for the case's rounds), and "Request was aborted" is the
+// library's conclusion under it; the host's last resort (`callBudgetMs`) comes later.
+import { collectErrorClasses } from '../observe-call.mjs';
+import { answerCell, closeWithin, observeCalls, withCallDeadline } from './cell-calls.mjs';
 
 /** The package exports no list of protocol versions: the worker probes them (`versions: 'probe'`). */
 export async function load(dir, pkg, tools) {
   const entry = typeof pkg.exports?.['.']?.import === 'string' ? pkg.exports['.'].import : 'dist/index.js';
   const library = await tools.load(entry);
   if (typeof library.createMCPClient !== 'function') throw new Error(`@ai-sdk/mcp ${pkg.version} exports no createMCPClient`);
-  return { versions: 'probe', runCell: (cell) => runCell(library, cell, tools) };
+  const classes = collectErrorClasses(library);
+  return { versions: 'probe', runCell: (cell) => runCell(library, classes, cell, tools) };
 }
 
-async function runCell(library, cell, { createCellLog, createRecordingFetch, describe, elapsed }) {
+async function runCell(library, classes, cell, { createCellLog, createRecordingFetch, describe, elapsed }) {
   const started = performance.now();
   const log = createCellLog();
   let client;
@@ -38,23 +45,15 @@ async function runCell(library, cell, { createCellLog, createRecordingFetch, des
     return { id: cell.id, error: `connect failed before any tools/call: ${describe(error)}`, notes: log.notes, durationMs: elapsed(started) };
   }
   try {
-    const verdicts = [];
-    for (let call = 0; call < cell.calls; call++) {
-      log.statuses.length = 0;
-      try {
-        const options = { toolCallId: `call-${call + 1}`, messages: [], abortSignal: AbortSignal.timeout(cell.timeoutMs) };
-        verdicts.push(mapAiSdkResult(await tool.execute(cell.arguments, options)));
-      } catch (error) {
-        verdicts.push(mapAiSdkError(error, log));
-      }
-    }
-    return { id: cell.id, verdicts, notes: log.notes, durationMs: elapsed(started) };
+    const deadlineMs = cell.callDeadlineMs ?? cell.timeoutMs;
+    const call = (index, hostSignal) => withCallDeadline(deadlineMs, hostSignal, (abortSignal) => tool.execute(cell.arguments, { toolCallId: `call-${index + 1}`, messages: [], abortSignal }));
+    const observed = await observeCalls({ cell, kind: 'ai-sdk', log, classes, call });
+    return await answerCell(cell, log, observed, () => elapsed(started));
   } finally {
     await closeQuietly(client);
   }
 }
 
 async function closeQuietly(client) {
-  if (!client) return;
-  await Promise.race([client.close().catch(() => {}), new Promise((resolve) => setTimeout(resolve, 500).unref())]);
+  if (client) await closeWithin(() => client.close());
 }

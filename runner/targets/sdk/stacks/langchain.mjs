@@ -1,17 +1,29 @@
 // Adapter for `langchain@<version>`: `@langchain/mcp-adapters`. What a host does: a
 // MultiServerMCPClient with one http server entry, getTools(), then the named tool's invoke(args)
 // with the cell's timeout. Loaded by ../worker.mjs.
-import { collectVerdicts, closeWithin } from './cell-calls.mjs';
+//
+// Deadlines: `invoke(args, { timeout })` is langchain's own: @langchain/core turns it into an abort
+// signal over the whole invoke and the adapters pass it on to the SDK as the request's `timeout`
+// (tools.js `_callTool`, metadata.timeoutMs) beside that signal; the v1 SDK underneath makes one
+// request per call (no retries, no input_required rounds), so the call is the request and
+// `cell.timeoutMs` is both. The host's last-resort signal joins it as `invoke`'s `signal`.
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { recordFetch } from '../cell-log.mjs';
+import { collectErrorClasses } from '../observe-call.mjs';
+import { answerCell, closeWithin, observeCalls } from './cell-calls.mjs';
 import { findPackageDir, importPackage, readPackageVersion } from './find-package.mjs';
-import { mapLangchainError, mapLangchainResult } from './map-langchain-outcome.mjs';
 
 /** Versions are probed: the adapters speak whatever the v1 SDK they import negotiates. */
 export async function load(dir, pkg, tools) {
   const library = await importPackage(dir);
   if (typeof library.MultiServerMCPClient !== 'function') throw new Error(`@langchain/mcp-adapters ${pkg.version} exports no MultiServerMCPClient`);
   const sdkDir = findPackageDir(dir, '@modelcontextprotocol/sdk');
+  const load = (file) => import(pathToFileURL(join(sdkDir, file)).href);
+  const [types, http] = await Promise.all([load('dist/esm/types.js'), load('dist/esm/client/streamableHttp.js')]);
+  const classes = { ...collectErrorClasses(library), ...collectErrorClasses(types), ...collectErrorClasses(http) };
   routeFetchByOrigin();
-  return { versions: 'probe', builtOn: `@modelcontextprotocol/sdk ${readPackageVersion(sdkDir)}`, runCell: (cell) => runCell(library, cell, tools) };
+  return { versions: 'probe', builtOn: `@modelcontextprotocol/sdk ${readPackageVersion(sdkDir)}`, runCell: (cell) => runCell(library, classes, cell, tools) };
 }
 
 // The adapters accept no fetch of their own; the SDK transport captures the global fetch when it
@@ -21,24 +33,16 @@ const cellLogs = new Map();
 function routeFetchByOrigin() {
   if (globalThis.fetch.__routed) return;
   const realFetch = globalThis.fetch;
-  const routed = async (input, init) => {
+  const routed = (input, init) => {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input?.url;
     const log = url ? cellLogs.get(new URL(url).origin) : undefined;
-    const isToolCall = typeof init?.body === 'string' && init.body.includes('"tools/call"');
-    try {
-      const response = await realFetch(input, init);
-      if (log && isToolCall) log.statuses.push(response.status);
-      return response;
-    } catch (error) {
-      if (log && isToolCall) log.statuses.push(0);
-      throw error;
-    }
+    return log ? recordFetch(log, input, init, realFetch) : realFetch(input, init);
   };
   routed.__routed = true;
   globalThis.fetch = routed;
 }
 
-async function runCell(library, cell, { createCellLog, watchTransport, flushPendingSends, describe, elapsed }) {
+async function runCell(library, classes, cell, { createCellLog, watchTransport, flushPendingSends, describe, elapsed }) {
   const started = performance.now();
   const log = createCellLog();
   const origin = new URL(cell.url).origin;
@@ -59,8 +63,9 @@ async function runCell(library, cell, { createCellLog, watchTransport, flushPend
     } catch (error) {
       return { id: cell.id, error: `connect failed before any tools/call: ${describe(error)}`, notes: log.notes, durationMs: elapsed(started) };
     }
-    const verdicts = await collectVerdicts(cell, log, () => tool.invoke(cell.arguments, { timeout: cell.timeoutMs }), mapLangchainResult, (error) => mapLangchainError(error, log));
-    return { id: cell.id, verdicts, notes: log.notes, durationMs: elapsed(started) };
+    const call = (index, signal) => tool.invoke(cell.arguments, { timeout: cell.timeoutMs, signal });
+    const observed = await observeCalls({ cell, kind: 'langchain', log, classes, call });
+    return await answerCell(cell, log, observed, () => elapsed(started));
   } finally {
     await flushPendingSends(log);
     await closeWithin(() => client.close());

@@ -1,74 +1,69 @@
 // One test per row of the ai-sdk mapping table (map-ai-sdk-outcome.mjs), with the error shapes
-// @ai-sdk/mcp 2.0.99 produced against the mock server (recorded by hand-checks, see README).
+// @ai-sdk/mcp 2.0.99 produced against the mock server, built with its own MCPClientError and
+// recorded as the worker records them.
 import { describe, expect, it } from 'vitest';
-import type { MappedVerdict, MapperCellLog as CellLog } from '../../../../test/sdk-mapper-types.js';
-import { packagePath } from '../../../package-paths.js';
-import { pathToFileURL } from 'node:url';
+import { aiSdk } from '../../../../test/bundled-libraries.js';
+import { brief, mapFor, threw, type MapContext } from '../../../../test/map-observation-helpers.js';
 
-interface MapModule {
-  mapAiSdkResult(result: unknown): NonNullable<MappedVerdict>;
-  mapAiSdkError(error: unknown, log: CellLog): MappedVerdict;
-}
 type ErrorClass = new (options: { message: string; code?: number; statusCode?: number; cause?: unknown }) => Error;
-
-const mapper = (await import(new URL('./map-ai-sdk-outcome.mjs', import.meta.url).href)) as MapModule;
-// The real error class of the bundled version, so `name` and the fields are the library's own.
-const { MCPClientError } = (await import(pathToFileURL(packagePath('node_modules', 'ai-sdk-mcp-2.0.99', 'dist', 'index.js')).href)) as { MCPClientError: ErrorClass };
-
-const log = (statuses: number[] = []): CellLog => ({ statuses, notes: [] });
-const outcomeOf = (error: unknown, statuses: number[] = []) => {
-  const verdict = mapper.mapAiSdkError(error, log(statuses));
-  return verdict && { outcome: verdict.outcome, ...(verdict.status !== undefined ? { status: verdict.status } : {}), ...(verdict.code !== undefined ? { code: verdict.code } : {}) };
-};
+const MCPClientError = aiSdk.MCPClientError as ErrorClass;
+const map = mapFor('ai-sdk');
+const outcomeOf = (error: unknown, context: Partial<MapContext> = {}) => brief(map(threw(error, aiSdk), context));
+const client = (message: string, extra: { code?: number; statusCode?: number; cause?: unknown } = {}) => new MCPClientError({ message, ...extra });
 
 describe('ai-sdk mapping: returned values', () => {
   it('a result with isError: true is TOOL_ERROR (execute returns it instead of throwing)', () => {
-    expect(mapper.mapAiSdkResult({ content: [{ type: 'text', text: 'boom' }], isError: true }).outcome).toBe('TOOL_ERROR');
+    expect(brief(map({ returned: { content: [{ type: 'text', text: 'boom' }], isError: true } }))).toEqual({ outcome: 'TOOL_ERROR' });
   });
   it('any other value is TOOL_SUCCESS (structured content included)', () => {
-    expect(mapper.mapAiSdkResult({ content: [{ type: 'text', text: 'ok' }] }).outcome).toBe('TOOL_SUCCESS');
-    expect(mapper.mapAiSdkResult({ answer: 42 }).outcome).toBe('TOOL_SUCCESS');
+    expect(brief(map({ returned: { content: [{ type: 'text', text: 'ok' }] } }))).toEqual({ outcome: 'TOOL_SUCCESS' });
+    expect(brief(map({ returned: { answer: 42 } }))).toEqual({ outcome: 'TOOL_SUCCESS' });
   });
 });
 
 describe('ai-sdk mapping: thrown errors', () => {
   it('MCPClientError with the peer code is JSONRPC_ERROR + code (also for a non-2xx whose body is a JSON-RPC error)', () => {
-    expect(outcomeOf(new MCPClientError({ message: 'Invalid params', code: -32602 }), [400])).toEqual({ outcome: 'JSONRPC_ERROR', code: -32602 });
+    expect(outcomeOf(client('Invalid params', { code: -32602 }), { toolCallStatuses: [400] })).toEqual({ outcome: 'JSONRPC_ERROR', code: -32602 });
   });
-  it('MCPClientError "POSTing to endpoint (HTTP n)" is HTTP_ERROR + statusCode', () => {
-    const error = new MCPClientError({ message: 'MCP HTTP Transport Error: POSTing to endpoint (HTTP 503): ', statusCode: 503 });
-    expect(outcomeOf(error)).toEqual({ outcome: 'HTTP_ERROR', status: 503 });
+  it('MCPClientError with a statusCode outside 2xx ("POSTing to endpoint (HTTP n)") is HTTP_ERROR + statusCode', () => {
+    expect(outcomeOf(client('MCP HTTP Transport Error: POSTing to endpoint (HTTP 503): ', { statusCode: 503 }))).toEqual({ outcome: 'HTTP_ERROR', status: 503 });
   });
   it('MCPClientError "Unexpected content type" is INVALID_ENVELOPE', () => {
-    expect(outcomeOf(new MCPClientError({ message: 'MCP HTTP Transport Error: Unexpected content type: text/html', statusCode: 200 }))).toEqual({ outcome: 'INVALID_ENVELOPE' });
+    expect(outcomeOf(client('MCP HTTP Transport Error: Unexpected content type: text/html', { statusCode: 200 }))).toEqual({ outcome: 'INVALID_ENVELOPE' });
+  });
+  it('MCPClientError "Protocol error: Received a response for an unknown message ID" is INVALID_ENVELOPE', () => {
+    // Recorded: wrong-response-id [2025-11-25], thrown 40 ms into the call.
+    expect(outcomeOf(client('Protocol error: Received a response for an unknown message ID: {"jsonrpc":"2.0","id":999,"result":{}}'))).toEqual({ outcome: 'INVALID_ENVELOPE' });
   });
   it('MCPClientError "text/event-stream response without body" is STREAM_INCOMPLETE', () => {
-    expect(outcomeOf(new MCPClientError({ message: 'MCP HTTP Transport Error: text/event-stream response without body', statusCode: 200 }))).toEqual({ outcome: 'STREAM_INCOMPLETE' });
+    expect(outcomeOf(client('MCP HTTP Transport Error: text/event-stream response without body', { statusCode: 200 }))).toEqual({ outcome: 'STREAM_INCOMPLETE' });
   });
-  it('"Request was aborted" (the host\'s timeout signal) is NO_RESPONSE without a status, STREAM_INCOMPLETE after a 2xx', () => {
-    const aborted = () => new MCPClientError({ message: 'Request was aborted', cause: new DOMException('The operation was aborted due to timeout', 'TimeoutError') });
+  it('"Request was aborted" (the host\'s deadline) is NO_RESPONSE without a status, STREAM_INCOMPLETE after a 2xx', () => {
+    const aborted = () => client('Request was aborted', { cause: new DOMException('The operation was aborted due to timeout', 'TimeoutError') });
     expect(outcomeOf(aborted())).toEqual({ outcome: 'NO_RESPONSE' });
-    expect(outcomeOf(aborted(), [200])).toEqual({ outcome: 'STREAM_INCOMPLETE' });
-    expect(outcomeOf(new MCPClientError({ message: 'Request timed out after 2000ms' }), [503])).toEqual({ outcome: 'NO_RESPONSE' });
+    expect(outcomeOf(aborted(), { toolCallStatuses: [200] })).toEqual({ outcome: 'STREAM_INCOMPLETE' });
+    expect(outcomeOf(client('Request timed out after 2000ms'), { toolCallStatuses: [503] })).toEqual({ outcome: 'NO_RESPONSE' });
   });
   it('a result the client rejects (schema, missing resultType, outputSchema) is INVALID_TOOL_RESULT', () => {
-    expect(outcomeOf(new MCPClientError({ message: 'Failed to parse server response', cause: new Error('zod') }))).toEqual({ outcome: 'INVALID_TOOL_RESULT' });
-    expect(outcomeOf(new MCPClientError({ message: 'Modern MCP result is missing resultType' }))).toEqual({ outcome: 'INVALID_TOOL_RESULT' });
-    expect(outcomeOf(new MCPClientError({ message: 'Input-required results are not supported for tools/call on protocol 2025-11-25' }))).toEqual({ outcome: 'INVALID_TOOL_RESULT' });
-    expect(outcomeOf(new MCPClientError({ message: 'Tool "x" returned structuredContent that does not match the expected outputSchema' }))).toEqual({ outcome: 'INVALID_TOOL_RESULT' });
+    expect(outcomeOf(client('Failed to parse server response', { cause: new Error('zod') }))).toEqual({ outcome: 'INVALID_TOOL_RESULT' });
+    expect(outcomeOf(client('Modern MCP result is missing resultType'))).toEqual({ outcome: 'INVALID_TOOL_RESULT' });
+    expect(outcomeOf(client('Input-required results are not supported for tools/call on protocol 2025-11-25'))).toEqual({ outcome: 'INVALID_TOOL_RESULT' });
+    expect(outcomeOf(client('Tool "x" returned structuredContent that does not match the expected outputSchema'))).toEqual({ outcome: 'INVALID_TOOL_RESULT' });
   });
   it('an input request it cannot or will not fulfil is INPUT_REQUIRED', () => {
-    expect(outcomeOf(new MCPClientError({ message: 'Request still requires input after 8 rounds' }))).toEqual({ outcome: 'INPUT_REQUIRED' });
-    expect(outcomeOf(new MCPClientError({ message: 'Unsupported input request: sampling/createMessage. Only form elicitation is supported.' }))).toEqual({ outcome: 'INPUT_REQUIRED' });
+    expect(outcomeOf(client('Request still requires input after 10 rounds'))).toEqual({ outcome: 'INPUT_REQUIRED' });
+    expect(outcomeOf(client('Unsupported input request: sampling/createMessage. Only form elicitation is supported.'))).toEqual({ outcome: 'INPUT_REQUIRED' });
   });
-  it('"Failed to process server response" is mapped by its cause', () => {
-    const syntax = new MCPClientError({ message: 'Failed to process server response', cause: new SyntaxError('Unexpected token') });
-    expect(outcomeOf(syntax)).toEqual({ outcome: 'MALFORMED_JSON' });
-    const zod = Object.assign(new Error('invalid'), { name: 'ZodError', issues: [] });
-    expect(outcomeOf(new MCPClientError({ message: 'Failed to process server response', cause: zod }))).toEqual({ outcome: 'INVALID_ENVELOPE' });
-  });
-  it('a ZodError from the envelope check is INVALID_ENVELOPE', () => {
-    expect(outcomeOf(Object.assign(new Error('[]'), { name: 'ZodError', issues: [{ path: ['jsonrpc'] }] }))).toEqual({ outcome: 'INVALID_ENVELOPE' });
+  it('"Failed to process server response" is mapped by its cause: an envelope ZodError, a result ZodError, a SyntaxError', () => {
+    const zod = (issues: unknown[]) => Object.assign(new Error(JSON.stringify(issues)), { name: 'ZodError', issues });
+    const envelope = [{ code: 'invalid_union', errors: [[], [], [], []], path: [], message: 'Invalid input' }];
+    const result = [{ code: 'invalid_type', path: ['content'], message: 'Invalid input' }];
+    // Recorded: content-missing [2026-07-28]: its CallToolResultSchema is a union of two at the root.
+    const resultUnion = [{ code: 'invalid_union', errors: [[{ code: 'invalid_union', path: [] }], [{ code: 'invalid_type', expected: 'nonoptional', path: ['toolResult'] }]], path: [], message: 'Invalid input' }];
+    expect(outcomeOf(client('Failed to process server response', { cause: zod(resultUnion) }))).toEqual({ outcome: 'INVALID_TOOL_RESULT' });
+    expect(outcomeOf(client('Failed to process server response', { cause: new SyntaxError('Unexpected token') }))).toEqual({ outcome: 'MALFORMED_JSON' });
+    expect(outcomeOf(client('Failed to process server response', { cause: zod(envelope) }))).toEqual({ outcome: 'INVALID_ENVELOPE' });
+    expect(outcomeOf(client('Failed to process server response', { cause: zod(result) }))).toEqual({ outcome: 'INVALID_TOOL_RESULT' });
   });
   it('SyntaxError / AI_JSONParseError is MALFORMED_JSON', () => {
     expect(outcomeOf(new SyntaxError('Unexpected end of JSON input'))).toEqual({ outcome: 'MALFORMED_JSON' });
@@ -76,12 +71,10 @@ describe('ai-sdk mapping: thrown errors', () => {
   });
   it('a failed fetch is NO_RESPONSE, or STREAM_INCOMPLETE after a 2xx', () => {
     expect(outcomeOf(new TypeError('fetch failed'))).toEqual({ outcome: 'NO_RESPONSE' });
-    expect(outcomeOf(new TypeError('terminated'), [200])).toEqual({ outcome: 'STREAM_INCOMPLETE' });
+    expect(outcomeOf(new TypeError('terminated'), { toolCallStatuses: [200] })).toEqual({ outcome: 'STREAM_INCOMPLETE' });
   });
-  it('anything else is not reported (null), with the error in the notes', () => {
-    const cellLog = log();
-    expect(mapper.mapAiSdkError(new RangeError('odd'), cellLog)).toBeNull();
-    expect(mapper.mapAiSdkError(new MCPClientError({ message: 'Attempted to send a request from a closed client' }), cellLog)).toBeNull();
-    expect(cellLog.notes).toEqual(['unmapped error from execute: RangeError: odd', 'unmapped error from execute: MCPClientError: Attempted to send a request from a closed client']);
+  it("anything else is an adapter gap naming the library's words", () => {
+    expect(outcomeOf(new RangeError('odd'))).toEqual({ gap: true });
+    expect(map(threw(client('Attempted to send a request from a closed client'), aiSdk))).toEqual({ gap: 'ai-sdk has no mapping for a thrown MCPClientError: Attempted to send a request from a closed client' });
   });
 });

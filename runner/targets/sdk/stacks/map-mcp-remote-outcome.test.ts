@@ -1,50 +1,47 @@
 // One test per row of the mcp-remote mapping table (map-mcp-remote-outcome.mjs), with the lines
 // mcp-remote 0.15.1 wrote on its stdio against the mock server (recorded by hand-checks, see README).
 import { describe, expect, it } from 'vitest';
+import { mapFor, type MapContext } from '../../../../test/map-observation-helpers.js';
 
-type Verdict = { outcome: string; code?: number; detail: string };
-interface MapModule {
-  mapMcpRemoteMessage(message: unknown, protocolVersion: string): Verdict;
-  mapMcpRemoteGarbage(line: string): Verdict;
-  mapMcpRemoteSilence(timeoutMs: number, exit?: string): Verdict;
-}
-
-const mapper = (await import(new URL('./map-mcp-remote-outcome.mjs', import.meta.url).href)) as MapModule;
-const brief = (verdict: Verdict) => ({ outcome: verdict.outcome, ...(verdict.code !== undefined ? { code: verdict.code } : {}) });
+const map = mapFor('mcp-remote');
+const message = (body: Record<string, unknown>, protocolVersion = '2025-11-25') => map({ returned: { received: 'message', message: { jsonrpc: '2.0', id: 2, ...body } } }, { protocolVersion } as MapContext);
 
 describe('mcp-remote mapping: what the host receives on stdio', () => {
   it('a result with isError: true is TOOL_ERROR', () => {
-    const line = { jsonrpc: '2.0', id: 2, result: { resultType: 'complete', content: [{ type: 'text', text: 'failed' }], isError: true } };
-    expect(brief(mapper.mapMcpRemoteMessage(line, '2025-11-25'))).toEqual({ outcome: 'TOOL_ERROR' });
+    expect(message({ result: { resultType: 'complete', content: [{ type: 'text', text: 'failed' }], isError: true } })).toMatchObject({ verdict: { outcome: 'TOOL_ERROR' } });
   });
-  it('an input_required result under 2026-07-28 is INPUT_REQUIRED (under 2025-11-25 the key means nothing)', () => {
-    const line = { jsonrpc: '2.0', id: 2, result: { resultType: 'input_required', inputRequests: {} } };
-    expect(brief(mapper.mapMcpRemoteMessage(line, '2026-07-28'))).toEqual({ outcome: 'INPUT_REQUIRED' });
-    expect(brief(mapper.mapMcpRemoteMessage(line, '2025-11-25'))).toEqual({ outcome: 'TOOL_SUCCESS' });
+  it.each([
+    ['2025-03-26', 'TOOL_SUCCESS'],
+    ['2025-06-18', 'TOOL_SUCCESS'],
+    ['2025-11-25', 'TOOL_SUCCESS'],
+    ['2026-07-28', 'INPUT_REQUIRED'],
+  ])('resultType "input_required" means something only at 2026-07-28: at %s the result is %s', (version, outcome) => {
+    expect(message({ result: { content: [{ type: 'text', text: 'ok' }], resultType: 'input_required', requestState: 'r1' } }, version)).toMatchObject({ verdict: { outcome } });
   });
   it('any other result is TOOL_SUCCESS', () => {
-    expect(brief(mapper.mapMcpRemoteMessage({ jsonrpc: '2.0', id: 2, result: { content: [{ type: 'text', text: 'ok' }] } }, '2025-11-25'))).toEqual({ outcome: 'TOOL_SUCCESS' });
+    expect(message({ result: { content: [{ type: 'text', text: 'ok' }] } })).toMatchObject({ verdict: { outcome: 'TOOL_SUCCESS' } });
   });
   it("the bridge's own -32001 for an HTTP-side failure is JSONRPC_ERROR -32001 (the status is gone)", () => {
     // Recorded: http-503-empty-body [2025-11-25].
-    const verdict = mapper.mapMcpRemoteMessage({ jsonrpc: '2.0', id: 2, error: { code: -32001, message: 'mcp-remote: Error POSTing to endpoint: ' } }, '2025-11-25');
-    expect(brief(verdict)).toEqual({ outcome: 'JSONRPC_ERROR', code: -32001 });
-    expect(verdict.detail).toMatch(/^the bridge wrote a JSON-RPC error for an HTTP-side failure/);
+    const mapped = message({ error: { code: -32001, message: 'mcp-remote: Error POSTing to endpoint: ' } });
+    expect(mapped).toMatchObject({ verdict: { outcome: 'JSONRPC_ERROR', code: -32001, detail: expect.stringMatching(/^the bridge wrote a JSON-RPC error for an HTTP-side failure/) } });
   });
   it("a server's JSON-RPC error passed through is JSONRPC_ERROR + its code", () => {
-    const verdict = mapper.mapMcpRemoteMessage({ jsonrpc: '2.0', id: 2, error: { code: -32602, message: 'Invalid params' } }, '2025-11-25');
-    expect(brief(verdict)).toEqual({ outcome: 'JSONRPC_ERROR', code: -32602 });
-    expect(verdict.detail).toMatch(/^the bridge passed a JSON-RPC error through/);
+    const mapped = message({ error: { code: -32602, message: 'Invalid params' } });
+    expect(mapped).toMatchObject({ verdict: { outcome: 'JSONRPC_ERROR', code: -32602, detail: expect.stringMatching(/^the bridge passed a JSON-RPC error through/) } });
   });
   it('a line that is not JSON is MALFORMED_JSON', () => {
-    expect(brief(mapper.mapMcpRemoteGarbage('Listening on port 3334'))).toEqual({ outcome: 'MALFORMED_JSON' });
+    expect(map({ returned: { received: 'line', line: 'Listening on port 3334' } }, { protocolVersion: '2025-11-25' } as MapContext)).toMatchObject({ verdict: { outcome: 'MALFORMED_JSON' } });
   });
   it('a message that is neither a result nor an error (or has both) is INVALID_ENVELOPE', () => {
-    expect(brief(mapper.mapMcpRemoteMessage({ jsonrpc: '2.0', id: 2 }, '2025-11-25'))).toEqual({ outcome: 'INVALID_ENVELOPE' });
-    expect(brief(mapper.mapMcpRemoteMessage({ jsonrpc: '2.0', id: 2, result: {}, error: { code: 1, message: 'x' } }, '2025-11-25'))).toEqual({ outcome: 'INVALID_ENVELOPE' });
+    expect(message({})).toMatchObject({ verdict: { outcome: 'INVALID_ENVELOPE' } });
+    expect(message({ result: {}, error: { code: 1, message: 'x' } })).toMatchObject({ verdict: { outcome: 'INVALID_ENVELOPE' } });
   });
-  it('silence or the bridge exiting is NO_RESPONSE', () => {
-    expect(mapper.mapMcpRemoteSilence(2000)).toMatchObject({ outcome: 'NO_RESPONSE', detail: "no answer on the bridge's stdout within 2000 ms" });
-    expect(mapper.mapMcpRemoteSilence(2000, 'code 1')).toMatchObject({ outcome: 'NO_RESPONSE', detail: 'the bridge exited (code 1) without answering' });
+  it("nothing before the host's deadline is NO_RESPONSE; a bridge that exited concluded nothing", () => {
+    expect(map({ returned: { received: 'nothing', waitedMs: 6000 } }, { protocolVersion: '2025-11-25' } as MapContext)).toMatchObject({ verdict: { outcome: 'NO_RESPONSE', detail: "no answer on the bridge's stdout within the host's deadline of 6000 ms" } });
+    expect(map({ returned: { received: 'nothing', exit: 'code 1' } }, { protocolVersion: '2025-11-25' } as MapContext)).toEqual({ none: 'the bridge exited (code 1) without answering' });
+  });
+  it('a record of another shape is an adapter gap, never a verdict', () => {
+    expect(map({ returned: { something: 'else' } }, { protocolVersion: '2025-11-25' } as MapContext)).toMatchObject({ gap: expect.stringMatching(/^mcp-remote has no mapping for a returned value/) });
   });
 });

@@ -4,9 +4,16 @@
 // (server/discover, then initialize), throws tool errors (onToolError 'throw'), registers no
 // input-request handler, and reconnects and retries a call once after a transport failure.
 // Loaded by ../worker.mjs.
-import { collectVerdicts, closeWithin } from './cell-calls.mjs';
+//
+// Deadlines: the server's `timeout` option is Mastra's per-request deadline (its tools/list and each
+// tools/call, its retry after a reconnect included, get `{ timeout }` from it); connecting has its
+// own `connectTimeout`. No abort signal wraps the call: the host's last-resort signal is
+// `execute`'s `abortSignal`.
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { collectErrorClasses } from '../observe-call.mjs';
+import { answerCell, closeWithin, observeCalls } from './cell-calls.mjs';
 import { findPackageDir, importPackage, readPackageVersion } from './find-package.mjs';
-import { mapMastraError, mapMastraResult } from './map-mastra-outcome.mjs';
 
 /** The versions are probed: the library negotiates over whatever its v2 client speaks. */
 export async function load(dir, pkg, tools) {
@@ -15,12 +22,23 @@ export async function load(dir, pkg, tools) {
   // The MCP client Mastra itself imports, for its error classes (resolved as Node does, from @mastra/mcp).
   const clientDir = findPackageDir(dir, '@modelcontextprotocol/client');
   const client = await importPackage(clientDir);
-  return { versions: 'probe', builtOn: `@modelcontextprotocol/client ${readPackageVersion(clientDir)}`, runCell: (cell) => runCell(library, client, cell, tools) };
+  const classes = { ...collectErrorClasses(library), ...collectErrorClasses(client), ...(await importMastraErrors(dir)) };
+  return { versions: 'probe', builtOn: `@modelcontextprotocol/client ${readPackageVersion(clientDir)}`, runCell: (cell) => runCell(library, classes, cell, tools) };
+}
+
+// MastraError lives in @mastra/core (a peer): its class, when the installed core exposes it.
+async function importMastraErrors(dir) {
+  try {
+    const coreDir = findPackageDir(dir, '@mastra/core');
+    return collectErrorClasses(await import(pathToFileURL(join(coreDir, 'dist', 'error', 'index.js')).href));
+  } catch {
+    return {};
+  }
 }
 
 let instances = 0;
 
-async function runCell(library, client, cell, { createCellLog, createRecordingFetch, watchTransport, flushPendingSends, describe, elapsed }) {
+async function runCell(library, classes, cell, { createCellLog, createRecordingFetch, watchTransport, flushPendingSends, describe, elapsed }) {
   const started = performance.now();
   const log = createCellLog();
   const mcp = new library.MCPClient({
@@ -31,8 +49,8 @@ async function runCell(library, client, cell, { createCellLog, createRecordingFe
         url: new URL(cell.url),
         fetch: createRecordingFetch(log),
         // Connecting and listing are not under test: generous timeouts, so a cold start is not read
-        // as a hang (Mastra's one `timeout` covers tools/list and tools/call; each call is held to
-        // the cell's timeout by the abort signal it gets).
+        // as a hang. Mastra's one `timeout` is per request (tools/list and each tools/call); after
+        // listing, the calls get the cell's (setCallTimeout).
         connectTimeout: Math.max(cell.timeoutMs, 5000),
         timeout: Math.max(cell.timeoutMs, 5000),
       },
@@ -47,17 +65,13 @@ async function runCell(library, client, cell, { createCellLog, createRecordingFe
       tool = toolsets.matrix?.[cell.tool];
       if (typeof tool?.execute !== 'function') throw new Error(`listToolsets() has no tool named ${JSON.stringify(cell.tool)} on server "matrix"`);
       watchEveryTransport(mcp, log, watchTransport);
+      setCallTimeout(mcp, cell.timeoutMs, log);
     } catch (error) {
       return { id: cell.id, error: `connect failed before any tools/call: ${describe(error)}`, notes: log.notes, durationMs: elapsed(started) };
     }
-    const verdicts = await collectVerdicts(
-      cell,
-      log,
-      () => tool.execute(cell.arguments, { abortSignal: AbortSignal.timeout(cell.timeoutMs) }),
-      (value) => mapMastraResult(value, log),
-      (error) => mapMastraError(error, { types: client, log }),
-    );
-    return { id: cell.id, verdicts, notes: log.notes, durationMs: elapsed(started) };
+    const call = (index, abortSignal) => tool.execute(cell.arguments, { abortSignal });
+    const observed = await observeCalls({ cell, kind: 'mastra', log, classes, call });
+    return await answerCell(cell, log, observed, () => elapsed(started));
   } finally {
     await flushPendingSends(log);
     await closeWithin(() => mcp.disconnect());
@@ -81,6 +95,15 @@ function watchEveryTransport(mcp, log, watchTransport) {
     watchTransport(transport, log);
     return connected;
   };
+}
+
+// The per-request timeout the server's client passes to every tools/call (`this.timeout`, from the
+// server's `timeout` option): the cell's, once the tools are listed. The field is the client's own
+// (not an option after construction); when it is not there the calls keep the listing's timeout, and the notes say so.
+function setCallTimeout(mcp, timeoutMs, log) {
+  const internal = mcp.mcpClientsById?.get('matrix');
+  if (internal && typeof internal.timeout === 'number') internal.timeout = timeoutMs;
+  else log.notes.push(`the per-request timeout could not be set to ${timeoutMs} ms: the calls keep the listing's`);
 }
 
 // Mastra logs through its own logger (to the console by default); its warnings and errors go to

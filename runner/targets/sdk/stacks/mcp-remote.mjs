@@ -3,12 +3,19 @@
 // --transport http-only`, then the adapter speaks JSON-RPC on its stdio as a host does
 // (initialize, notifications/initialized, tools/call) and judges what the host side receives.
 // Loaded by ../worker.mjs.
+//
+// Deadlines: the bridge gives the host no timeout of its own (its SDK's toward the server is 60 s);
+// a stdio host's request deadline is the only one, and it covers whatever the bridge does for the
+// call (reconnects, retries): `cell.callDeadlineMs`, long enough for the case's rounds. What the
+// bridge sends the server is not visible here; the runner counts its tools/call from the recording.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { mapMcpRemoteGarbage, mapMcpRemoteMessage, mapMcpRemoteSilence } from './map-mcp-remote-outcome.mjs';
+import { drainWire } from '../drain-wire.mjs';
+import { mapObservation } from '../map-observation.mjs';
+import { preview } from '../observe-call.mjs';
 
 /** A process start per cell: the runner grants each cell this much more time than an in-process client. */
 const STARTUP_MS = 20_000;
@@ -33,19 +40,30 @@ async function runCell(script, configDir, cell, { describe, elapsed, createCellL
       return { id: cell.id, error: `connect failed before any tools/call: the bridge answered initialize with ${describeAnswer(init)}`, notes: bridge.notes(), durationMs: elapsed(started) };
     }
     bridge.notify('notifications/initialized');
-    const verdicts = [];
+    const calls = [];
+    const results = [];
+    const deadlineMs = cell.callDeadlineMs ?? cell.timeoutMs;
     for (let call = 0; call < cell.calls; call++) {
-      const answer = await bridge.request('tools/call', { name: cell.tool, arguments: cell.arguments }, cell.timeoutMs);
-      if (answer.kind === 'message') verdicts.push(mapMcpRemoteMessage(answer.message, cell.protocolVersion));
-      else if (answer.kind === 'garbage') verdicts.push(mapMcpRemoteGarbage(answer.line));
-      else verdicts.push(mapMcpRemoteSilence(cell.timeoutMs, answer.exit));
+      const answer = await bridge.request('tools/call', { name: cell.tool, arguments: cell.arguments }, deadlineMs);
+      const observation = { returned: describeReceived(answer, deadlineMs) };
+      calls.push(observation);
+      results.push(mapObservation('mcp-remote', observation, { protocolVersion: cell.protocolVersion, toolCallStatuses: [], peerErrorCodes: [] }));
     }
-    return { id: cell.id, verdicts, notes: [...log.notes, ...bridge.notes()], durationMs: elapsed(started) };
+    // The drain window: the bridge stays up, so a re-send it makes after answering reaches the server.
+    await drainWire(log);
+    return { id: cell.id, results, observed: { calls }, notes: [...log.notes, ...bridge.notes()], durationMs: elapsed(started) };
   } catch (error) {
     return { id: cell.id, error: `the bridge failed: ${describe(error)}`, notes: bridge.notes(), durationMs: elapsed(started) };
   } finally {
     await bridge.stop();
   }
+}
+
+/** What the host read for one request, as the observation's `returned` (map-mcp-remote-outcome.mjs). */
+function describeReceived(answer, waitedMs) {
+  if (answer.kind === 'message') return { received: 'message', message: preview(answer.message) };
+  if (answer.kind === 'garbage') return { received: 'line', line: preview(answer.line) };
+  return answer.exit ? { received: 'nothing', exit: answer.exit } : { received: 'nothing', waitedMs };
 }
 
 function describeAnswer(answer) {

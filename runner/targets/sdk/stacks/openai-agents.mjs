@@ -1,9 +1,13 @@
 // Adapter for `openai-agents@<version>`: `@openai/agents` (OpenAI Agents SDK). What a host does:
-// new MCPServerStreamableHttp({ url }), connect(), callTool(name, args) under an abort signal with
-// the cell's timeout. Loaded by ../worker.mjs.
-import { collectVerdicts, closeWithin } from './cell-calls.mjs';
+// new MCPServerStreamableHttp({ url, timeout }), connect(), callTool(name, args). Loaded by ../worker.mjs.
+//
+// Deadlines: the server's `timeout` option is the Agents SDK's per-request deadline: it passes it to
+// the v2 client as each request's `timeout` (callToolWithClient), so every input_required round and
+// its reconnect-and-retry get their own. No abort signal wraps the whole call (one such signal cut
+// the v2 client's MRTR loop short); the host's last-resort signal is callTool's `signal`.
+import { collectErrorClasses } from '../observe-call.mjs';
+import { answerCell, closeWithin, observeCalls } from './cell-calls.mjs';
 import { findPackageDir, importPackage, readPackageVersion } from './find-package.mjs';
-import { mapOpenAiAgentsError, mapOpenAiAgentsResult } from './map-openai-agents-outcome.mjs';
 
 /** The versions are probed: the Agents SDK negotiates ("auto") over whatever its MCP client speaks. */
 export async function load(dir, pkg, tools) {
@@ -15,10 +19,11 @@ export async function load(dir, pkg, tools) {
   // The MCP client the Agents SDK itself imports, for its error classes (resolved as Node does, from agents-core).
   const clientDir = findPackageDir(coreDir, '@modelcontextprotocol/client');
   const client = await importPackage(clientDir);
-  return { versions: 'probe', builtOn: `@modelcontextprotocol/client ${readPackageVersion(clientDir)}`, runCell: (cell) => runCell(library, client, cell, tools) };
+  const classes = { ...collectErrorClasses(library), ...collectErrorClasses(client) };
+  return { versions: 'probe', builtOn: `@modelcontextprotocol/client ${readPackageVersion(clientDir)}`, runCell: (cell) => runCell(library, classes, cell, tools) };
 }
 
-async function runCell(library, client, cell, { createCellLog, createRecordingFetch, watchTransport, flushPendingSends, describe, elapsed }) {
+async function runCell(library, classes, cell, { createCellLog, createRecordingFetch, watchTransport, flushPendingSends, describe, elapsed }) {
   const started = performance.now();
   const log = createCellLog();
   const server = new library.MCPServerStreamableHttp({
@@ -40,14 +45,9 @@ async function runCell(library, client, cell, { createCellLog, createRecordingFe
     const transport = server.underlying?.transport;
     if (transport) watchTransport(transport, log);
     else log.notes.push('the transport was not reachable: peer error codes are not tracked');
-    const verdicts = await collectVerdicts(
-      cell,
-      log,
-      () => server.callTool(cell.tool, cell.arguments, null, { signal: AbortSignal.timeout(cell.timeoutMs + 500) }),
-      mapOpenAiAgentsResult,
-      (error) => mapOpenAiAgentsError(error, { types: client, log }),
-    );
-    return { id: cell.id, verdicts, notes: log.notes, durationMs: elapsed(started) };
+    const call = (index, signal) => server.callTool(cell.tool, cell.arguments, null, { signal });
+    const observed = await observeCalls({ cell, kind: 'openai-agents', log, classes, call });
+    return await answerCell(cell, log, observed, () => elapsed(started));
   } finally {
     await flushPendingSends(log);
     await closeWithin(() => server.close());

@@ -9,6 +9,17 @@ import type { Cell, ProtocolVersion } from '../../../types.js';
 import { ANSWERED_AT_ONCE_TIMEOUT_MS } from '../../../../test/answered-at-once.js';
 import { resolveTarget } from '../../resolve-target.js';
 import { createSdkTarget } from '../sdk-target.js';
+import { declareLoadedByPath } from '../../../../test/loaded-by-path.js';
+
+// The worker process, started by path, and the stack adapter it loads by a computed URL.
+declareLoadedByPath(
+  () => import('../worker.mjs' as string),
+  () => import('./ai-sdk.mjs' as string),
+  () => import('./openai-agents.mjs' as string),
+  () => import('./langchain.mjs' as string),
+  () => import('./mastra.mjs' as string),
+  () => import('./mcp-remote.mjs' as string),
+);
 
 const CASE_IDS = ['baseline', 'tool-is-error', 'http-503-empty-body', 'http-500-jsonrpc-error-body', 'malformed-json'];
 
@@ -140,6 +151,10 @@ describe('mastra@2.0.0 (@mastra/mcp)', () => {
       const cell = result.cells.find((candidate) => candidate.case === 'no-response-reset' && candidate.protocolVersion === version);
       const toolCalls = cell?.recording?.exchanges.filter((exchange) => exchange.request.body.includes('"tools/call"')) ?? [];
       expect(toolCalls).toHaveLength(2);
+      // The library counted both sends, and the second is an unsafe retry at MUST whatever the outcome.
+      expect(cell?.observed?.toolCallsSent).toBe(2);
+      expect(cell?.checks.find((check) => check.id === 'wire.no-unsafe-retry')).toMatchObject({ level: 'MUST', passed: false, consequence: 'unsafe-retry' });
+      expect(cell?.status).toBe('fail');
     }
   }, 120_000);
 });
