@@ -7,7 +7,8 @@ import { spawn } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readFileSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { renderChunks as renderJsonChunks } from '../../dist/reports/json.js';
+// results@1, the whole model in one file (as the 422 MB files were; still read by compare).
+import { renderFullChunks as renderJsonChunks } from '../../dist/reports/json-full.js';
 import { makeTempDir, ratio, ROOT } from './measure.mjs';
 import { makeSyntheticReportSource } from './synthetic-result.mjs';
 import { watchTreeRss } from './tree-rss.mjs';
