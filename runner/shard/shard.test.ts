@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeCase, makeCell, makeRunResult } from '../../test/make-run-result.js';
 import { runCli } from '../../test/run-cli.js';
@@ -157,13 +158,17 @@ describe('merge verifies every shard against its own receipts (and key) first', 
     await rm(dir, { recursive: true, force: true });
   });
 
-  /** A copy of shard folder `from` at `to`, its results.json edited: every fail made a pass. */
+  /** A copy of shard folder `from` at `to`, its results.json and the evidence beside it edited alike: every fail made a pass. */
   const forge = async (from: string, to: string) => {
     await cp(join(dir, from), join(dir, to), { recursive: true });
     const file = join(dir, to, 'results.json');
     const text = await readFile(file, 'utf8');
-    expect(text).toContain('"status": "fail"');
-    await writeFile(file, text.replaceAll('"status": "fail"', '"status": "pass"'));
+    expect(text).toContain('"status":"fail"');
+    await writeFile(file, text.replaceAll('"status":"fail"', '"status":"pass"'));
+    const evidence = join(dir, to, 'results.full.json.gz');
+    const full = gunzipSync(await readFile(evidence)).toString('utf8');
+    expect(full).toContain('"status":"fail"');
+    await writeFile(evidence, gzipSync(full.replaceAll('"status":"fail"', '"status":"pass"')));
   };
 
   it('an edited results.json: exit 2 naming the shard and the file, nothing merged or signed', async () => {
@@ -171,7 +176,9 @@ describe('merge verifies every shard against its own receipts (and key) first', 
     for (const extra of [[], ['--sign', 'ours.pem']]) {
       const result = await cli('merge', 's1', 'forged2', '--out', 'merged-forged', ...extra);
       expect(result.code).toBe(2);
-      expect(result.stderr).toMatch(/^mcp-error-matrix merge: the shard forged2 does not verify against its own receipts, so it is not merged \(edited, or not the report its run wrote\):\n {2}- results\.json: expected [0-9a-f]{64}, found [0-9a-f]{64}\n/);
+      expect(result.stderr).toMatch(/^mcp-error-matrix merge: the shard forged2 does not verify against its own receipts, so it is not merged \(edited, or not the report its run wrote\):\n/);
+      expect(result.stderr).toMatch(/\n {2}- results\.json: expected [0-9a-f]{64}, found [0-9a-f]{64}\n/);
+      expect(result.stderr).toMatch(/\n {2}- results\.full\.json\.gz: expected [0-9a-f]{64}, found [0-9a-f]{64}\n/);
       expect(existsSync(join(dir, 'merged-forged'))).toBe(false);
     }
   });
