@@ -77,8 +77,9 @@ async function mergeShards(positionals: string[], options: MergeOptions): Promis
     const isDir = existsSync(path) && statSync(path).isDirectory();
     const file = isDir ? join(path, 'results.json') : path;
     const shownAs = isDir ? join(given, 'results.json') : given;
-    // A shard that does not verify against its own receipts (and key) is refused before it is read.
-    if (existsSync(file)) {
+    // A shard that does not verify against its own receipts (and key) is refused before it is read;
+    // something that is not a regular file (a FIFO, a device) is refused by the reader, naming what it is.
+    if (isRegularFile(file)) {
       const verified = await verifyShardFolder(dirname(file), isDir ? given : dirname(given), publicKey ? { publicKey } : {});
       if (verified.signed && !publicKey) unsignedChecked.push(isDir ? given : dirname(given));
     }
@@ -106,4 +107,12 @@ async function mergeShards(positionals: string[], options: MergeOptions): Promis
   }
   for (const line of describeUnmeasured(merged)) io.stderr(`${line}\n`);
   return hasUnexpected(merged) ? 1 : 0;
+}
+
+function isRegularFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
 }
