@@ -11,12 +11,13 @@ import { measureDefaultRun } from './lib/default-run.mjs';
 import { measureDirectCli, measureDirectThroughput } from './lib/direct.mjs';
 import { measureUnderLoad } from './lib/load.mjs';
 import { measureLoopback } from './lib/loopback.mjs';
+import { measureMemory } from './lib/memory.mjs';
 import { measurePersistentLane } from './lib/persistent.mjs';
 import { REPEAT, ROOT } from './lib/measure.mjs';
 import { measureReports } from './lib/reports.mjs';
 import { measureStartup } from './lib/startup.mjs';
 
-const SECTIONS = (process.env.BENCH_ONLY ?? 'startup,direct,loopback,clients,persistent,reports,default,load').split(',');
+const SECTIONS = (process.env.BENCH_ONLY ?? 'startup,direct,loopback,clients,persistent,reports,default,memory,load').split(',');
 const REPORT_CELLS = Number(process.env.BENCH_REPORT_CELLS ?? 100_000);
 
 const env = { MCP_SCHEMAS_DIR: process.env.MCP_SCHEMAS_DIR ?? '' };
@@ -37,6 +38,7 @@ const sections = {
   persistent: async () => figures.push(...(await measurePersistentLane(cases, concurrency))),
   reports: async () => figures.push(...(await measureReports(REPORT_CELLS))),
   default: async () => figures.push(...(await measureDefaultRun(cases, env))),
+  memory: async () => figures.push(...(await measureMemory(env))),
   // Last: it runs CPU hogs beside the CLI (stopped before it returns).
   load: async () => figures.push(...(await measureUnderLoad(env, note))),
 };

@@ -1,6 +1,7 @@
 // Decides whether `--out P` may be written, before anything is touched (and again under the
 // folder lock, right before the swap). A folder is replaced only if it is absent, empty, or a
-// report folder this tool wrote (it holds the marker); everything else is refused, and the
+// report folder this tool wrote (it holds the marker, and nothing the tool did not write beside
+// it); everything else is refused, and the
 // empty string, the working directory or any ancestor of it, the home directory (or an
 // ancestor) and `/` are always refused.
 import { lstat, opendir, realpath, stat } from 'node:fs/promises';
@@ -8,6 +9,7 @@ import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join, parse, relative, resolve, sep } from 'node:path';
 import { OutputFolderError } from '../runner/errors.js';
 import { describeWriteError, isSystemError } from './describe-fs-error.js';
+import { findForeignEntries } from './find-foreign-entries.js';
 import { hasReportMarker, REPORT_MARKER_FILE } from './report-marker.js';
 
 export interface CheckReportFolderOptions {
@@ -43,7 +45,15 @@ export async function checkReportFolder(given: string, options: CheckReportFolde
     const mountpoint = (await stat(dirname(target))).dev !== stats.dev;
     const entries = await listFirstEntries(target, 4);
     if (entries.length === 0) return { target, state: 'empty', mountpoint };
-    if (await hasReportMarker(target)) return { target, state: 'report', mountpoint };
+    if (await hasReportMarker(target)) {
+      // Its own report, but someone else's files beside it are never replaced with it (issue 28 item 6).
+      const foreign = await findForeignEntries(target);
+      if (foreign.length === 0) return { target, state: 'report', mountpoint };
+      throw refuse(
+        `${target} is a report folder of mcp-error-matrix, but it also holds files this tool did not write (${foreign.slice(0, 5).join(', ')}${foreign.length > 5 ? ', …' : ''}), ` +
+          'which replacing the folder would delete; move them out of the folder, or choose another --out',
+      );
+    }
     const sample = entries.slice(0, 3).join(', ') + (entries.length > 3 ? ', …' : '');
     throw refuse(
       `${target} holds files this tool did not write (${sample}); --out replaces only a folder that is absent, empty, or a report folder ` +

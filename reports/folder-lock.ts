@@ -1,8 +1,10 @@
 // A lock file beside the report folder, so two writers to one --out take turns instead of
-// renaming folders under each other (which ended in ENOTEMPTY, or in one report lost).
+// renaming folders under each other (which ended in ENOTEMPTY, or in one report lost). `run`
+// takes it before its first cell and holds it until its reports are written (issue 28 item 5).
 import { randomBytes } from 'node:crypto';
+import { linkSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { link, lstat, unlink, writeFile } from 'node:fs/promises';
+import { lstat, unlink } from 'node:fs/promises';
 import { OutputFolderError } from '../runner/errors.js';
 import { isSystemError } from './describe-fs-error.js';
 import { readSmallFile } from './read-small-file.js';
@@ -12,6 +14,10 @@ export interface FolderLockOptions {
   shownAs: string;
   /** How long to wait for another writer. @default 120000 */
   waitMs?: number;
+  /** Stops the wait: the lock is not taken, and the error says the wait was interrupted. */
+  signal?: AbortSignal;
+  /** Called once when the lock is held by another live process and the wait begins (for a progress line). */
+  onWait?: (holder: string) => void;
 }
 
 interface LockOwner {
@@ -21,60 +27,150 @@ interface LockOwner {
 }
 
 const POLL_MS = 100;
+const LOCK_MAX_BYTES = 1024;
 
 /**
  * Takes the lock at `lockPath` (waiting while a live process holds it; a lock whose process is
  * gone is broken) and returns the function that releases it. The lock is created with its
- * content in one step (a hard link to a finished file), so no reader sees it empty.
+ * content in one step (a hard link to a finished file), so no reader sees it empty. Something at
+ * `lockPath` that is not a lock file of ours (a FIFO, a symlink, a folder, a file of other text)
+ * is refused at once with its path, never waited on. No stop leaves a file behind: the draft
+ * exists only inside one synchronous attempt, and a process that exits while it holds the lock
+ * (a second Ctrl-C, the stop deadline) removes it on the way out.
  */
 export async function acquireFolderLock(lockPath: string, options: FolderLockOptions): Promise<() => Promise<void>> {
   const owner: LockOwner = { pid: process.pid, host: hostname(), token: randomBytes(8).toString('hex') };
   const text = JSON.stringify(owner);
   const draft = `${lockPath}.${owner.token}`;
-  await writeFile(draft, text, { flag: 'wx' });
   const deadline = Date.now() + (options.waitMs ?? 120_000);
-  try {
-    for (;;) {
-      try {
-        await link(draft, lockPath);
-        break;
-      } catch (error) {
-        if (!isSystemError(error) || error.code !== 'EEXIST') throw error;
-      }
-      const held = await readOwner(lockPath);
-      if (held && (await isStale(held, lockPath))) {
-        // Re-read right before removing: another writer may have broken it and taken it already.
-        const again = await readOwner(lockPath);
-        if (again?.token === held.token) await unlink(lockPath).catch(() => undefined);
-        continue;
-      }
-      if (Date.now() > deadline) {
-        const who = held ? `process ${held.pid}${held.host === owner.host ? '' : ` on ${held.host}`}` : 'another process';
-        throw new OutputFolderError(
-          'unwritable',
-          `--out ${JSON.stringify(options.shownAs)}: ${who} has been writing this report folder for too long (lock ${lockPath}); wait for it to finish, ` +
-            `or give each run its own --out. If no such process runs any more, delete the lock file.`,
-        );
-      }
-      await new Promise((wait) => setTimeout(wait, POLL_MS));
+  let waiting = false;
+  for (;;) {
+    if (options.signal?.aborted) throw interrupted(lockPath, options);
+    if (await tryLink(draft, lockPath, text)) break;
+    const held = await readOwner(lockPath);
+    if (held === 'not-a-lock') throw await refuseNotALock(lockPath, options);
+    if (held !== 'gone' && (await isStale(held, lockPath))) {
+      // Re-read right before removing: another writer may have broken it and taken it already.
+      const again = await readOwner(lockPath);
+      if (typeof again === 'object' && again.token === held.token) await unlink(lockPath).catch(() => undefined);
+      continue;
     }
-  } finally {
-    await unlink(draft).catch(() => undefined);
+    if (held !== 'gone' && !waiting) {
+      waiting = true;
+      options.onWait?.(describeHolder(held, owner));
+    }
+    if (Date.now() > deadline) {
+      const who = held === 'gone' ? 'another process' : describeHolder(held, owner);
+      throw new OutputFolderError(
+        'unwritable',
+        `--out ${JSON.stringify(options.shownAs)}: ${who} has held this report folder's lock for too long (lock ${lockPath}): it is running with the same --out, or writing it; wait for it to finish, ` +
+          `or give each run its own --out. If no such process runs any more, delete the lock file.`,
+      );
+    }
+    await sleep(POLL_MS, options.signal);
   }
+  heldLocks.set(lockPath, owner.token);
   return async () => {
-    if ((await readOwner(lockPath))?.token === owner.token) await unlink(lockPath).catch(() => undefined);
+    heldLocks.delete(lockPath);
+    const current = await readOwner(lockPath);
+    if (typeof current === 'object' && current.token === owner.token) await unlink(lockPath).catch(() => undefined);
   };
+
+  // One attempt: the draft is written, hard-linked into place and removed again, synchronously, so
+  // no signal handler (which runs between tasks) can end the process while the draft exists.
+  async function tryLink(draftPath: string, lock: string, content: string): Promise<boolean> {
+    try {
+      writeFileSync(draftPath, content, { flag: 'wx' });
+      linkSync(draftPath, lock);
+      return true;
+    } catch (error) {
+      if (isSystemError(error) && error.code === 'EEXIST') return false;
+      throw error;
+    } finally {
+      tryUnlink(draftPath);
+    }
+  }
 }
 
-async function readOwner(lockPath: string): Promise<LockOwner | undefined> {
+/** Locks this process holds (path → token): removed if the process exits first. */
+const heldLocks = new Map<string, string>();
+process.once('exit', () => {
+  for (const [lockPath, token] of heldLocks) {
+    try {
+      if ((JSON.parse(readFileSync(lockPath, 'utf8')) as Partial<LockOwner>).token === token) tryUnlink(lockPath);
+    } catch {
+      // Gone, or not ours any more.
+    }
+  }
+});
+
+function tryUnlink(path: string): void {
   try {
-    const parsed: unknown = JSON.parse((await readSmallFile(lockPath, 1024)) ?? '');
-    const owner = parsed as Partial<LockOwner>;
+    unlinkSync(path);
+  } catch {
+    // Already gone.
+  }
+}
+
+/** The lock's owner; 'gone' when there is no lock (released meanwhile); 'not-a-lock' when something else is there. */
+async function readOwner(lockPath: string): Promise<LockOwner | 'gone' | 'not-a-lock'> {
+  const stats = await lstat(lockPath).catch(() => undefined);
+  if (stats === undefined) return 'gone';
+  if (!stats.isFile()) return 'not-a-lock';
+  const text = await readSmallFile(lockPath, LOCK_MAX_BYTES);
+  if (text === undefined) return (await lstat(lockPath).catch(() => undefined)) === undefined ? 'gone' : 'not-a-lock';
+  try {
+    const owner = JSON.parse(text) as Partial<LockOwner>;
     if (typeof owner.pid === 'number' && typeof owner.host === 'string' && typeof owner.token === 'string') return owner as LockOwner;
   } catch {
-    // Vanished (released), or not a lock we wrote: wait for it like any other holder.
+    // Not JSON: not a lock this tool wrote (ours are complete from the moment they exist).
   }
-  return undefined;
+  return 'not-a-lock';
+}
+
+async function refuseNotALock(lockPath: string, options: FolderLockOptions): Promise<OutputFolderError> {
+  const stats = await lstat(lockPath).catch(() => undefined);
+  const kind = !stats
+    ? 'something that vanished'
+    : stats.isSymbolicLink()
+      ? 'a symbolic link'
+      : stats.isFIFO()
+        ? 'a named pipe'
+        : stats.isDirectory()
+          ? 'a folder'
+          : stats.isSocket()
+            ? 'a socket'
+            : stats.isFile()
+              ? 'a file that is not a lock this tool wrote'
+              : 'a device';
+  return new OutputFolderError(
+    'refused',
+    `--out ${JSON.stringify(options.shownAs)}: ${lockPath} is ${kind}, not this tool's lock file (a small JSON file naming the process that holds it); ` +
+      'remove it or choose another --out; nothing was written or removed',
+  );
+}
+
+function interrupted(lockPath: string, options: FolderLockOptions): OutputFolderError {
+  return new OutputFolderError('unwritable', `--out ${JSON.stringify(options.shownAs)}: interrupted while waiting for the report folder's lock (${lockPath}); nothing was written`);
+}
+
+function describeHolder(held: LockOwner, self: LockOwner): string {
+  return `process ${held.pid}${held.host === self.host ? '' : ` on ${held.host}`}`;
+}
+
+/** Waits `ms`, or less when `signal` aborts. */
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      resolve();
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
 }
 
 /**

@@ -9,6 +9,7 @@ import type { Cell, RecordedExchange, RunResult } from '../runner/types.js';
 import { describeMismatch, findMismatch } from './describe-mismatch.js';
 import { describeCases, markRepro, restoreRepro } from './html-details-text.js';
 import { escapeJsonForScript } from './html-json-script.js';
+import { SpilledParts } from './spilled-parts.js';
 import { redactText, sanitizeHeaders, sanitizeText, sanitizeValue, stripControl } from './redact.js';
 
 export interface DetailsOptions {
@@ -16,6 +17,8 @@ export interface DetailsOptions {
   maxBodyChars: number;
   /** Characters kept from the end of target stderr/stdout. */
   maxOutputChars: number;
+  /** Keep the distinct parts in a temporary file until they are written (a large run). @default false */
+  spillParts?: boolean;
 }
 
 interface ExchangeDetails {
@@ -168,9 +171,12 @@ class PartPool {
   // can ever equal one): a `kind:json` key was a second copy to hash.
   private readonly index = new Map<string, Map<string, number>>();
 
+  /** With `spilled`, each new part goes there as the text it is written as (`parts` stays empty). */
+  constructor(readonly spilled?: SpilledParts) {}
+
   add(kind: string, raw: unknown, describe: () => unknown): number {
     const inEvidence = EVIDENCE_KINDS.has(kind);
-    const store = (value: unknown) => (inEvidence ? -1 - this.evidence.push(kind, value) : this.parts.push(value) - 1);
+    const store = (value: unknown) => (inEvidence ? -1 - this.evidence.push(kind, value) : this.keep(value));
     let json = typeof raw === 'string' ? raw : keyOf(raw);
     if (json === undefined) return store(describe());
     if (json.length > LONG_KEY_CHARS) {
@@ -184,6 +190,12 @@ class PartPool {
     position = store(describe());
     index.set(json, position);
     return position;
+  }
+
+  private keep(part: unknown): number {
+    if (!this.spilled) return this.parts.push(part) - 1;
+    const position = this.spilled.count;
+    return this.spilled.push(escapeJsonForScript(`${position ? ',' : ''}${JSON.stringify(part) ?? 'null'}`));
   }
 }
 
@@ -229,7 +241,7 @@ const ROWS_PER_CHUNK = 256;
  */
 export class DetailsBuilder {
   readonly cases: Record<string, unknown>;
-  private readonly pool = new PartPool();
+  private readonly pool: PartPool;
   private readonly caseIds = new Indexer();
   private readonly targets = new Indexer();
   private readonly versions = new Indexer();
@@ -241,6 +253,12 @@ export class DetailsBuilder {
     private readonly options: DetailsOptions,
   ) {
     this.cases = describeCases(result);
+    this.pool = new PartPool(options.spillParts ? new SpilledParts() : undefined);
+  }
+
+  /** The parts as the text they are written as, when they were kept on disk (`spillParts`); the file goes once read. */
+  partChunks(): Iterable<string> | undefined {
+    return this.pool.spilled?.read();
   }
 
   /** Adds the next cell; returns a chunk of serialized rows when a batch is full. */

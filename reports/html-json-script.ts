@@ -4,6 +4,8 @@
 /** What the details JSON is made of once every cell was added (html-details.ts DetailsBuilder). */
 export interface FinishedDetails {
   finish(): { parts: readonly unknown[] } & Record<string, unknown>;
+  /** The parts already written out as escaped JSON text, comma-separated, when they were kept on disk. */
+  partChunks?(): Iterable<string> | undefined;
 }
 
 /**
@@ -38,8 +40,12 @@ export function* serializeDetailsChunks(builder: FinishedDetails, rows: Iterable
   } else {
     yield escapeJsonForScript(`${head().slice(0, -1)},"parts":[`);
   }
-  const parts = builder.finish().parts;
-  for (let i = 0; i < parts.length; i++) yield escapeJsonForScript(`${i ? ',' : ''}${JSON.stringify(parts[i]) ?? 'null'}`);
+  const spilled = builder.partChunks?.();
+  if (spilled) yield* spilled;
+  else {
+    const parts = builder.finish().parts;
+    for (let i = 0; i < parts.length; i++) yield escapeJsonForScript(`${i ? ',' : ''}${JSON.stringify(parts[i]) ?? 'null'}`);
+  }
   if (gathered) {
     yield '],"cells":[';
     yield* gathered;

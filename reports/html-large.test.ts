@@ -102,3 +102,21 @@ describe('HTML matrix, large page (rows drawn from data)', () => {
     expect(out.match(/<script\b/gi)).toHaveLength(3);
   });
 });
+
+// Issue 28 item 4: a large page's distinct parts wait in a temporary file until every row is
+// written (100,000 distinct cases held 300 MB of them), and its skeleton rows are written in pieces
+// (100,000 made one page string of 27 M characters); the page is the same, byte for byte.
+describe('HTML matrix, large page with its parts kept on disk and its rows written in pieces', () => {
+  it('writes the same bytes as with the parts in memory and the rows in the template, and leaves no file behind', async () => {
+    const { readdirSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const spills = () => readdirSync(tmpdir()).filter((name) => name.startsWith(`mcp-error-matrix-parts-${process.pid}-`));
+    const result = makeSyntheticRunResult({ cases: 30, targets: 5, versions: ['2025-11-25', '2026-07-28'] });
+    const inMemory = render(result, { drawRowsAbove: 100, spillParts: false, streamRows: false });
+    expect(render(result, { drawRowsAbove: 100, spillParts: true, streamRows: false })).toBe(inMemory);
+    // The skeleton rows written in pieces outside the template: the same bytes too.
+    expect(render(result, { drawRowsAbove: 100, spillParts: true, streamRows: true })).toBe(inMemory);
+    expect(inMemory).toContain('"parts":[');
+    expect(spills()).toEqual([]);
+  });
+});

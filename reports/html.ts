@@ -7,7 +7,7 @@ import { DetailsBuilder } from './html-details.js';
 import { GridBuilder, serializeGridChunks, type MatrixGrid } from './html-grid.js';
 import { serializeDetailsChunks } from './html-json-script.js';
 import { DETAILS_MARK, getHtmlTemplates, Handlebars, ROWS_MARK } from './html-templates.js';
-import { buildMatrixViewModel } from './html-view-model.js';
+import { buildMatrixViewModel, type MatrixRow } from './html-view-model.js';
 import { toPassableResult, toReportSource, type ReportSource } from './report-source.js';
 import { buildTrendViews } from './trend-html.js';
 
@@ -30,7 +30,23 @@ export interface HtmlOptions {
    * @default LARGE_RUN_CELLS
    */
   drawRowsAbove?: number;
+  /**
+   * Keep the details' distinct parts in a temporary file until they are written, instead of in
+   * memory (the bytes are the same). @default when rows are drawn by the page (a large run)
+   */
+  spillParts?: boolean;
+  /**
+   * Write a large page's row skeleton in pieces, after the template has rendered the rest of the page,
+   * instead of as part of one page string (the bytes are the same). @default when rows are drawn by the page
+   */
+  streamRows?: boolean;
 }
+
+/** Skeleton rows of a large page written per piece. */
+const ROWS_PER_PIECE = 512;
+/** How the template opens and closes a group's rows (reports/templates/matrix.hbs); other tables come before the matrix. */
+const GROUP_START = '<tbody data-layer=';
+const GROUP_END = '  </tbody>';
 
 /** Above this many cells bodies and target output are cut shorter (a report must stay openable). */
 export const LARGE_RUN_CELLS = 10_000;
@@ -71,6 +87,20 @@ function* passCells(cells: Iterable<Cell>, details: DetailsBuilder, grid: GridBu
   if (last) yield last;
 }
 
+/** A large page's skeleton rows, as the template writes them (matrix.hbs), a piece at a time. */
+function* renderSkeletonRows(rows: readonly MatrixRow[], cellsHtml: string): Generator<string> {
+  const esc = Handlebars.escapeExpression;
+  let piece = '';
+  for (const [index, row] of rows.entries()) {
+    piece += `    <tr data-layer="${esc(row.layer)}" data-q="${esc(row.search)}" data-r="${row.position}" class="pending"><th scope="row"><code>${esc(row.caseId)}</code> <span class="title">${esc(row.title)}</span></th>${cellsHtml}</tr>\n`;
+    if ((index + 1) % ROWS_PER_PIECE === 0) {
+      yield piece;
+      piece = '';
+    }
+  }
+  if (piece) yield piece;
+}
+
 /** Render a run as one self-contained HTML file (a pure function of the result). */
 export function render(result: RunResult, options: HtmlOptions = {}): string {
   return [...renderChunks(result, options)].join('');
@@ -94,6 +124,8 @@ export function* renderChunks(input: RunResult | ReportSource, options: HtmlOpti
   const details = new DetailsBuilder(result, {
     maxBodyChars: options.maxBodyChars ?? (large ? 2048 : 16_384),
     maxOutputChars: options.maxOutputChars ?? (large ? 1024 : 8192),
+    // A large page writes its parts after every row: until then they wait on disk, not in memory.
+    spillParts: options.spillParts ?? lazyRows,
   });
   const grid = new GridBuilder(view.layout, options.comparison);
   const versionCount = view.targets.length ? view.columns.length / view.targets.length : 0;
@@ -101,7 +133,13 @@ export function* renderChunks(input: RunResult | ReportSource, options: HtmlOpti
   const rows = lazyRows ? passCells(result.cells, details, grid) : [...passCells(result.cells, details, grid)];
   const filled = lazyRows ? undefined : grid.finish();
   const pendingCell = new Handlebars.SafeString(`<td class="pending" colspan="${view.columns.length}"></td>`);
-  const groups = view.groups.map((group) => ({ ...group, rows: group.rows.map((row) => ({ ...row, cellsHtml: filled ? new Handlebars.SafeString(renderCells(filled, row.position, versionCount)) : pendingCell })) }));
+  // A large page's skeleton rows (one per case: 100,000 of them made a page string of 27 M characters)
+  // are written in pieces into the template's output, not rendered inside it.
+  const streamRows = lazyRows && (options.streamRows ?? true);
+  const groups = view.groups.map((group) => ({
+    ...group,
+    rows: streamRows ? [] : group.rows.map((row) => ({ ...row, cellsHtml: filled ? new Handlebars.SafeString(renderCells(filled, row.position, versionCount)) : pendingCell })),
+  }));
   const page = template({
     ...view,
     groups,
@@ -117,7 +155,18 @@ export function* renderChunks(input: RunResult | ReportSource, options: HtmlOpti
   });
   const mark = page.indexOf(DETAILS_MARK);
   if (mark < 0) throw new Error('HTML report template has no {{jsonScript "cell-data"}} block');
-  yield page.slice(0, mark);
+  let written = 0;
+  if (streamRows) {
+    const first = page.indexOf(GROUP_START);
+    for (const group of view.groups) {
+      const end = first < 0 ? -1 : page.indexOf(GROUP_END, written === 0 ? first : written + GROUP_END.length);
+      if (end < 0 || end > mark) throw new Error('HTML report template: a group of the matrix has no closing </tbody>');
+      yield page.slice(written, end);
+      yield* renderSkeletonRows(group.rows, pendingCell.toString());
+      written = end;
+    }
+  }
+  yield page.slice(written, mark);
   yield* serializeDetailsChunks(details, rows, lazyRows);
   if (!lazyRows) {
     yield page.slice(mark + DETAILS_MARK.length);

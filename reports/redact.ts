@@ -24,9 +24,12 @@ export function isSecretHeader(name: string): boolean {
   return SECRET_HEADERS.has(lower) || SECRET_HEADER_NAME.test(lower);
 }
 
-// Reports sanitize the same short strings (headers, ids, messages) thousands of times.
+// Reports sanitize the same short strings (headers, ids, messages) thousands of times. Bounded in
+// entries and in characters: 20,000 texts of up to 2 KiB could hold 80 MB (issue 28 item 4).
 const cache = new Map<string, string>();
 const CACHE_LIMIT = 20_000;
+const CACHE_MAX_CHARS = 4 * 1024 * 1024;
+let cacheChars = 0;
 
 /** Strip control characters, then redact: the treatment for any wire or target text. */
 export function sanitizeText(text: string): string {
@@ -34,9 +37,13 @@ export function sanitizeText(text: string): string {
   if (text.length > 2048) return redactText(stripControl(text));
   let clean = cache.get(text);
   if (clean === undefined) {
-    if (cache.size >= CACHE_LIMIT) cache.clear();
+    if (cache.size >= CACHE_LIMIT || cacheChars >= CACHE_MAX_CHARS) {
+      cache.clear();
+      cacheChars = 0;
+    }
     clean = redactText(stripControl(text));
     cache.set(text, clean);
+    cacheChars += text.length + (clean === text ? 0 : clean.length);
   }
   return clean;
 }

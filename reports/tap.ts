@@ -132,6 +132,9 @@ function linkSpecReference(ref: { ref: string; url?: string }): string {
 
 const entryMemo = new Map<string, string>();
 const ENTRY_MEMO_LIMIT = 20_000;
+// Bounded in characters too, as redact.ts's cache is (issue 28 item 4).
+const ENTRY_MEMO_MAX_CHARS = 4 * 1024 * 1024;
+let entryMemoChars = 0;
 
 function stringifyEntry(key: string, value: unknown): string {
   // A plain string (every repro line, most reasons) needs neither the memo nor the yaml package.
@@ -140,9 +143,13 @@ function stringifyEntry(key: string, value: unknown): string {
   const memoKey = JSON.stringify([key, value]);
   let text = entryMemo.get(memoKey);
   if (text === undefined) {
-    if (entryMemo.size >= ENTRY_MEMO_LIMIT) entryMemo.clear();
+    if (entryMemo.size >= ENTRY_MEMO_LIMIT || entryMemoChars >= ENTRY_MEMO_MAX_CHARS) {
+      entryMemo.clear();
+      entryMemoChars = 0;
+    }
     text = loadYaml().stringify(sanitize({ [key]: value }), { lineWidth: 0 });
     entryMemo.set(memoKey, text);
+    entryMemoChars += memoKey.length + text.length;
   }
   return text;
 }

@@ -11,7 +11,7 @@ import { runCli } from '../test/run-cli.js';
 import { writeReportFolder } from './write.js';
 
 interface Fault {
-  op: 'mkdir' | 'rename' | 'open' | 'write';
+  op: 'mkdir' | 'rename' | 'open' | 'write' | 'access';
   match: RegExp;
   code: string;
 }
@@ -40,7 +40,21 @@ vi.mock('node:fs/promises', async (importOriginal) => {
     }
     return handle;
   };
-  const patched = { ...actual, mkdir: wrap('mkdir', actual.mkdir), rename: wrap('rename', actual.rename), writeFile: wrap('open', actual.writeFile), open };
+  const patched = { ...actual, mkdir: wrap('mkdir', actual.mkdir), rename: wrap('rename', actual.rename), writeFile: wrap('open', actual.writeFile), access: wrap('access', actual.access), open };
+  return { ...patched, default: patched };
+});
+
+// The lock's draft is written synchronously (folder-lock.ts): its creation fails the same way.
+vi.mock('node:fs', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('node:fs')>();
+  const writeFileSync: typeof actual.writeFileSync = (path, ...rest) => {
+    const fault = faults.current;
+    if (fault?.op === 'open' && fault.match.test(String(path))) {
+      throw Object.assign(new Error(`${fault.code}: simulated, open '${String(path)}'`), { code: fault.code, syscall: 'open', path: String(path) });
+    }
+    return actual.writeFileSync(path, ...rest);
+  };
+  const patched = { ...actual, writeFileSync };
   return { ...patched, default: patched };
 });
 
@@ -89,5 +103,23 @@ describe('a file-system error while writing is a clear error, and the old report
     expect(result.stderr).toMatch(/^mcp-error-matrix run: --out ".*report": cannot write the report: no space left on the device; free some space or choose another --out \[ENOSPC\] \(write .*matrix\.html\)\n$/);
     expect(existsSync(out)).toBe(false);
     expect(readdirSync(join(out, '..'))).toEqual([]);
+  });
+});
+
+// Issue 28 item 7: a read-only --out was found only after every cell had run (and the run was lost).
+describe('a report folder that cannot be written is found before the first cell', () => {
+  test.each([
+    ['the parent is read-only (the lock cannot be created)', { op: 'open', match: /\.report\.lock\./, code: 'EROFS' }, false],
+    ['the folder itself is read-only (a read-only mount)', { op: 'access', match: /\/report$/, code: 'EROFS' }, true],
+  ] as const)('%s: exit 2 naming it, no cell run, nothing left behind', async (_title, fault, exists) => {
+    const out = join(root, `ro-${fault.op}`, 'report');
+    mkdirSync(exists ? out : join(out, '..'), { recursive: true });
+    faults.current = fault;
+    const result = await runCli(['run', '--target', 'naive', '--case', 'content-not-array', '--mode', 'direct', '--no-schemas', '--no-baseline', '--quiet', '--out', out], { cwd: root });
+    expect(result.code).toBe(2);
+    // No TAP: the run never started.
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(new RegExp(`^mcp-error-matrix run: --out ".*report": cannot write the report: the file system is read-only; choose a writable folder \\[EROFS\\]`));
+    expect(readdirSync(join(out, '..'))).toEqual(exists ? ['report'] : []);
   });
 });

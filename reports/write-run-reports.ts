@@ -6,7 +6,7 @@ import { createReceipts, RECEIPTS_FILE, SIGNATURE_FILE, SUMS_FILE, type ReceiptI
 import type { ReportSource } from './report-source.js';
 import { writeReportFolder, type WriteReportFolderOptions } from './write.js';
 
-export interface WriteRunReportsOptions extends RenderContext, Pick<WriteReportFolderOptions, 'cwd' | 'home' | 'shownAs' | 'onStep'> {
+export interface WriteRunReportsOptions extends RenderContext, Pick<WriteReportFolderOptions, 'cwd' | 'home' | 'shownAs' | 'onStep' | 'held'> {
   /** Every input the run read (case files, schemas, baseline, runner code, target files). */
   inputs: ReceiptInput[];
   /** The package root: inputs under it are recorded under the root "package", which verify locates itself. */
@@ -32,8 +32,16 @@ export async function writeRunReports(outDir: string, result: RunResult | Report
   // The build's precompiled HTML templates, when present, spare compiling matrix.hbs (html-templates.ts).
   if (options.formats?.includes('html') ?? true) await loadPrecompiledTemplates();
   const files = renderReportChunks(result, options.comparison ? { comparison: options.comparison } : {}, options.formats);
-  const { cwd, home, shownAs, onStep } = options;
-  const folderOptions = { ...(cwd === undefined ? {} : { cwd }), ...(home === undefined ? {} : { home }), ...(shownAs === undefined ? {} : { shownAs }), ...(onStep ? { onStep } : {}) };
+  const { cwd, home, shownAs, onStep, held } = options;
+  const finalizeNames = [RECEIPTS_FILE, ...(options.signer ? [SIGNATURE_FILE] : []), SUMS_FILE];
+  const folderOptions = {
+    ...(cwd === undefined ? {} : { cwd }),
+    ...(home === undefined ? {} : { home }),
+    ...(shownAs === undefined ? {} : { shownAs }),
+    ...(onStep ? { onStep } : {}),
+    ...(held ? { held } : {}),
+    finalizeNames,
+  };
   await writeReportFolder(outDir, files, async (staging, written) => {
     // The outputs were hashed as they were written: no need to read them back. Every file of
     // the folder is listed, the report marker included.
@@ -52,5 +60,5 @@ export async function writeRunReports(outDir: string, result: RunResult | Report
       { name: SUMS_FILE, content: receipts.sha256sums },
     ];
   }, folderOptions);
-  return [...files.map((file) => file.name), RECEIPTS_FILE, ...(options.signer ? [SIGNATURE_FILE] : []), SUMS_FILE];
+  return [...files.map((file) => file.name), ...finalizeNames];
 }

@@ -10,6 +10,8 @@ import { checkReportFolder, type ReportFolderPlan } from './check-report-folder.
 import { describeWriteError, isSystemError } from './describe-fs-error.js';
 import { acquireFolderLock } from './folder-lock.js';
 import { getSwapPaths, MOUNTPOINT_STAGING_PREFIX, moveStagedFiles, recoverMountpointStaging, recoverReportFolder } from './recover-report-folder.js';
+import { isOwnRegularFile, listOwnFiles } from './find-foreign-entries.js';
+import type { HeldReportFolder } from './hold-report-folder.js';
 import { createReportMarker, REPORT_MARKER_FILE } from './report-marker.js';
 
 export interface ReportFile {
@@ -116,6 +118,10 @@ export interface WriteReportFolderOptions {
   lockWaitMs?: number;
   /** Called at each step of the swap; for crash tests only. */
   onStep?: (step: ReportWriteStep) => void | Promise<void>;
+  /** The names of the files `finalize` adds (receipts…): the marker lists them with the others, so the tool knows every file it wrote. */
+  finalizeNames?: readonly string[];
+  /** The folder's lock, already taken by this process (holdReportFolder, before the run): used, and left held. @default taken and released here */
+  held?: HeldReportFolder;
 }
 
 type Finalize = (stagingDir: string, written: ReadonlyMap<string, WrittenDigest>) => Promise<ReportFile[]>;
@@ -144,21 +150,25 @@ export async function writeReportFolder(outDir: string, files: ReportFile[], fin
   const cwd = options.cwd ?? process.cwd();
   const shownAs = options.shownAs ?? outDir;
   const check = () => checkReportFolder(outDir, { cwd, home: options.home ?? homedir(), shownAs });
-  const plan = await check();
+  const plan = options.held?.plan ?? (await check());
   const paths = getSwapPaths(plan.target, `${process.pid}-${randomBytes(4).toString('hex')}`);
   let release: (() => Promise<void>) | undefined;
   try {
-    await mkdir(dirname(plan.target), { recursive: true });
-    release = await acquireFolderLock(paths.lock, { shownAs, ...(options.lockWaitMs === undefined ? {} : { waitMs: options.lockWaitMs }) });
+    if (!options.held) {
+      await mkdir(dirname(plan.target), { recursive: true });
+      release = await acquireFolderLock(paths.lock, { shownAs, ...(options.lockWaitMs === undefined ? {} : { waitMs: options.lockWaitMs }) });
+    }
     if (plan.mountpoint) await recoverMountpointStaging(plan.target);
     else await recoverReportFolder(plan.target);
     // Checked again under the lock: recovery may have restored a folder, or someone changed it.
     const locked = await check();
-    const written = locked.mountpoint ? await writeIntoMountpoint(locked, files, finalize, options) : await swapInFolder(locked, paths, files, finalize, options);
+    const marker = createReportMarker([...files.map((file) => file.name), ...(options.finalizeNames ?? [])]);
+    const written = locked.mountpoint ? await writeIntoMountpoint(locked, files, finalize, options, marker) : await swapInFolder(locked, paths, files, finalize, options, marker);
     return written.map((name) => join(locked.target, name));
   } catch (error) {
     throw finalizeErrors.has(error as object) ? error : describeWriteError(error, shownAs);
   } finally {
+    // A held lock belongs to the caller, who releases it once done with the folder.
     await release?.();
   }
 }
@@ -168,7 +178,7 @@ export async function writeReportFolder(outDir: string, files: ReportFile[], fin
 const finalizeErrors = new WeakSet<object>();
 
 /** Writes the marker, the files and finalize's files into `dir`; returns the names written. */
-async function writeStaging(dir: string, files: ReportFile[], finalize: Finalize | undefined): Promise<string[]> {
+async function writeStaging(dir: string, files: ReportFile[], finalize: Finalize | undefined, options: WriteReportFolderOptions, marker: string): Promise<string[]> {
   const written = new Map<string, WrittenDigest>();
   // Each file is flushed to disk while the next is rendered; all are on disk before this returns.
   const flushes: Promise<void>[] = [];
@@ -182,13 +192,16 @@ async function writeStaging(dir: string, files: ReportFile[], finalize: Finalize
     }
   };
   try {
-    await writeAll([{ name: REPORT_MARKER_FILE, content: createReportMarker() }, ...files]);
+    await writeAll([{ name: REPORT_MARKER_FILE, content: marker }, ...files]);
     const extra = finalize
       ? await finalize(dir, written).catch((error: unknown) => {
           if (typeof error === 'object' && error !== null) finalizeErrors.add(error);
           throw error;
         })
       : [];
+    // The marker listed what would be written: a file it does not name would be taken for someone else's next time.
+    const undeclared = extra.filter((file) => !(options.finalizeNames ?? []).includes(file.name));
+    if (undeclared.length > 0) throw new Error(`writeReportFolder: finalize wrote ${undeclared.map((file) => file.name).join(', ')}, not declared in finalizeNames`);
     await writeAll(extra);
     await Promise.all(flushes);
     await syncFolder(dir);
@@ -199,12 +212,12 @@ async function writeStaging(dir: string, files: ReportFile[], finalize: Finalize
   }
 }
 
-async function swapInFolder(plan: ReportFolderPlan, paths: ReturnType<typeof getSwapPaths>, files: ReportFile[], finalize: Finalize | undefined, options: WriteReportFolderOptions): Promise<string[]> {
+async function swapInFolder(plan: ReportFolderPlan, paths: ReturnType<typeof getSwapPaths>, files: ReportFile[], finalize: Finalize | undefined, options: WriteReportFolderOptions, marker: string): Promise<string[]> {
   let stage: 'tmp' | 'new' | 'old' | 'done' = 'tmp';
   let names: string[];
   try {
     await mkdir(paths.tmp);
-    names = await writeStaging(paths.tmp, files, finalize);
+    names = await writeStaging(paths.tmp, files, finalize, options, marker);
     await options.onStep?.('staged');
     await rename(paths.tmp, paths.new);
     stage = 'new';
@@ -236,22 +249,27 @@ async function swapInFolder(plan: ReportFolderPlan, paths: ReturnType<typeof get
  * last). A writer killed while moving leaves the complete `.new-` folder, and the next write's
  * recovery finishes the moves, so the folder ends up holding the new report whole.
  */
-async function writeIntoMountpoint(plan: ReportFolderPlan, files: ReportFile[], finalize: Finalize | undefined, options: WriteReportFolderOptions): Promise<string[]> {
+async function writeIntoMountpoint(plan: ReportFolderPlan, files: ReportFile[], finalize: Finalize | undefined, options: WriteReportFolderOptions, marker: string): Promise<string[]> {
   // The marker goes in first, so a crash below leaves a folder the next run recognises and recovers.
-  if (plan.state === 'empty') await writeContent(join(plan.target, REPORT_MARKER_FILE), createReportMarker());
+  if (plan.state === 'empty') await writeContent(join(plan.target, REPORT_MARKER_FILE), marker);
+  // The old report's files: those the new one does not write again are removed once it is in place.
+  const previous = (await listOwnFiles(plan.target)) ?? new Set<string>();
   const id = `${process.pid}-${randomBytes(4).toString('hex')}`;
   const staging = join(plan.target, `${MOUNTPOINT_STAGING_PREFIX.tmp}${id}`);
   const complete = join(plan.target, `${MOUNTPOINT_STAGING_PREFIX.new}${id}`);
   let moving = false;
   try {
     await mkdir(staging);
-    const names = await writeStaging(staging, files, finalize);
+    const names = await writeStaging(staging, files, finalize, options, marker);
     await options.onStep?.('staged');
     await rename(staging, complete);
     moving = true;
     await options.onStep?.('ready');
     await moveStagedFiles(complete, plan.target);
     moving = false;
+    for (const name of previous) {
+      if (name !== REPORT_MARKER_FILE && !names.includes(name) && (await isOwnRegularFile(plan.target, name))) await rm(join(plan.target, name), { force: true });
+    }
     await syncFolder(plan.target);
     await options.onStep?.('swapped');
     return names;

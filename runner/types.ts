@@ -352,7 +352,7 @@ export interface TargetOutcome {
   error?: string;
   /** The target cannot run this cell (e.g. protocol version unsupported): the cell is `skip`. */
   skip?: string;
-  /** With `error`: its named cause (an adapter gap, a runner deadline, starvation). */
+  /** With `error`: its named cause (an adapter gap, a runner deadline, starvation, a target that could not start, a stop from outside). */
   errorKind?: ErrorKind;
   /** What a built-in client library did, before any mapping (`toolCallsSent` absent: the runner counts the recording's). */
   observed?: Omit<CellObservation, 'toolCallsSent'> & { toolCallsSent?: number };

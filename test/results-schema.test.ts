@@ -98,6 +98,15 @@ describe('schemas/results.schema.json and results-v2.schema.json', () => {
     expect(schema.$defs.consequence.enum).toEqual([...CONSEQUENCES]);
   });
 
+  it('accepts an error kind from the vocabulary on a cell, names the same kinds, and rejects another', async () => {
+    const result = structuredClone(makeRunResult()) as unknown as Record<string, any>;
+    Object.assign(result.cells[0], { status: 'error', reason: 'ts-sdk@0.4.0 could not start', errorKind: 'target-start' });
+    expect(checkResults(result)).toEqual([]);
+    result.cells[0].errorKind = 'bad-luck';
+    expect(checkResults(result).join('\n')).toMatch(/errorKind/);
+    const schema = JSON.parse(await readFile(new URL('../schemas/results.schema.json', import.meta.url), 'utf8')) as { $defs: { cell: { properties: { errorKind: { enum: string[] } } } } };
+    expect(schema.$defs.cell.properties.errorKind.enum).toEqual([...ERROR_KINDS]);
+  });
   it('accepts an error cell of kind adapter-gap with what the library did, and names the same error kinds', async () => {
     const result = structuredClone(makeRunResult()) as unknown as Record<string, any>;
     Object.assign(result.cells[0], {

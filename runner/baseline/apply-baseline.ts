@@ -43,12 +43,25 @@ export function validateBaselineEntries(baseline: Baseline, scope: BaselineScope
  * Throws for an entry whose check id no judged cell of its case and target has. Cells that were
  * skipped or broke carry no checks, so they cannot prove an id wrong.
  */
-export function validateBaselineChecks(baseline: Baseline, cells: readonly Cell[]): void {
-  for (const entry of baseline.entries) {
+export function validateBaselineChecks(baseline: Baseline, cells: Iterable<Cell>): void {
+  // One pass over the cells (a large run reads them from disk): the check ids each check entry's judged cells have.
+  const withCheck = baseline.entries.filter((entry) => entry.check !== undefined);
+  if (withCheck.length === 0) return;
+  const idsByEntry = new Map<BaselineEntry, Set<string>>();
+  for (const cell of cells) {
+    if (cell.checks.length === 0) continue;
+    for (const entry of withCheck) {
+      if (!matchesCell(entry, cell)) continue;
+      const ids = idsByEntry.get(entry) ?? new Set<string>();
+      for (const check of cell.checks) ids.add(check.id);
+      idsByEntry.set(entry, ids);
+    }
+  }
+  for (const entry of withCheck) {
     if (entry.check === undefined) continue;
-    const judged = cells.filter((cell) => matchesCell(entry, cell) && cell.checks.length > 0);
-    if (judged.length === 0) continue;
-    const ids = [...new Set(judged.flatMap((cell) => cell.checks.map((check) => check.id)))];
+    const found = idsByEntry.get(entry);
+    if (found === undefined) continue;
+    const ids = [...found];
     if (ids.includes(entry.check)) continue;
     const guess = closest(entry.check, ids);
     throw new BaselineError(

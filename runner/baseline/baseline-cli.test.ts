@@ -60,6 +60,17 @@ describe('run --baseline / --write-baseline', () => {
     expect((await run('--baseline', 'nope.yaml')).stderr).toMatch(/baseline nope\.yaml: no such file; create it with `run --write-baseline FILE`/);
     expect((await run('--baseline', 'x.yaml', '--no-baseline')).code).toBe(2);
   });
+
+  it('exits 2 naming the file for a billion-laughs document given to --baseline or found at --write-baseline, before any cell runs (issue 28 item 7)', async () => {
+    const laughs = ['a0: &a0 [lol]', ...Array.from({ length: 9 }, (_, level) => `a${level + 1}: &a${level + 1} [${Array(9).fill(`*a${level}`).join(', ')}]`), 'entries: *a9', ''].join('\n');
+    await writeFile(join(dir, 'laughs.yaml'), laughs);
+    for (const flag of ['--baseline', '--write-baseline']) {
+      const result = await run(flag, 'laughs.yaml');
+      expect({ flag, code: result.code, stdout: result.stdout }).toEqual({ flag, code: 2, stdout: '' });
+      expect(result.stderr).toMatch(/^mcp-error-matrix run: baseline laughs\.yaml: cannot be read as a baseline: it uses YAML aliases/);
+    }
+    expect(await readFile(join(dir, 'laughs.yaml'), 'utf8')).toBe(laughs);
+  });
 });
 
 describe('the bundled baseline', () => {

@@ -110,6 +110,32 @@ describe('parseBaselineText: the document', () => {
   });
 });
 
+describe('parseBaselineText: documents built to exhaust the reader (issue 28 item 7)', () => {
+  // A billion-laughs document: each level aliases the one before nine times (9^9 ≈ 387 million leaves).
+  const laughs = ['a0: &a0 [lol]', ...Array.from({ length: 9 }, (_, level) => `a${level + 1}: &a${level + 1} [${Array(9).fill(`*a${level}`).join(', ')}]`), 'entries: *a9'].join('\n');
+
+  it('refuses a billion-laughs document by the file name, with a reason, never the parser\'s own error', () => {
+    let caught: unknown;
+    try {
+      parseBaselineText(laughs, 'laughs.yaml');
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(BaselineError);
+    expect((caught as Error).message).toMatch(/^baseline laughs\.yaml: cannot be read as a baseline: it uses YAML aliases \(\*name\) that expand .*; write each entry out in full$/);
+  });
+
+  it('refuses a document nested deeper than any baseline needs, by the file name', () => {
+    const deep = `entries: ${'['.repeat(100_000)}${']'.repeat(100_000)}\n`;
+    expect(() => parseBaselineText(deep, 'deep.yaml')).toThrow(/^baseline deep\.yaml: /);
+    expect(() => parseBaselineText(deep, 'deep.yaml')).toThrow(BaselineError);
+  });
+
+  it('still reads a baseline that uses an alias or two', () => {
+    expect(parseBaselineText('- &e { target: a, case: x, reason: r }\n- { target: b, case: y, reason: r }\n', 'b.yaml').entries).toHaveLength(2);
+  });
+});
+
 describe('parseBaselineText: each entry', () => {
   const problem = (entry: string): string => {
     try {

@@ -70,7 +70,7 @@ export function parseBaselineText(text: string, file: string): Omit<Baseline, 's
     const first = document.errors[0]!;
     throw new BaselineError(file, `not valid YAML or JSON at line ${lineCounter.linePos(first.pos[0]).line}: ${first.message.split('\n')[0]}`);
   }
-  const root = document.toJS() as unknown;
+  const root = toPlainValue(document, file);
   const list = Array.isArray(root) ? root : isRecord(root) ? root['entries'] : undefined;
   if (isRecord(root)) {
     for (const key of Object.keys(root)) {
@@ -136,6 +136,26 @@ function readEntry(raw: unknown, index: number, line: number | undefined, file: 
     index,
     ...(line === undefined ? {} : { line }),
   };
+}
+
+/** Upper bound on alias expansions while turning the document into values (yaml's own default, stated). */
+const MAX_ALIAS_COUNT = 100;
+
+/**
+ * The document as plain values. A document whose aliases expand beyond MAX_ALIAS_COUNT (a
+ * "billion laughs") or that is nested past the stack is refused by name: the yaml package throws
+ * a ReferenceError or a RangeError there, which must not reach the user as an internal error.
+ */
+function toPlainValue(document: { toJS(options: { maxAliasCount: number }): unknown }, file: string): unknown {
+  try {
+    return document.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const why = /alias/i.test(message)
+      ? `it uses YAML aliases (*name) that expand past ${MAX_ALIAS_COUNT} copies (the shape of a "billion laughs" document)`
+      : `${message.split('\n')[0]} (nested too deep?)`;
+    throw new BaselineError(file, `cannot be read as a baseline: ${why}; write each entry out in full`);
+  }
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -4,9 +4,10 @@ import { resolve } from 'node:path';
 import type { LoadedCase } from '../cases/case-types.js';
 import { packagePath } from '../package-paths.js';
 import { summariseCells } from '../run/run-matrix.js';
-import type { RunResult } from '../types.js';
+import type { Cell, RunResult } from '../types.js';
+import { sourceFromResult, type ReportHead, type ReportSource } from '../../reports/report-source.js';
 import type { RunResultExtras } from '../compare/results-file.js';
-import { applyBaseline, validateBaselineChecks, validateBaselineEntries } from './apply-baseline.js';
+import { applyBaselineToCell, validateBaselineChecks, validateBaselineEntries } from './apply-baseline.js';
 import { loadBaselineFile, type Baseline } from './load-baseline.js';
 import { buildBaselineEntries, writeBaselineFile } from './write-baseline.js';
 import { createHash } from 'node:crypto';
@@ -65,25 +66,48 @@ export async function settleBaseline(
   result: RunResult,
   options: { prepared: PreparedBaseline | undefined; writeBaseline: string | undefined; cwd: string; cases?: readonly LoadedCase[] },
 ): Promise<{ result: RunResult & RunResultExtras; path: string | undefined }> {
+  if (!options.prepared && options.writeBaseline === undefined) return { result, path: undefined };
+  const settled = await settleBaselineSource(sourceFromResult(result), options);
+  return { result: { ...settled.head, cells: result.cells.map(settled.map) }, path: settled.path };
+}
+
+/**
+ * settleBaseline over a report source (a large run's cells are read from disk, a pass at a time):
+ * the run's fields with the baseline's counts and summary, and the baseline as a transform each
+ * cell is read through (applyBaselineToCell).
+ */
+export async function settleBaselineSource(
+  source: ReportSource,
+  options: { prepared: PreparedBaseline | undefined; writeBaseline: string | undefined; cwd: string; cases?: readonly LoadedCase[] },
+): Promise<{ head: ReportHead & RunResultExtras; map: (cell: Cell) => Cell; path: string | undefined }> {
   let prepared = options.prepared;
-  if (prepared) validateBaselineChecks(prepared.baseline, result.cells);
+  if (prepared) validateBaselineChecks(prepared.baseline, source.cells());
   if (options.writeBaseline !== undefined) {
     const path = resolve(options.cwd, options.writeBaseline);
     const cases = new Map((options.cases ?? []).map((loaded) => [loaded.case.id, loaded.case]));
-    const text = await writeBaselineFile(path, buildBaselineEntries(result.cells, prepared?.baseline, cases));
+    const text = await writeBaselineFile(path, buildBaselineEntries(source.cells(), prepared?.baseline, cases));
     const parsed = parseBaselineText(text, options.writeBaseline);
     prepared = { path, baseline: { ...parsed, sha256: createHash('sha256').update(text).digest('hex') } };
   }
-  if (!prepared) return { result, path: undefined };
-  const applied = applyBaseline(prepared.baseline, result.cells);
+  if (!prepared) return { head: source.head, map: (cell) => cell, path: undefined };
   const { baseline } = prepared;
+  const map = (cell: Cell): Cell => applyBaselineToCell(baseline, cell);
+  let applied = 0;
+  let stale = 0;
+  const statuses: Pick<Cell, 'status' | 'conclusion'>[] = [];
+  for (const cell of source.cells()) {
+    const next = map(cell);
+    if (next !== cell && next.status === 'xfail') applied++;
+    if (next !== cell && next.status === 'xpass') stale++;
+    statuses.push({ status: next.status, ...(next.conclusion === undefined ? {} : { conclusion: next.conclusion }) });
+  }
   return {
     path: prepared.path,
-    result: {
-      ...result,
-      cells: applied.cells,
-      summary: summariseCells(applied.cells),
-      baseline: { file: baseline.file, sha256: baseline.sha256, entries: baseline.entries.length, applied: applied.applied, stale: applied.stale },
+    map,
+    head: {
+      ...source.head,
+      summary: summariseCells(statuses),
+      baseline: { file: baseline.file, sha256: baseline.sha256, entries: baseline.entries.length, applied, stale },
     },
   };
 }

@@ -24,20 +24,31 @@ const FAILING = new Set(['fail', 'non_strict', 'xfail']);
  * the scripted answer, e.g. a wrong id). Entries of the previous baseline for (target, case)
  * pairs this run did not judge are kept as they were.
  */
-export function buildBaselineEntries(cells: readonly Cell[], previous: Baseline | undefined, cases: ReadonlyMap<string, Case> = new Map()): NewEntry[] {
-  const judged = new Map<string, Cell[]>();
+export function buildBaselineEntries(cells: Iterable<Cell>, previous: Baseline | undefined, cases: ReadonlyMap<string, Case> = new Map()): NewEntry[] {
+  // One pass, keeping the failing cells only (a large run reads its cells from disk).
+  const judged = new Map<string, { count: number; failing: Cell[] }>();
+  const targetOrder: string[] = [];
+  const seenTargets = new Set<string>();
   for (const cell of cells) {
+    const baselineTarget = getBaselineTarget(cell.target);
+    if (!seenTargets.has(baselineTarget)) {
+      seenTargets.add(baselineTarget);
+      targetOrder.push(baselineTarget);
+    }
     if (cell.status === 'skip' || cell.status === 'error') continue;
-    const key = JSON.stringify([getBaselineTarget(cell.target), cell.case]);
-    judged.set(key, [...(judged.get(key) ?? []), cell]);
+    const key = JSON.stringify([baselineTarget, cell.case]);
+    const group = judged.get(key) ?? { count: 0, failing: [] };
+    group.count++;
+    if (FAILING.has(cell.status)) group.failing.push(cell);
+    judged.set(key, group);
   }
   const entries: NewEntry[] = [];
   for (const group of judged.values()) {
-    const failing = group.filter((cell) => FAILING.has(cell.status));
+    const failing = group.failing;
     if (failing.length === 0) continue;
     const target = getBaselineTarget(failing[0]!.target);
     const caseId = failing[0]!.case;
-    const versions: (ProtocolVersion | undefined)[] = failing.length === group.length ? [undefined] : failing.map((cell) => cell.protocolVersion);
+    const versions: (ProtocolVersion | undefined)[] = failing.length === group.count ? [undefined] : failing.map((cell) => cell.protocolVersion);
     for (const version of versions) {
       const cell = version === undefined ? failing[0]! : failing.find((c) => c.protocolVersion === version)!;
       const kept = previous?.entries.find((e) => getBaselineTarget(e.target) === target && e.case === caseId && e.check === undefined && (e.version === undefined || e.version === version));
@@ -56,7 +67,6 @@ export function buildBaselineEntries(cells: readonly Cell[], previous: Baseline 
       entries.push(rest);
     }
   }
-  const targetOrder = [...new Set(cells.map((cell) => getBaselineTarget(cell.target)))];
   const rank = (target: string) => (targetOrder.includes(target) ? targetOrder.indexOf(target) : targetOrder.length);
   return entries.sort((a, b) => rank(a.target) - rank(b.target) || compare(a.target, b.target) || compare(a.case, b.case) || compare(a.version ?? '', b.version ?? '') || compare(a.check ?? '', b.check ?? ''));
 }

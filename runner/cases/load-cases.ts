@@ -16,6 +16,7 @@ import { listCaseFiles } from './list-case-files.js';
 import { CASE_FILE_MAX_BYTES, CASE_MAX_NESTING } from '../io/input-caps.js';
 import { decodeUserText, readUserFileSync, UserFileError } from '../io/read-user-file.js';
 import { freezeParsedJson } from './freeze-parsed-json.js';
+import { CaseTextStore, LAZY_CASES, LazyLoadedCase } from './lazy-loaded-case.js';
 import { packagePath } from '../package-paths.js';
 
 export interface LoadCasesOptions {
@@ -26,6 +27,8 @@ export interface LoadCasesOptions {
   checkAll?: boolean;
   /** Where the bundled table and the build's list of checked files are (tests). @default the package's cases/ and this module's folder */
   bundled?: { root: string; checkedDir: string };
+  /** From this many case files on, cases are kept as text and parsed when used (lazy-loaded-case.ts). @default LAZY_CASES */
+  lazyFrom?: number;
 }
 
 /** Loads and validates every case file; throws CaseTableError listing every problem found. */
@@ -39,15 +42,27 @@ export function loadCasesSync(options: LoadCasesOptions = {}): LoadedCase[] {
   const bundled = options.bundled?.root ?? packagePath('cases');
   const { files, problems } = findCaseFiles(options.sources ?? [bundled], cwd);
   const loaded: LoadedCase[] = [];
+  // The ids, read once: a lazily loaded case would read its file again for each `case.id`.
+  const ids = new Map<LoadedCase, string>();
   const checked = options.checkAll ? null : getCheckedBundledCases(...(options.bundled ? [options.bundled.checkedDir] : []));
+  // A large table keeps where each validated file is, not its parsed case (lazy-loaded-case.ts).
+  const store = files.length >= (options.lazyFrom ?? LAZY_CASES) ? new CaseTextStore() : undefined;
   for (const { file, root } of files) {
     const result = loadCaseFile(file, root, cwd, root === bundled ? checked : null);
-    if ('problems' in result) problems.push(...result.problems);
-    else loaded.push(result.loaded);
+    if ('problems' in result) {
+      problems.push(...result.problems);
+      continue;
+    }
+    const { loaded: parsed, text } = result;
+    const place = store?.add(text);
+    const item = store && place ? new LazyLoadedCase(store, place.offset, place.length, parsed.file, parsed.relativeFile, parsed.sha256) : parsed;
+    ids.set(item, parsed.case.id);
+    loaded.push(item);
   }
-  problems.push(...findDuplicateIds(loaded));
+  if (store && problems.length > 0) store.close();
+  problems.push(...findDuplicateIds(loaded, ids));
   if (problems.length > 0) throw new CaseTableError(problems);
-  return loaded.sort((a, b) => compareTableText(a.case.id, b.case.id));
+  return loaded.sort((a, b) => compareTableText(ids.get(a)!, ids.get(b)!));
 }
 
 function findCaseFiles(sources: string[], cwd: string): { files: { file: string; root: string }[]; problems: CaseProblem[] } {
@@ -112,14 +127,15 @@ function globSync(pattern: string, options: { cwd: string; absolute: true }): st
   return (createRequire(import.meta.url)('tinyglobby') as { globSync: typeof globSyncType }).globSync(pattern, options);
 }
 
-function loadCaseFile(file: string, root: string, cwd: string, checked: Map<string, CheckedCase> | null): { loaded: LoadedCase } | { problems: CaseProblem[] } {
+/** One case file read, parsed and validated: the case, and the text it was parsed from (no byte-order mark). */
+function loadCaseFile(file: string, root: string, cwd: string, checked: Map<string, CheckedCase> | null): { loaded: LoadedCase; text: string } | { problems: CaseProblem[] } {
   const relativeFile = relative(root, file).split(sep).join('/');
   const entry = checked?.get(relativeFile);
   // An unchanged bundled file comes from the build's list, its text checked against the validated SHA-256.
   const listed = takeCheckedText(entry, file);
   if (entry && listed !== undefined) {
-    const document = JSON.parse(listed.charCodeAt(0) === 0xfeff ? listed.slice(1) : listed) as Case;
-    return { loaded: { case: freezeParsedJson(document), file, relativeFile, sha256: entry.sha256 } };
+    const parseable = listed.charCodeAt(0) === 0xfeff ? listed.slice(1) : listed;
+    return { loaded: { case: freezeParsedJson(JSON.parse(parseable) as Case), file, relativeFile, sha256: entry.sha256 }, text: parseable };
   }
   const shown = relative(cwd, file) || file;
   let bytes: Buffer;
@@ -144,7 +160,7 @@ function loadCaseFile(file: string, root: string, cwd: string, checked: Map<stri
   }
   const sha256 = createHash('sha256').update(bytes).digest('hex');
   // A bundled file with the very bytes the build validated (checked-cases.ts) is not checked again.
-  if (entry?.sha256 === sha256) return { loaded: { case: freezeParsedJson(document as Case), file, relativeFile, sha256 } };
+  if (entry?.sha256 === sha256) return { loaded: { case: freezeParsedJson(document as Case), file, relativeFile, sha256 }, text };
   const deep = findDeepNesting(document, CASE_MAX_NESTING);
   if (deep !== undefined) {
     return { problems: [{ file: shown, pointer: deep, message: `nested more than ${CASE_MAX_NESTING} arrays/objects deep (the limit for a case file); flatten the value` }] };
@@ -155,18 +171,22 @@ function loadCaseFile(file: string, root: string, cwd: string, checked: Map<stri
   const rules = checkCaseRules(document, { fileId: basename(file, '.json'), folder }).map((p) => ({ ...p, file: shown }));
   if (rules.length > 0) return { problems: rules };
   // Frozen: every target and report reads this one object, so nothing may change it.
-  return { loaded: { case: freezeParsedJson(document), file, relativeFile, sha256 } };
+  return { loaded: { case: freezeParsedJson(document), file, relativeFile, sha256 }, text };
 }
 
-function findDuplicateIds(loaded: LoadedCase[]): CaseProblem[] {
+function findDuplicateIds(loaded: LoadedCase[], ids: ReadonlyMap<LoadedCase, string>): CaseProblem[] {
   const byId = new Map<string, LoadedCase[]>();
-  for (const item of loaded) byId.set(item.case.id, [...(byId.get(item.case.id) ?? []), item]);
+  for (const item of loaded) {
+    const group = byId.get(ids.get(item)!);
+    if (group) group.push(item);
+    else byId.set(ids.get(item)!, [item]);
+  }
   return [...byId.values()]
     .filter((group) => group.length > 1)
     .map((group) => ({
       file: group[1]!.relativeFile,
       pointer: '/id',
-      message: `duplicate id "${group[0]!.case.id}", already used by ${group[0]!.relativeFile}; ids must be unique`,
+      message: `duplicate id "${ids.get(group[0]!)!}", already used by ${group[0]!.relativeFile}; ids must be unique`,
     }));
 }
 

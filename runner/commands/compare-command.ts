@@ -6,7 +6,7 @@ import { parseCommandFlags } from '../command-flags.js';
 import { compareResults } from '../compare/compare-results.js';
 import { checkPairs, choosePairs, describeUnpaired, listResultTargets, parsePairs } from '../compare/pair-targets.js';
 import { renderComparison, type ComparisonFormat } from '../compare/render-comparison.js';
-import { readResultsFile } from '../compare/results-file.js';
+import { readResultsDigest } from '../compare/read-results-digest.js';
 import { UsageError } from '../errors.js';
 
 export const COMPARE_USAGE = `Usage: mcp-error-matrix compare <old results.json> <new results.json> [--format markdown|text] [--pair OLD=NEW]
@@ -33,8 +33,9 @@ export async function runCompareCommand(args: string[], io: CliIo): Promise<numb
   const format = values.format ?? 'markdown';
   if (format !== 'markdown' && format !== 'text') throw new UsageError(`compare --format ${format}: expected "markdown" or "text"`);
   const [oldFile, newFile] = positionals as [string, string];
-  const before = await readResultsFile(resolve(io.cwd, oldFile), oldFile);
-  const after = await readResultsFile(resolve(io.cwd, newFile), newFile);
+  // Streamed: only each cell's key and status are kept, so two files of hundreds of MB fit in a few dozen MB.
+  const before = await readResultsDigest(resolve(io.cwd, oldFile), oldFile);
+  const after = await readResultsDigest(resolve(io.cwd, newFile), newFile);
   const labels = { old: oldFile, new: newFile, command: 'compare' };
   const explicit = parsePairs(values.pair, 'compare');
   checkPairs(explicit, listResultTargets(before), listResultTargets(after), labels);

@@ -5,6 +5,9 @@ import { ERROR_KINDS, type Cell, type CellStatus, type RunResult } from '../type
 import { describePassSources, describeWireOnlyTargets } from '../run/describe-conclusions.js';
 import { describeBackoff, describeReruns } from '../run/describe-reruns.js';
 
+/** What the closing line reads of a run: its counts and fields, its cells a pass at a time. */
+export type ProgressResult = Pick<RunResult, 'summary' | 'complete' | 'schemas' | 'targets' | 'reruns' | 'concurrency'> & { cells: Iterable<Cell> };
+
 export interface Progress {
   onCell(cell: Cell, done: number, total: number): void;
   /** Clears the live line: the run's output that follows starts on a clean line. */
@@ -12,7 +15,7 @@ export interface Progress {
   /** A cell was run again after the main pass (confirm-cells.ts): with --verbose, its line again. */
   onRerun(cell: Cell): void;
   /** The run's counts in one line (the live line cleared first). */
-  done(result: RunResult): void;
+  done(result: ProgressResult): void;
 }
 
 export interface ProgressOptions {
@@ -84,7 +87,7 @@ export function createProgress(io: CliIo, options: ProgressOptions | boolean): P
 }
 
 /** "3 adapter-gap": the error cells that have a named cause, by kind (ERROR_KINDS order). */
-function describeErrorKinds(cells: readonly Cell[]): string {
+function describeErrorKinds(cells: Iterable<Cell>): string {
   const counts = new Map<string, number>(ERROR_KINDS.map((kind) => [kind, 0]));
   for (const cell of cells) if (cell.status === 'error' && cell.errorKind) counts.set(cell.errorKind, (counts.get(cell.errorKind) ?? 0) + 1);
   return [...counts].filter(([, count]) => count > 0).map(([kind, count]) => `${count} ${kind}`).join(', ');

@@ -4,24 +4,32 @@
 // start-up time is most of a small run's wall time.
 import { isAbsolute, relative, resolve } from 'node:path';
 import { countFailures, formatFailureLine } from '../../reports/count-failures.js';
-import { render as renderTap } from '../../reports/tap.js';
+import { toPassableResult, type ReportHead, type ReportSource } from '../../reports/report-source.js';
+import { renderChunks as renderTapChunks } from '../../reports/tap.js';
 import { countUnsafe } from '../../reports/unsafe-cells.js';
 import { applyBaselineToCell } from '../baseline/apply-baseline.js';
 import type { LoadedCase } from '../cases/case-types.js';
+import { releaseLoadedCases } from '../cases/lazy-loaded-case.js';
 import { loadCases } from '../cases/load-cases.js';
 import { selectCases } from '../cases/select-cases.js';
 import type { CliIo } from '../cli-io.js';
-import type { StoredRunResult } from '../compare/results-file.js';
+import type { ResultsDigest } from '../compare/read-results-digest.js';
+import type { RunResultExtras } from '../compare/results-file.js';
+import type { HeldReportFolder } from '../../reports/hold-report-folder.js';
 import { DEFAULT_TIMEOUT_MS, getDefaultConcurrency, parseRunOptions } from '../options.js';
 import { getPackageRoot } from '../package-paths.js';
 import { UsageError } from '../errors.js';
 import { createFaultInjector } from '../run/fault-injection.js';
 import { describeUnconfirmedCells } from '../run/describe-reruns.js';
 import { MatrixFailure } from '../run/matrix-failure.js';
-import { runMatrix } from '../run/run-matrix.js';
+import { createCellStore, toCellSource } from '../run/cell-store.js';
+import { planCells, runMatrix } from '../run/run-matrix.js';
 import { DEFAULT_TARGETS, expandTargetSpecs, resolveTargets } from '../targets/resolve-target.js';
-import { listBundledSdkTargets, SDK_KINDS } from '../targets/sdk/resolve-sdk-package.js';
-import { PROTOCOL_VERSIONS, type ProtocolVersion, type RunResult, type Target } from '../types.js';
+import { getDefaultCacheDir, listBundledSdkTargets, SDK_KINDS } from '../targets/sdk/resolve-sdk-package.js';
+import { PROTOCOL_VERSIONS, type Cell, type ProtocolVersion, type RunResult, type Target, type TargetInfo } from '../types.js';
+
+/** A run's fields, as results.json stores them, its cells aside. */
+type StoredRunHead = ReportHead & RunResultExtras;
 import { createProgress } from './progress.js';
 
 export const RUN_USAGE = `Usage: mcp-error-matrix run [options]
@@ -85,6 +93,33 @@ export async function runRunCommand(args: string[], io: CliIo): Promise<number> 
   const outFolder = { cwd: io.cwd, home: io.env['HOME'], shownAs: options.out ?? '' };
   if (options.out !== undefined) await (await import('../../reports/check-report-folder.js')).checkReportFolder(options.out, outFolder);
   if (options.sign !== undefined && options.out === undefined) throw new UsageError('run: --sign KEY signs the receipts of a report folder; add --out DIR');
+  // Every input is read and checked (below) before the folder's lock is taken: a second run to the same
+  // --out that has a bad flag fails at once instead of waiting for the first.
+  const prepared = await prepareRunInputs(options, io);
+  // The folder's lock is taken before the first cell and held until the reports are written, so a
+  // lock that is not a lock, a folder another run is using or a read-only --out is known now, not
+  // after every cell ran (issue 28 items 5, 7). A signal while waiting exits at once (stop mode 'exit').
+  const held =
+    options.out === undefined
+      ? undefined
+      : await (await import('../../reports/hold-report-folder.js')).holdReportFolder(options.out, {
+          ...outFolder,
+          ...(io.signal ? { signal: io.signal } : {}),
+          onWait: (holder) => {
+            if (!options.quiet) io.stderr(`mcp-error-matrix run: --out ${options.out}: ${holder} is using this report folder; waiting for it (at most 120 s)\n`);
+          },
+        });
+  try {
+    return await runWithInputs(options, io, prepared, held);
+  } finally {
+    await held?.release();
+    // A large table's case texts are in a file of this process (lazy-loaded-case.ts).
+    releaseLoadedCases(prepared.table);
+  }
+}
+
+/** What `run` reads and checks before it takes the report folder: the signing key, the cases and the file to compare with. */
+async function prepareRunInputs(options: ReturnType<typeof parseRunOptions>, io: CliIo) {
   // A bad key is refused before the run, not after it.
   const signer = options.sign === undefined ? undefined : await (await import('../../reports/sign-receipts.js')).loadSigningKey(resolve(io.cwd, options.sign), '--sign', options.sign);
   const shards = options.shard === undefined ? undefined : await import('../shard/select-shard.js');
@@ -94,9 +129,15 @@ export async function runRunCommand(args: string[], io: CliIo): Promise<number> 
   const cases = shards && shard ? shards.selectShardCases(selected, shard) : selected;
   // Read the file to compare with before running, so a wrong path fails in a second, not after the run.
   const previous =
-    options.compare === undefined ? undefined : await (await import('../compare/results-file.js')).readResultsFile(resolve(io.cwd, options.compare), options.compare);
+    options.compare === undefined ? undefined : await (await import('../compare/read-results-digest.js')).readResultsDigest(resolve(io.cwd, options.compare), options.compare);
   // Schemas before any target: a missing schema is reported at once, not after every client worker started.
   const schemaCheck = await prepareSchemaCheck(options.schemas, io);
+  return { signer, shards, shard, table, selected, cases, previous, schemaCheck };
+}
+
+async function runWithInputs(options: ReturnType<typeof parseRunOptions>, io: CliIo, inputs: Awaited<ReturnType<typeof prepareRunInputs>>, held: HeldReportFolder | undefined): Promise<number> {
+  const { signer, shards, shard, table, selected, cases, previous, schemaCheck } = inputs;
+  const outFolder = { cwd: io.cwd, home: io.env['HOME'], shownAs: options.out ?? '', ...(held ? { held } : {}) };
   const targets: Target[] = [];
   // From here a first signal stops the run (clients killed) and the reports are written marked incomplete.
   io.setStopMode?.('abort', 'stopping'); // the run says itself what stopping means for it (describeInterruptedRun)
@@ -104,17 +145,26 @@ export async function runRunCommand(args: string[], io: CliIo): Promise<number> 
     // A version range (ts-sdk@^1.10.0) becomes one target per version, each its own worker process.
     // Targets start side by side, so each client worker's start-up (imports, warm-up, version probe)
     // overlaps the others'; the versions a range installs go 3 at a time.
+    const cacheDir = getDefaultCacheDir(io.env);
     const specs = await expandTargetSpecs(options.targets, {
+      cacheDir,
       onExpanded: (spec, versions) => {
         if (!options.quiet) io.stderr(`--target ${spec}: ${versions.length} version(s): ${versions.join(', ')}\n`);
       },
+    }).catch((error: unknown) => {
+      // Stopped meanwhile (a signal to the whole process group kills npm too): the specs as given
+      // stand for the targets, each then left unstarted, as if the stop had reached the runner alone.
+      if (io.signal?.aborted) return options.targets;
+      throw error;
     });
     // One line per client install into the user cache, as it starts (an installed package installs even its pinned versions there).
     const onInstall = options.quiet ? undefined : (line: string) => io.stderr(`mcp-error-matrix run: ${line}\n`);
     targets.push(
       ...(await resolveTargets(specs, {
         cwd: io.cwd,
+        cacheDir,
         ...(options.versions ? { versions: options.versions } : {}),
+        ...(io.signal ? { signal: io.signal } : {}),
         ...(onInstall ? { onInstall } : {}),
         concurrency: specs.length > options.targets.length ? 3 : specs.length,
       })),
@@ -137,70 +187,85 @@ export async function runRunCommand(args: string[], io: CliIo): Promise<number> 
     // incomplete, and the error is thrown again once the reports are out.
     let internalError: { error: unknown } | undefined;
     io.signal?.addEventListener('abort', () => io.stderr(describeInterruptedRun(options.out)), { once: true });
-    const judged = await runMatrix({
-      cases,
-      targets,
-      ...(options.versions ? { versions: options.versions } : {}),
-      mode: options.mode,
-      timeoutMs: options.timeoutMs,
-      // The default is where the run starts; it backs off when cells come back starved. --concurrency N pins it.
-      concurrency: options.concurrency ?? getDefaultConcurrency(targets),
-      adaptive: options.concurrency === undefined,
-      ...(io.signal ? { signal: io.signal } : {}),
-      onCell: (cell, done, total) => {
-        progress.onCell(prepared ? applyBaselineToCell(prepared.baseline, cell) : cell, done, total);
-        injectFault?.({ cellsDone: done });
-      },
-      onRerun: (cell) => progress.onRerun(prepared ? applyBaselineToCell(prepared.baseline, cell) : cell),
-      repro: { program: io.invocation, cases: options.cases, baseline: prepared ? toRunRelativePath(io.cwd, prepared.path) : undefined, noSchemas: options.schemas === false },
-      checkSchemas: schemaCheck?.check ?? null,
-      checkRequest: schemaCheck?.checkRequest ?? null,
-      schemaInfo: schemaCheck?.info ?? null,
-    }).catch((error: unknown) => {
-      if (!(error instanceof MatrixFailure)) throw error;
-      internalError = { error: error.cause };
-      return error.partial;
-    });
-    // A complete result stays complete: a signal from here on lets the reports finish, and the
-    // exit status follows the result (never 130/143 beside `complete: true`).
-    if (judged.complete) io.setStopMode?.('finish');
-    const settled = baselines ? await baselines.settleBaseline(judged, { prepared, writeBaseline: options.writeBaseline, cwd: io.cwd, cases }) : { result: judged, path: undefined };
-    let result: StoredRunResult = settled.result;
-    if (shards && shard) {
-      const plan = shards.computePlanDigest(selected, targets, options.versions);
-      result = { ...result, shard: { index: shard.index, count: shard.count, planDigest: plan.digest, plannedCells: plan.cells } };
+    // A large run keeps its finished cells on disk, not in memory (cell-store.ts); every pass below reads them from there.
+    const store = createCellStore(planCells(cases, targets, options.versions).length);
+    try {
+      const judged = await runMatrix({
+        cases,
+        targets,
+        ...(options.versions ? { versions: options.versions } : {}),
+        mode: options.mode,
+        timeoutMs: options.timeoutMs,
+        // The default is where the run starts; it backs off when cells come back starved. --concurrency N pins it.
+        concurrency: options.concurrency ?? getDefaultConcurrency(targets),
+        adaptive: options.concurrency === undefined,
+        ...(io.signal ? { signal: io.signal } : {}),
+        onCell: (cell, done, total) => {
+          progress.onCell(prepared ? applyBaselineToCell(prepared.baseline, cell) : cell, done, total);
+          injectFault?.({ cellsDone: done });
+        },
+        onRerun: (cell) => progress.onRerun(prepared ? applyBaselineToCell(prepared.baseline, cell) : cell),
+        repro: { program: io.invocation, cases: options.cases, baseline: prepared ? toRunRelativePath(io.cwd, prepared.path) : undefined, noSchemas: options.schemas === false },
+        checkSchemas: schemaCheck?.check ?? null,
+        checkRequest: schemaCheck?.checkRequest ?? null,
+        schemaInfo: schemaCheck?.info ?? null,
+        cellStore: store,
+      }).catch((error: unknown) => {
+        if (!(error instanceof MatrixFailure)) throw error;
+        internalError = { error: error.cause };
+        return error.partial;
+      });
+      // A complete result stays complete: a signal from here on lets the reports finish, and the
+      // exit status follows the result (never 130/143 beside `complete: true`).
+      if (judged.complete) io.setStopMode?.('finish');
+      const judgedSource = toCellSource(store, judged);
+      const settled = baselines
+        ? await baselines.settleBaselineSource(judgedSource, { prepared, writeBaseline: options.writeBaseline, cwd: io.cwd, cases })
+        : { head: judged as StoredRunHead, map: (cell: Cell) => cell, path: undefined };
+      let head: StoredRunHead = settled.head;
+      if (shards && shard) {
+        const plan = shards.computePlanDigest(selected, targets, options.versions);
+        head = { ...head, shard: { index: shard.index, count: shard.count, planDigest: plan.digest, plannedCells: plan.cells } };
+      }
+      // Comparing reads each cell's key and status, a pass over the cells kept.
+      const digests = previous && pairing ? [...digestCells(toCellSource(store, head, settled.map))] : [];
+      const current = { targets: head.targets, cases: head.cases, cells: digests };
+      const compared = previous && pairing ? (await import('../compare/compare-results.js')).compareResults(previous, current, options.compare, pairing.choose(current)) : undefined;
+      const comparison = compared?.comparison;
+      if (comparison) head = { ...head, comparison };
+      const source = toCellSource(store, head, settled.map);
+      const result = toPassableResult(source);
+      progress.stop();
+      // Without --out, TAP on stdout is the run's output; with --out it is in results.tap, and on
+      // stdout only with --tap: tens of thousands of lines would scroll the summary below away.
+      if (options.out === undefined || options.tap) for (const chunk of renderTapChunks(source)) io.stdout(chunk);
+      if (options.writeBaseline !== undefined && !options.quiet) io.stderr(`Baseline written to ${options.writeBaseline}: ${head.baseline?.entries ?? 0} entries\n`);
+      if (comparison && !options.quiet) {
+        io.stderr(`Compared with ${options.compare}: ${comparison.regressions.length} regressions, ${comparison.fixes.length} fixes, ${comparison.added.length} added, ${comparison.removed.length} removed\n`);
+      }
+      if (options.out !== undefined) {
+        const { collectRunInputs } = await import('../run/collect-inputs.js');
+        const { writeRunReports } = await import('../../reports/write-run-reports.js');
+        injectFault?.('write');
+        const { describeWhatRan } = await import('../run/describe-what-ran.js');
+        const { inputs, roots } = await collectRunInputs({ cases, schemas: schemaCheck?.loaded ?? [], validatorCode: schemaCheck?.listUsedCode() ?? [], targets, ...(settled.path ? { baseline: settled.path } : {}) });
+        const ran = await describeWhatRan(targets.map((target) => target.info));
+        const files = await writeRunReports(options.out, source, { inputs, roots, ran, rootDir: getPackageRoot(), ...(signer ? { signer } : {}), ...outFolder, ...(comparison ? { comparison } : {}) });
+        if (!options.quiet) io.stderr(`Reports written to ${options.out}/: ${files.join(', ')}\n`);
+      }
+      // The run ends with its counts and each target's failures by what they cost (README § Progress output).
+      progress.done(result);
+      if (!options.quiet) for (const line of describeTargetFailures(result)) io.stderr(`${line}\n`);
+      for (const line of describeUnmeasured(head)) io.stderr(`${line}\n`);
+      // Cells the load left unmeasured even after their re-runs: cause and remedy, one line each.
+      for (const line of describeUnconfirmedCells(result.cells)) io.stderr(`${line}\n`);
+      if (internalError) throw internalError.error;
+      // Reports are out; a comparison that paired nothing is still an input error (preparePairing catches most before the run).
+      if (compared && pairing && compared.paired === 0 && head.complete) throw pairing.unpaired(current);
+      return hasUnexpected(head) || (comparison?.regressions.length ?? 0) > 0 ? 1 : 0;
+    } finally {
+      store.close();
     }
-    const compared = previous && pairing ? (await import('../compare/compare-results.js')).compareResults(previous, result, options.compare, pairing.choose(result)) : undefined;
-    const comparison = compared?.comparison;
-    if (comparison) result = { ...result, comparison };
-    progress.stop();
-    // Without --out, TAP on stdout is the run's output; with --out it is in results.tap, and on
-    // stdout only with --tap: tens of thousands of lines would scroll the summary below away.
-    if (options.out === undefined || options.tap) io.stdout(renderTap(result));
-    if (options.writeBaseline !== undefined && !options.quiet) io.stderr(`Baseline written to ${options.writeBaseline}: ${result.baseline?.entries ?? 0} entries\n`);
-    if (comparison && !options.quiet) {
-      io.stderr(`Compared with ${options.compare}: ${comparison.regressions.length} regressions, ${comparison.fixes.length} fixes, ${comparison.added.length} added, ${comparison.removed.length} removed\n`);
-    }
-    if (options.out !== undefined) {
-      const { collectRunInputs } = await import('../run/collect-inputs.js');
-      const { writeRunReports } = await import('../../reports/write-run-reports.js');
-      injectFault?.('write');
-      const { describeWhatRan } = await import('../run/describe-what-ran.js');
-      const { inputs, roots } = await collectRunInputs({ cases, schemas: schemaCheck?.loaded ?? [], validatorCode: schemaCheck?.listUsedCode() ?? [], targets, ...(settled.path ? { baseline: settled.path } : {}) });
-      const ran = await describeWhatRan(targets.map((target) => target.info));
-      const files = await writeRunReports(options.out, result, { inputs, roots, ran, rootDir: getPackageRoot(), ...(signer ? { signer } : {}), ...outFolder, ...(comparison ? { comparison } : {}) });
-      if (!options.quiet) io.stderr(`Reports written to ${options.out}/: ${files.join(', ')}\n`);
-    }
-    // The run ends with its counts and each target's failures by what they cost (README § Progress output).
-    progress.done(result);
-    if (!options.quiet) for (const line of describeTargetFailures(result)) io.stderr(`${line}\n`);
-    for (const line of describeUnmeasured(result)) io.stderr(`${line}\n`);
-    // Cells the load left unmeasured even after their re-runs: cause and remedy, one line each.
-    for (const line of describeUnconfirmedCells(result.cells)) io.stderr(`${line}\n`);
-    if (internalError) throw internalError.error;
-    // Reports are out; a comparison that paired nothing is still an input error (preparePairing catches most before the run).
-    if (compared && pairing && compared.paired === 0 && result.complete) throw pairing.unpaired(result);
-    return hasUnexpected(result) || (comparison?.regressions.length ?? 0) > 0 ? 1 : 0;
   } finally {
     io.setStopMode?.('exit');
     await Promise.all(targets.map((target) => target.close?.()));
@@ -211,7 +276,7 @@ export async function runRunCommand(args: string[], io: CliIo): Promise<number> 
  * Checks `--pair` against the previous run and the planned targets, and that the planned run can
  * pair any cell with the previous one; returns how to choose the pairs and the error for none.
  */
-async function preparePairing(previous: StoredRunResult, label: string, values: string[], plan: { targets: string[]; cases: string[]; versions?: ProtocolVersion[] }) {
+async function preparePairing(previous: ResultsDigest, label: string, values: string[], plan: { targets: string[]; cases: string[]; versions?: ProtocolVersion[] }) {
   const { canPairPlannedRun, checkPairs, choosePairs, describeUnpaired, listResultTargets, parsePairs } = await import('../compare/pair-targets.js');
   const labels = { old: label, new: 'this run', command: 'run --compare' };
   const explicit = parsePairs(values, 'run');
@@ -220,9 +285,20 @@ async function preparePairing(previous: StoredRunResult, label: string, values: 
   const planned = { targets: plan.targets.map((name) => ({ name, kind: '' })), cells: [] };
   if (!canPairPlannedRun(previous, plan, choosePairs(previous, planned, explicit, labels))) throw describeUnpaired(oldTargets, plan.targets, labels);
   return {
-    choose: (result: RunResult) => choosePairs(previous, result, explicit, labels),
-    unpaired: (result: RunResult) => describeUnpaired(oldTargets, listResultTargets(result), labels),
+    choose: (current: PairedRun) => choosePairs(previous, current, explicit, labels),
+    unpaired: (current: PairedRun) => describeUnpaired(oldTargets, listResultTargets(current), labels),
   };
+}
+
+/** What pairing and comparing read of this run: its targets and each cell's key and status. */
+interface PairedRun {
+  targets: readonly TargetInfo[];
+  cells: readonly Pick<Cell, 'case' | 'target' | 'protocolVersion' | 'status'>[];
+}
+
+/** Each cell's key and status, in one pass. */
+function* digestCells(source: ReportSource): Iterable<Pick<Cell, 'case' | 'target' | 'protocolVersion' | 'status'>> {
+  for (const { case: caseId, target, protocolVersion, status } of source.cells()) yield { case: caseId, target, protocolVersion, status };
 }
 
 /** Loads and verifies the pinned schemas (unless --no-schemas) and compiles the validator once for the run. */
@@ -263,7 +339,7 @@ function describeInterruptedRun(out: string | undefined): string {
  * interrupted run, or a target with no measured cell (nothing measured is not green). A single
  * shard may hold only skips for a target; its merged result decides.
  */
-export function hasUnexpected(result: RunResult & { shard?: { merged?: number[] } }): boolean {
+export function hasUnexpected(result: Pick<RunResult, 'complete' | 'summary' | 'unmeasured'> & { shard?: { merged?: number[] } }): boolean {
   const unmeasured = (result.unmeasured?.length ?? 0) > 0 && (result.shard === undefined || result.shard.merged !== undefined);
   return !result.complete || result.summary.fail > 0 || result.summary.error > 0 || result.summary.xpass > 0 || unmeasured;
 }
@@ -272,7 +348,7 @@ export function hasUnexpected(result: RunResult & { shard?: { merged?: number[] 
  * Each target's failures by consequence, unexpected apart from known, and its unsafe cells:
  * "  naive: 0 unexpected · 309 known: 309 false successes (309 unsafe)".
  */
-export function describeTargetFailures(result: RunResult): string[] {
+export function describeTargetFailures(result: Pick<RunResult, 'targets'> & { cells: Iterable<Cell> }): string[] {
   return countFailures(result).map((failures) => {
     const unsafe = countUnsafe(failures).total;
     return `  ${oneLine(failures.target)}: ${formatFailureLine(failures)}${unsafe ? ` (${unsafe} unsafe)` : ''}`;
@@ -285,7 +361,7 @@ function oneLine(text: string): string {
 }
 
 /** One line per target that got no measured cell, saying why. */
-export function describeUnmeasured(result: RunResult): string[] {
+export function describeUnmeasured(result: Pick<RunResult, 'unmeasured'>): string[] {
   return (result.unmeasured ?? []).map((entry) => `mcp-error-matrix: nothing measured for ${entry.target}: ${entry.reason}`);
 }
 

@@ -3,8 +3,14 @@
 // may be the same file: a sweep's `--pair ts-sdk@1.24.3=ts-sdk@1.25.3` compares one version
 // with the next inside one run.
 import { formatCellKey, type ComparedCell, type Comparison, type TargetPair } from '../../reports/compare-types.js';
-import type { Cell, CellStatus, RunResult } from '../types.js';
+import type { CaseSummary, Cell, CellStatus } from '../types.js';
 import { listSetAsideTargets } from './pair-targets.js';
+
+/** What comparing reads of a run: each cell's key and status, each case's file digest (a RunResult is one). */
+export interface ComparableRun {
+  cases: readonly Pick<CaseSummary, 'id' | 'sha256'>[];
+  cells: readonly Pick<Cell, 'case' | 'target' | 'protocolVersion' | 'status'>[];
+}
 
 // How good a status is. A move down is a regression, a move up a fix. xfail ranks with fail
 // (the cell still fails, the baseline only expects it), xpass with pass. skip is unranked:
@@ -26,7 +32,7 @@ export interface CompareOutcome {
 }
 
 /** Regressions, fixes, added and removed cells of `after` against `before`. */
-export function compareResults(before: RunResult, after: RunResult, baselineLabel?: string, pairs: readonly TargetPair[] = []): CompareOutcome {
+export function compareResults(before: ComparableRun, after: ComparableRun, baselineLabel?: string, pairs: readonly TargetPair[] = []): CompareOutcome {
   // An old cell of a paired target is looked up under the new target's name.
   const renamed = new Map(pairs.map((pair) => [pair.before, pair.after]));
   const aside = listSetAsideTargets(pairs);
@@ -41,7 +47,7 @@ export function compareResults(before: RunResult, after: RunResult, baselineLabe
     ...(baselineLabel === undefined ? {} : { baselineLabel }),
     ...(pairs.length > 0 ? { pairs: pairs.map(({ before: b, after: a }) => ({ before: b, after: a })) } : {}),
   };
-  const matched = new Set<Cell>();
+  const matched = new Set<ComparableRun['cells'][number]>();
   for (const cell of afterCells) {
     const previous = old.get(formatCellKey(keyOf(cell)));
     if (!previous) {
@@ -67,6 +73,6 @@ export function compareResults(before: RunResult, after: RunResult, baselineLabe
   return { comparison, changedCases, paired: matched.size, setAside };
 }
 
-function keyOf(cell: Cell): Pick<ComparedCell, 'case' | 'target' | 'protocolVersion'> {
+function keyOf(cell: Pick<Cell, 'case' | 'target' | 'protocolVersion'>): Pick<ComparedCell, 'case' | 'target' | 'protocolVersion'> {
   return { case: cell.case, target: cell.target, protocolVersion: cell.protocolVersion };
 }

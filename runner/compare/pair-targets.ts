@@ -5,8 +5,14 @@
 // Pairing is never a guess: a family that could pair more than one way is an error naming the choices.
 import type { TargetPair } from '../../reports/compare-types.js';
 import { RunnerError, UsageError } from '../errors.js';
-import type { RunResult } from '../types.js';
+import type { Cell, TargetInfo } from '../types.js';
 import { compareVersions } from './order-versions.js';
+
+/** What pairing reads of a run: its target names and its cells' keys. */
+interface PairableRun {
+  targets: readonly Pick<TargetInfo, 'name'>[];
+  cells: readonly Pick<Cell, 'target'>[];
+}
 
 /** Two runs share no cell: comparing them says nothing. */
 export class UnpairedComparisonError extends RunnerError {
@@ -34,7 +40,7 @@ const DEFAULT_LABELS: PairingLabels = { old: 'the old run', new: 'the new run', 
 const CHOICES_SHOWN = 6;
 
 /** The target names a result holds (its target list and its cells). */
-export function listResultTargets(result: Pick<RunResult, 'targets' | 'cells'>): string[] {
+export function listResultTargets(result: PairableRun): string[] {
   return [...new Set([...result.targets.map((t) => t.name), ...result.cells.map((c) => c.target)])];
 }
 
@@ -81,7 +87,7 @@ export function checkPairs(pairs: readonly TargetPair[], oldTargets: readonly st
  * under different names. A family with versions only in the old run and versions only in the new
  * one, and more than one of either, could pair several ways: an AmbiguousPairingError naming them.
  */
-export function choosePairs(before: Pick<RunResult, 'targets' | 'cells'>, after: Pick<RunResult, 'targets' | 'cells'>, explicit: readonly TargetPair[] = [], labels: PairingLabels = DEFAULT_LABELS): TargetPair[] {
+export function choosePairs(before: PairableRun, after: PairableRun, explicit: readonly TargetPair[] = [], labels: PairingLabels = DEFAULT_LABELS): TargetPair[] {
   if (explicit.length > 0) return [...explicit];
   const oldTargets = listResultTargets(before);
   const newTargets = listResultTargets(after);
@@ -143,7 +149,7 @@ export function describeUnpaired(oldTargets: readonly string[], newTargets: read
  * Whether a planned run can pair any cell with `previous` (checked before `run --compare` runs,
  * so a comparison that would say nothing fails in a second, not after the run).
  */
-export function canPairPlannedRun(previous: Pick<RunResult, 'cells'>, plan: { targets: readonly string[]; cases: readonly string[]; versions?: readonly string[] }, pairs: readonly TargetPair[]): boolean {
+export function canPairPlannedRun(previous: { cells: readonly Pick<Cell, 'case' | 'target' | 'protocolVersion'>[] }, plan: { targets: readonly string[]; cases: readonly string[]; versions?: readonly string[] }, pairs: readonly TargetPair[]): boolean {
   const renamed = new Map(pairs.map((pair) => [pair.before, pair.after]));
   const aside = listSetAsideTargets(pairs);
   const targets = new Set(plan.targets.filter((name) => !aside.after.has(name)));

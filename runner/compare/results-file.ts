@@ -36,15 +36,23 @@ export class ResultsFileError extends RunnerError {
 
 let validator: ValidateFunction | undefined;
 let indexValidator: ValidateFunction | undefined;
+const definitionValidators = new Map<string, ValidateFunction>();
+let ajv: Ajv2020 | undefined;
+
+function getResultsAjv(): Ajv2020 {
+  if (ajv) return ajv;
+  ajv = new Ajv2020({ allErrors: true, verbose: true, strict: true, strictRequired: false, strictTypes: false, allowUnionTypes: true });
+  // ajv-formats is CommonJS; its default export arrives wrapped under NodeNext.
+  const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => void;
+  addFormats(ajv);
+  return ajv;
+}
 
 /** The compiled validator for schemas/results.schema.json (compiled once per process). */
 export function getResultsValidator(): ValidateFunction {
   if (validator) return validator;
   const schema = JSON.parse(readFileSync(packagePath('schemas', 'results.schema.json'), 'utf8')) as object;
-  const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: true, strictRequired: false, strictTypes: false, allowUnionTypes: true });
-  // ajv-formats is CommonJS; its default export arrives wrapped under NodeNext.
-  const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => void;
-  addFormats(ajv);
+  const ajv = getResultsAjv();
   validator = ajv.compile(schema);
   // results@2 refers to results@1's definitions: compiled in the same instance.
   indexValidator = ajv.compile(JSON.parse(readFileSync(packagePath('schemas', 'results-v2.schema.json'), 'utf8')) as object);
@@ -55,6 +63,20 @@ export function getResultsValidator(): ValidateFunction {
 export function getResultsIndexValidator(): ValidateFunction {
   getResultsValidator();
   return indexValidator!;
+}
+
+/**
+ * One definition of the results schema (`$defs/cell`, `$defs/case`), for checking a file's cells or
+ * cases one at a time; with `index`, results@2's cell (the index line; its cases are results@1's).
+ */
+export function getResultsDefinitionValidator(name: 'cell' | 'case', index = false): ValidateFunction {
+  const key = `${index && name === 'cell' ? 'index' : 'full'}:${name}`;
+  const known = definitionValidators.get(key);
+  if (known) return known;
+  const { $id } = (index && name === 'cell' ? getResultsIndexValidator() : getResultsValidator()).schema as { $id: string };
+  const compiled = getResultsAjv().getSchema(`${$id}#/$defs/${name}`)!;
+  definitionValidators.set(key, compiled);
+  return compiled;
 }
 
 /** Problems of a value against the results schema (results@1, or results@2 with `index`); empty when it is valid. */
@@ -92,8 +114,8 @@ export async function readResultsFile(file: string, shownAs = file, caps: { maxB
   return value as StoredRunResult;
 }
 
-const RESULTS_INDEX_FORMAT = 'mcp-error-matrix/results@2';
-const FULL_RESULTS_FORMAT = 'mcp-error-matrix/results@1';
+export const RESULTS_INDEX_FORMAT = 'mcp-error-matrix/results@2';
+export const FULL_RESULTS_FORMAT = 'mcp-error-matrix/results@1';
 
 /**
  * The whole model behind a results@2 index: its evidence file (results.full.json.gz, the only

@@ -73,6 +73,7 @@ export async function runCell(options: RunCellOptions): Promise<Cell> {
     protocolVersion,
     status,
     ...(reason === undefined ? {} : { reason }),
+    ...(status === 'error' && outcome.errorKind !== undefined ? { errorKind: outcome.errorKind } : {}),
     checks,
     expected,
     actual: expected.map((_, index) => outcome.verdicts[index] ?? null),

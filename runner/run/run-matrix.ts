@@ -4,6 +4,7 @@ import type { LoadedCase } from '../cases/case-types.js';
 import type { CheckRequestMessage } from '../judge/judge-client.js';
 import { getPackageVersion } from '../package-paths.js';
 import { CELL_STATUSES, type Cell, type CaseSummary, type ProtocolVersion, type RunResult, type RunSummary, type SchemaInfo, type SchemaResult, type Target, type TargetInfo, type UnmeasuredTarget } from '../types.js';
+import type { CellStore } from './cell-store.js';
 import { waitsBesidePool } from './estimate-wait.js';
 import { MatrixFailure } from './matrix-failure.js';
 import { runCell } from './run-cell.js';
@@ -11,7 +12,7 @@ import type { ReproContext } from './repro.js';
 import { createServerHosts } from './server-hosts.js';
 import { runPool } from './run-pool.js';
 import { createAdaptiveConcurrency } from './adaptive-concurrency.js';
-import { confirmCells } from './confirm-cells.js';
+import { confirmCells, findRerunReason } from './confirm-cells.js';
 
 /** At most this many waiting cells (scripted hangs and delays) run at once beside the pool. */
 const MAX_WAITING_LANES = 64;
@@ -44,7 +45,16 @@ export interface RunMatrixOptions {
   onRerun?: (cell: Cell, first: Cell) => void;
   /** What each cell's repro line carries beyond the cell: the case table, the baseline, schemas off. */
   repro?: ReproContext;
+  /**
+   * Where each finished cell is kept, by its position in the plan (cell-store.ts). When given, the
+   * result's `cells` is empty (its summary and unmeasured targets still count every cell): read
+   * them from the store, which may hold them on disk. @default the result's array
+   */
+  cellStore?: CellStore;
 }
+
+/** What the summary and the unmeasured targets read of a cell. */
+type CountedCell = Pick<Cell, 'target' | 'status' | 'reason' | 'conclusion'>;
 
 interface PlannedCell {
   loaded: LoadedCase;
@@ -80,15 +90,40 @@ export async function runMatrix(options: RunMatrixOptions): Promise<RunResult> {
   const signal = stop.signal;
   let failure: { error: unknown } | undefined;
   const planned = planCells(options.cases, options.targets, options.versions);
-  const schemaCache = new Map<string, SchemaResult[]>();
+  // A case's schema results are the same for every target: checked once, kept until its last cell took them.
+  const schemaCache = new Map<string, { results: SchemaResult[]; uses: number }>();
+  const schemaUses = new Map<string, number>();
+  const schemaKey = (loaded: LoadedCase, version: ProtocolVersion): string => `${loaded.case.id}@${version}`;
+  if (options.checkSchemas) {
+    for (const cell of planned) {
+      const key = schemaKey(cell.loaded, cell.protocolVersion);
+      schemaUses.set(key, (schemaUses.get(key) ?? 0) + 1);
+    }
+  }
   const schemaFor = (loaded: LoadedCase, version: ProtocolVersion): SchemaResult[] => {
     if (!options.checkSchemas) return [];
-    const key = `${loaded.case.id}@${version}`;
-    let results = schemaCache.get(key);
-    if (!results) schemaCache.set(key, (results = options.checkSchemas(loaded, version)));
-    return results;
+    const key = schemaKey(loaded, version);
+    const entry = schemaCache.get(key) ?? { results: options.checkSchemas(loaded, version), uses: schemaUses.get(key) ?? 1 };
+    if (--entry.uses > 0) schemaCache.set(key, entry);
+    else schemaCache.delete(key);
+    return entry.results;
   };
   let done = 0;
+  const store = options.cellStore;
+  const planIndex = store ? new Map(planned.map((cell, index) => [cell, index])) : undefined;
+  // With a store, only what the counts need stays here.
+  const counted: (CountedCell | undefined)[] = [];
+  const keepInStore = (cell: PlannedCell, result: Cell): void => {
+    const index = planIndex!.get(cell)!;
+    store!.put(index, result);
+    counted[index] = { target: result.target, status: result.status, ...(result.reason === undefined ? {} : { reason: result.reason }), ...(result.conclusion === undefined ? {} : { conclusion: result.conclusion }) };
+  };
+  // With a store, a cell stays in memory only while it may be run again (confirm-cells.ts): few.
+  const keep = (cell: PlannedCell, result: Cell): Cell | undefined => {
+    if (!store) return result;
+    keepInStore(cell, result);
+    return findRerunReason(result) === undefined ? undefined : result;
+  };
   const timeoutMs = options.timeoutMs ?? 2000;
   const cores = availableParallelism();
   const concurrency = createAdaptiveConcurrency({ start: options.concurrency ?? cores, pinned: !(options.adaptive ?? options.concurrency === undefined) });
@@ -125,13 +160,14 @@ export async function runMatrix(options: RunMatrixOptions): Promise<RunResult> {
       failure ??= { error };
       stop.abort('fatal');
     }
-    return result;
+    return keep(cell, result);
   };
   // A cell that mostly waits (a scripted hang or delay, a reset's settle) would hold a CPU slot doing
   // nothing: such cells start at once in lanes of their own, so their waits overlap with everything else.
   const waits = (cell: PlannedCell): boolean => cell.target.usesServer(mode) && waitsBesidePool(cell.loaded.case, timeoutMs, cell.target.info.kind === 'classifier');
-  const waiting = planned.filter(waits);
-  const busy = planned.filter((cell) => !waits(cell));
+  const waitsOf = new Set(planned.filter(waits));
+  const waiting = planned.filter((cell) => waitsOf.has(cell));
+  const busy = planned.filter((cell) => !waitsOf.has(cell));
   let cells: Cell[];
   let reruns: RunResult['reruns'];
   try {
@@ -145,11 +181,17 @@ export async function runMatrix(options: RunMatrixOptions): Promise<RunResult> {
     });
     // Confirm before judging: cells the load may have decided run again, few at a time (confirm-cells.ts).
     ({ cells, reruns } = await confirmCells({ cells: ran, rerun: runOnce, waits, cores, signal, ...(options.onRerun ? { onRerun: options.onRerun } : {}) }));
+    // With a store, `ran` held only the cells to confirm: the results kept replace their first ones there.
+    if (store) {
+      cells.forEach((result, position) => keepInStore(ran[position]!.planned, result));
+      cells = [];
+    }
   } finally {
     options.signal?.removeEventListener('abort', onAbort);
     await hosts?.close();
   }
-  const unmeasured = findUnmeasuredTargets(options.targets.map((target) => target.info), cells, options.versions);
+  const countable: readonly CountedCell[] = store ? counted.filter((cell): cell is CountedCell => cell !== undefined) : cells;
+  const unmeasured = findUnmeasuredTargets(options.targets.map((target) => target.info), countable, options.versions);
   const result: RunResult = {
     format: 'mcp-error-matrix/results@1',
     tool: { name: 'mcp-error-matrix', version: getPackageVersion() },
@@ -160,10 +202,10 @@ export async function runMatrix(options: RunMatrixOptions): Promise<RunResult> {
     node: process.version,
     platform: `${platform()} ${release()}`,
     schemas: options.schemaInfo ?? null,
-    cases: options.cases.map(summariseCase),
+    cases: summariseCases(options.cases),
     targets: options.targets.map((target) => target.info),
     cells,
-    summary: summariseCells(cells),
+    summary: summariseCells(countable),
     ...(unmeasured.length > 0 ? { unmeasured } : {}),
     ...(reruns ? { reruns } : {}),
     concurrency: concurrency.info(),
@@ -176,8 +218,8 @@ export async function runMatrix(options: RunMatrixOptions): Promise<RunResult> {
  * Targets that got no measured cell: every cell skipped, or none planned (e.g. a `--version`
  * the target's cases do not have). Nothing measured is not green: such a run exits 1.
  */
-export function findUnmeasuredTargets(targets: TargetInfo[], cells: Cell[], versions?: ProtocolVersion[]): UnmeasuredTarget[] {
-  const byTarget = new Map<string, Cell[]>(targets.map((target) => [target.name, []]));
+export function findUnmeasuredTargets(targets: TargetInfo[], cells: readonly Pick<Cell, 'target' | 'status' | 'reason'>[], versions?: ProtocolVersion[]): UnmeasuredTarget[] {
+  const byTarget = new Map<string, Pick<Cell, 'target' | 'status' | 'reason'>[]>(targets.map((target) => [target.name, []]));
   for (const cell of cells) byTarget.get(cell.target)?.push(cell);
   const unmeasured: UnmeasuredTarget[] = [];
   for (const [target, own] of byTarget) {
@@ -193,12 +235,13 @@ export function findUnmeasuredTargets(targets: TargetInfo[], cells: Cell[], vers
 }
 
 /** Counts cells per status. */
-export function summariseCells(cells: Cell[]): RunSummary {
+export function summariseCells(cells: Iterable<Pick<Cell, 'status' | 'conclusion'>>): RunSummary {
   const summary = Object.fromEntries(CELL_STATUSES.map((status) => [status, 0])) as RunSummary;
-  summary.total = cells.length;
+  summary.total = 0;
   summary.pass_exit_status = 0;
   summary.pass_wire_only = 0;
   for (const cell of cells) {
+    summary.total++;
     summary[cell.status]++;
     // A pass whose conclusion the client never stated is counted apart (README § Command targets).
     if (cell.status === 'pass' && cell.conclusion === 'exit_status') summary.pass_exit_status++;
@@ -207,19 +250,34 @@ export function summariseCells(cells: Cell[]): RunSummary {
   return summary;
 }
 
-function summariseCase(loaded: LoadedCase): CaseSummary {
-  const item = loaded.case;
-  return {
-    id: item.id,
-    title: item.title,
-    layer: item.layer,
-    origin: item.origin,
-    description: item.description,
-    ...(item.expectation === undefined ? {} : { expectation: item.expectation }),
-    ...(item.policy === undefined ? {} : { policy: item.policy }),
-    spec: item.spec,
-    file: loaded.relativeFile,
-    sha256: loaded.sha256,
-    versions: item.versions,
+/**
+ * The cases as the result lists them. Equal texts and lists are held once: a table generated from a
+ * template repeats its titles, descriptions and references, and a result of 100,000 cases held each
+ * copy apart (60 MB of one description and its like; issue 28 item 4).
+ */
+function summariseCases(cases: readonly LoadedCase[]): CaseSummary[] {
+  const shared = new Map<string, unknown>();
+  const once = <T>(value: T): T => {
+    const key = typeof value === 'string' ? `s${value}` : `j${JSON.stringify(value)}`;
+    const known = shared.get(key);
+    if (known !== undefined) return known as T;
+    shared.set(key, value);
+    return value;
   };
+  return cases.map((loaded) => {
+    const item = loaded.case;
+    return {
+      id: item.id,
+      title: once(item.title),
+      layer: once(item.layer),
+      origin: once(item.origin),
+      description: once(item.description),
+      ...(item.expectation === undefined ? {} : { expectation: once(item.expectation) }),
+      ...(item.policy === undefined ? {} : { policy: once(item.policy) }),
+      spec: once(item.spec),
+      file: loaded.relativeFile,
+      sha256: loaded.sha256,
+      versions: once(item.versions),
+    };
+  });
 }

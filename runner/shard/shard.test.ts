@@ -1,6 +1,9 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { generateKeyPairSync } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeCase, makeCell, makeRunResult } from '../../test/make-run-result.js';
 import { runCli } from '../../test/run-cli.js';
@@ -126,5 +129,94 @@ describe('run --shard and merge', () => {
     expect((await cli(...run, '--shard', '3/2')).code).toBe(2);
     await writeFile(join(dir, 'junk.json'), '[]');
     expect((await cli('merge', 'junk.json', '--out', 'x')).code).toBe(2);
+  });
+});
+
+// Issue 28 item 3: a shard's results.json edited fail → pass was merged (exit 0, passes shown), the
+// merged report verified, and `merge --sign` would have signed the forgery.
+describe('merge verifies every shard against its own receipts (and key) first', () => {
+  let dir: string;
+  const cli = (...args: string[]) => runCli(args, { cwd: dir });
+  const run = ['run', '--mode', 'direct', '--no-schemas', '--target', 'naive', '--case', 'baseline', '--case', 'content-not-array', '--quiet'];
+  const keys = (name: string) => {
+    const pair = generateKeyPairSync('ed25519');
+    return { name, privateKey: pair.privateKey.export({ type: 'pkcs8', format: 'pem' }) as string, publicKey: pair.publicKey.export({ type: 'spki', format: 'pem' }) as string };
+  };
+  const ours = keys('ours');
+  const theirs = keys('theirs');
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'mem-shard-verify-'));
+    for (const key of [ours, theirs]) {
+      await writeFile(join(dir, `${key.name}.pem`), key.privateKey);
+      await writeFile(join(dir, `${key.name}.pub`), key.publicKey);
+    }
+    await Promise.all([cli(...run, '--shard', '1/2', '--out', 's1'), cli(...run, '--shard', '2/2', '--out', 's2')]);
+    await Promise.all([cli(...run, '--shard', '1/2', '--out', 'signed1', '--sign', 'ours.pem'), cli(...run, '--shard', '2/2', '--out', 'signed2', '--sign', 'ours.pem')]);
+  }, 120_000);
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  /** A copy of shard folder `from` at `to`, its results.json and the evidence beside it edited alike: every fail made a pass. */
+  const forge = async (from: string, to: string) => {
+    await cp(join(dir, from), join(dir, to), { recursive: true });
+    const file = join(dir, to, 'results.json');
+    const text = await readFile(file, 'utf8');
+    expect(text).toContain('"status":"fail"');
+    await writeFile(file, text.replaceAll('"status":"fail"', '"status":"pass"'));
+    const evidence = join(dir, to, 'results.full.json.gz');
+    const full = gunzipSync(await readFile(evidence)).toString('utf8');
+    expect(full).toContain('"status":"fail"');
+    await writeFile(evidence, gzipSync(full.replaceAll('"status":"fail"', '"status":"pass"')));
+  };
+
+  it('an edited results.json: exit 2 naming the shard and the file, nothing merged or signed', async () => {
+    await forge('s2', 'forged2');
+    for (const extra of [[], ['--sign', 'ours.pem']]) {
+      const result = await cli('merge', 's1', 'forged2', '--out', 'merged-forged', ...extra);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(/^mcp-error-matrix merge: the shard forged2 does not verify against its own receipts, so it is not merged \(edited, or not the report its run wrote\):\n/);
+      expect(result.stderr).toMatch(/\n {2}- results\.json: expected [0-9a-f]{64}, found [0-9a-f]{64}\n/);
+      expect(result.stderr).toMatch(/\n {2}- results\.full\.json\.gz: expected [0-9a-f]{64}, found [0-9a-f]{64}\n/);
+      expect(existsSync(join(dir, 'merged-forged'))).toBe(false);
+    }
+  });
+
+  it('a file added to a shard folder, or its receipts missing, is refused too', async () => {
+    await cp(join(dir, 's2'), join(dir, 'added2'), { recursive: true });
+    await writeFile(join(dir, 'added2', 'extra.json'), '{}\n');
+    expect((await cli('merge', 's1', 'added2', '--out', 'm-added')).stderr).toMatch(/the shard added2 does not verify .*\n {2}- extra\.json: expected absent \(listed in neither receipts\.json nor SHA256SUMS\), found present, unlisted/);
+    await cp(join(dir, 's2'), join(dir, 'bare2'), { recursive: true });
+    await rm(join(dir, 'bare2', 'receipts.json'));
+    const bare = await cli('merge', 's1', 'bare2', '--out', 'm-bare');
+    expect(bare.code).toBe(2);
+    expect(bare.stderr).toMatch(/bare2 has no receipts\.json, so it cannot be verified/);
+  });
+
+  it('untouched shards merge, and the merged report is signed and verifies', async () => {
+    const merged = await cli('merge', 's1', 's2', '--out', 'merged-ok', '--sign', 'ours.pem');
+    expect(merged.code, merged.stderr).toBe(1);
+    expect(merged.stderr).toMatch(/^Merged 2 shards, each verified against its own receipts: /);
+    expect((await cli('verify', 'merged-ok', '--key', 'ours.pub')).stdout).toMatch(/^OK: /m);
+  });
+
+  it('with --key, every shard must be signed by that key', async () => {
+    const good = await cli('merge', 'signed1', 'signed2', '--out', 'merged-signed', '--key', 'ours.pub', '--quiet');
+    expect(good.code, good.stderr).toBe(1);
+    const unsigned = await cli('merge', 's1', 'signed2', '--out', 'm-unsigned', '--key', 'ours.pub');
+    expect(unsigned.code).toBe(2);
+    expect(unsigned.stderr).toMatch(/the shard s1 does not verify .*\n {2}- receipts\.json\.sig: expected an Ed25519 signature of receipts\.json by the --key key .*found missing \(the report is not signed\)/);
+    const other = await cli('merge', 'signed1', 'signed2', '--out', 'm-other', '--key', 'theirs.pub');
+    expect(other.code).toBe(2);
+    expect(other.stderr).toMatch(/the shard signed1 does not verify .*receipts\.json\.sig: .*a signature that does not match receipts\.json with this key/s);
+    expect(existsSync(join(dir, 'm-unsigned'))).toBe(false);
+    expect(existsSync(join(dir, 'm-other'))).toBe(false);
+  });
+
+  it('signed shards merged without --key say that their signatures were not checked', async () => {
+    const merged = await cli('merge', 'signed1', 'signed2', '--out', 'merged-nokey');
+    expect(merged.code, merged.stderr).toBe(1);
+    expect(merged.stderr).toMatch(/NOTE: signed1, signed2 are signed, but no --key was given: the signatures were not checked/);
   });
 });

@@ -14,6 +14,7 @@ import { readClientReport } from './command/read-client-report.js';
 import { createMarkToken, killMarkedProcesses, RUN_MARK_VARIABLE } from './command/process-marks.js';
 import { spawnClient, type ClientProcessResult } from './command/spawn-client.js';
 import { PersistentPool } from './command/persistent-pool.js';
+import { describeOutsideStop, findStopSignal } from './stop-signals.js';
 
 /** Exit status a client uses to say "I do not speak this case or version" (the automake SKIP code). */
 export const SKIP_EXIT_CODE = 77;
@@ -88,12 +89,16 @@ async function runCommandClient(options: CommandTargetOptions, cwd: string, cont
     // Stopped from outside (the run was interrupted, or the cell budget ran out): what the client
     // had reported by then is kept as evidence beside the error.
     if (result.aborted) return { ...reported, error: 'interrupted: the run was aborted' };
+    // Killed by a stop signal the runner did not send (Ctrl-C, `timeout` or a CI cancel reach the
+    // whole process group): not the client's conclusion, so not judged. Other crashes are (below).
+    const stopped = result.crashed ? findStopSignal(result) : undefined;
+    if (stopped !== undefined) return { ...reported, error: describeOutsideStop('the client', stopped), errorKind: 'interrupted' };
     if (report.skip !== undefined) return { verdicts: [], run, skip: report.skip };
     if (result.exitCode === SKIP_EXIT_CODE && !result.timedOut && report.source === 'none') {
       return { verdicts: [], run, skip: getLastLine(result.stderr) ?? `the client exited with ${SKIP_EXIT_CODE} (skip)` };
     }
-    // A crash (a signal the runner did not send) is judged like any exit: without a verdict, the
-    // exit status is the client's conclusion (judge-exit-status.ts).
+    // Any other crash (a signal the runner did not send) is judged like any exit: without a
+    // verdict, the exit status is the client's conclusion (judge-exit-status.ts).
     return reported;
   } finally {
     await rm(dir, { recursive: true, force: true });

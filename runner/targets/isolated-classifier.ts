@@ -6,6 +6,7 @@
 // never notices. Only module specs run here: a function object cannot be moved
 // to another thread, so the programmatic API and the vitest helper keep theirs in-process.
 import { Worker } from 'node:worker_threads';
+import { CLASSIFIER_ANSWER_MAX_CHARS } from '../io/input-caps.js';
 import { packagePath } from '../package-paths.js';
 import type { ClassifierInput } from '../types.js';
 import { setStallAwareTimeout, type StallAwareTimeout } from '../loop-stall.js';
@@ -43,7 +44,7 @@ type WorkerMessage =
   | { type: 'load-error'; message: string }
   | { type: 'started'; id: number }
   | { type: 'answer'; id: number; value: unknown }
-  | { type: 'threw' | 'unsendable'; id: number; message: string };
+  | { type: 'threw' | 'unsendable' | 'too-large'; id: number; message: string };
 
 interface PendingCall {
   id: number;
@@ -147,7 +148,7 @@ export class IsolatedClassifier {
     if (this.running) return this.running;
     this.starts++;
     const worker = new Worker(getWorkerScript(), {
-      workerData: { file: this.file },
+      workerData: { file: this.file, maxAnswerChars: CLASSIFIER_ANSWER_MAX_CHARS },
       // The module's console output goes to stderr: stdout carries the TAP stream.
       stdout: true,
       stderr: true,
@@ -196,6 +197,7 @@ export class IsolatedClassifier {
     if (!call) return;
     if (message.type === 'answer') call.resolve(message.value);
     else if (message.type === 'threw') call.reject(new ClassifierFailure(message.message, true));
+    else if (message.type === 'too-large') call.reject(new ClassifierFailure(message.message));
     else call.reject(new ClassifierFailure(`the verdict cannot be passed back as plain data (${message.message})`));
   }
 

@@ -12,11 +12,14 @@ import { loadClassifierModule } from './load-classifier-module.js';
 import { expandTargetRanges, type ExpandRangeOptions } from './sdk/expand-version-range.js';
 import { listDefaultSdkTargets } from './sdk/resolve-sdk-package.js';
 import { SDK_TARGET_KINDS } from './sdk/sdk-target.js';
+import { createTargetInPlaceOf, createUnstartedTarget, TargetStartError } from './unstarted-target.js';
 
 export interface ResolveTargetOptions {
   cwd: string;
   /** The protocol versions the run will ask about: a client stack that probes its versions at start probes only these. @default all */
   versions?: readonly ProtocolVersion[];
+  /** Where client versions that are not bundled are installed. @default $XDG_CACHE_HOME/mcp-error-matrix/clients */
+  cacheDir?: string;
   /** Hears one line as each client install into the user cache starts. */
   onInstall?: (line: string) => void;
 }
@@ -84,8 +87,12 @@ export async function expandTargetSpecs(
  * Resolves several specs, `concurrency` at a time (SDK versions install and start a worker each),
  * in the order given. Every spec is tried, so one error names every target that failed (offline, each
  * version of a range that is not cached); the targets already started are then closed.
+ * A target that cannot run (TargetStartError: its worker exited before it was ready, or it has no
+ * transport for the matrix) takes its place as a target whose cells say so, and the run goes on.
+ * Once `signal` is aborted (the run is being stopped: a signal to the whole process group kills the
+ * workers and npm too) any failure does the same, so a stop ends alike whoever received the signal.
  */
-export async function resolveTargets(specs: readonly string[], options: ResolveTargetOptions & { concurrency?: number }): Promise<Target[]> {
+export async function resolveTargets(specs: readonly string[], options: ResolveTargetOptions & { concurrency?: number; signal?: AbortSignal }): Promise<Target[]> {
   const resolved: (Target | undefined)[] = new Array(specs.length);
   const failures: { index: number; error: unknown }[] = [];
   let next = 0;
@@ -95,7 +102,9 @@ export async function resolveTargets(specs: readonly string[], options: ResolveT
       try {
         resolved[index] = await resolveTarget(specs[index]!, options);
       } catch (error) {
-        failures.push({ index, error });
+        if (error instanceof TargetStartError) resolved[index] = createTargetInPlaceOf(error);
+        else if (options.signal?.aborted) resolved[index] = createUnstartedTarget({ name: specs[index]!, kind: guessTargetKind(specs[index]!) }, `the run was stopped while it started (${describeError(error)})`);
+        else failures.push({ index, error });
       }
     }
   };
@@ -106,6 +115,17 @@ export async function resolveTargets(specs: readonly string[], options: ResolveT
   const first = failures[0]!.error;
   if (failures.length === 1 || !failures.every((f) => f.error instanceof TargetSpecError)) throw first;
   throw new RunnerError('MEM_TARGET', `${failures.length} targets could not be resolved:\n  - ${failures.map((f) => (f.error as Error).message).join('\n  - ')}`);
+}
+
+/** The kind a spec names (`client` for `<kind>@…`), for a target that never started. */
+function guessTargetKind(spec: string): string {
+  if (BUILT_IN_TARGETS[spec]) return 'classifier';
+  const kind = /^([a-z][a-z0-9-]*)[:@]/.exec(spec)?.[1];
+  return kind === 'classifier' || kind === 'command' ? kind : 'client';
+}
+
+function describeError(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split('\n')[0]!.slice(0, 500);
 }
 
 /** The file a built-in module was loaded from: compiled .js, or the .ts source under vitest. */

@@ -21,6 +21,7 @@ const HOSTILE = [
   'hangs',
   'exits-at-once',
   'crashes-with-signal',
+  'stopped-from-outside',
   'leaves-children',
   'floods-output',
   'huge-verdict',
@@ -59,7 +60,7 @@ describe('hostile command clients', () => {
       let halfEnded: () => void = () => {};
       const half = new Promise<void>((resolve) => (halfEnded = resolve));
       const onCell = (_cell: Cell, done: number) => {
-        if (done === HOSTILE.length / 2) halfEnded();
+        if (done === Math.floor(HOSTILE.length / 2)) halfEnded();
       };
       const hostileRun = runMatrix({ cases, targets: hostile, versions: ['2026-07-28'], timeoutMs: 3000, concurrency: 4, onCell });
       [result, ...controls] = await Promise.all([hostileRun, runControl('correct-before'), half.then(() => runControl('correct-after'))]);
@@ -87,6 +88,9 @@ describe('hostile command clients', () => {
     // Dead by a signal before any request: nothing was concluded, a MUST failure (no longer an error cell).
     expect(cell('crashes-with-signal')).toMatchObject({ status: 'fail', conclusion: 'none', targetRun: { crashed: true } });
     expect(cell('crashes-with-signal').checks.find((check) => check.id === 'wire.tool-called')?.passed).toBe(false);
+    // Dead by a stop signal the runner did not send (issue 28 item 1): not the client's doing, so not judged.
+    expect(cell('stopped-from-outside')).toMatchObject({ status: 'error', errorKind: 'interrupted', checks: [], targetRun: { crashed: true } });
+    expect(cell('stopped-from-outside').reason).toMatch(/^the client was stopped by SIGTERM from outside the runner \(a signal to the whole process group, such as Ctrl-C, `timeout` or a CI cancel\), so this cell was not measured$/);
     const flood = cell('floods-output').targetRun!;
     expect((flood.stdout ?? '').length + (flood.stderr ?? '').length).toBeLessThan(8 * 1024 * 1024);
     // A 50 MB verdict is not carried into the results whole.

@@ -1,7 +1,7 @@
 // `--out` never destroys what the tool did not write (issue 11, item 1): every refusal exits 2,
 // names the path and why, before the run starts, and leaves every byte in place.
 import { execFileSync } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -124,5 +124,78 @@ describe('--out replaces what it may replace', () => {
     expect(existsSync(join(target, REPORT_MARKER_FILE))).toBe(true);
     expect(statSync(join(target, 'results.json')).mtimeMs).toBeGreaterThanOrEqual(before);
     expect(readdirSync(root).filter((name) => /\.(tmp|new|old)-/.test(name))).toEqual([]);
+  });
+});
+
+// Issue 28 item 6: `run --out rep`, then `echo notes > rep/NOTES.md; mkdir rep/mydata`, then `run
+// --out rep` exited 0 and both were gone. The tool knows the files it wrote (its marker lists them).
+describe('--out never deletes files the tool did not write inside its own report folder', () => {
+  test('a file and a folder added to a report folder: exit 2 naming them, before the run, nothing touched', async () => {
+    const dir = join(root, 'user-files');
+    mkdirSync(dir);
+    expect((await runCli([...RUN, '--out', 'rep'], { cwd: dir })).code).toBe(1);
+    writeFileSync(join(dir, 'rep', 'NOTES.md'), 'notes\n');
+    mkdirSync(join(dir, 'rep', 'mydata'));
+    writeFileSync(join(dir, 'rep', 'mydata', 'keep.csv'), '1,2\n');
+    const before = snapshot(dir);
+    const result = await runCli([...RUN, '--out', 'rep'], { cwd: dir });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/^mcp-error-matrix run: --out "rep": .*rep is a report folder of mcp-error-matrix, but it also holds files this tool did not write \((NOTES\.md, mydata\/|mydata\/, NOTES\.md)\), which replacing the folder would delete; move them out of the folder, or choose another --out; nothing was written or removed\n$/);
+    expect(snapshot(dir)).toEqual(before);
+  });
+
+  test('one of its own files replaced by a folder of the user\'s is not its own any more', async () => {
+    const dir = join(root, 'user-folder-in-place');
+    mkdirSync(dir);
+    expect((await runCli([...RUN, '--out', 'rep'], { cwd: dir })).code).toBe(1);
+    rmSync(join(dir, 'rep', 'summary.md'));
+    mkdirSync(join(dir, 'rep', 'summary.md'));
+    writeFileSync(join(dir, 'rep', 'summary.md', 'mine.txt'), 'mine\n');
+    const result = await runCli([...RUN, '--out', 'rep'], { cwd: dir });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/holds files this tool did not write \(summary\.md\/\)/);
+    expect(readFileSync(join(dir, 'rep', 'summary.md', 'mine.txt'), 'utf8')).toBe('mine\n');
+  });
+
+  test('a report folder of an earlier version (its marker lists no files) is known by its receipts: replaced, unless it holds more', async () => {
+    const dir = join(root, 'earlier-marker');
+    mkdirSync(dir);
+    expect((await runCli([...RUN, '--out', 'rep'], { cwd: dir })).code).toBe(1);
+    const marker = join(dir, 'rep', REPORT_MARKER_FILE);
+    const { files: _files, ...earlier } = JSON.parse(readFileSync(marker, 'utf8')) as { files?: string[] };
+    writeFileSync(marker, `${JSON.stringify(earlier)}\n`);
+    expect((await runCli([...RUN, '--out', 'rep'], { cwd: dir })).code).toBe(1);
+    expect(JSON.parse(readFileSync(marker, 'utf8'))).toMatchObject({ files: expect.arrayContaining(['results.json', 'receipts.json', 'SHA256SUMS']) });
+    writeFileSync(marker, `${JSON.stringify(earlier)}\n`);
+    writeFileSync(join(dir, 'rep', 'NOTES.md'), 'notes\n');
+    const refused = await runCli([...RUN, '--out', 'rep'], { cwd: dir });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/holds files this tool did not write \(NOTES\.md\)/);
+  });
+
+  test('merge refuses such a folder too', async () => {
+    const dir = join(root, 'user-files-merge');
+    mkdirSync(dir);
+    expect((await runCli([...RUN, '--out', 'rep'], { cwd: dir })).code).toBe(1);
+    writeFileSync(join(dir, 'rep', 'NOTES.md'), 'notes\n');
+    const result = await runCli(['merge', 'no-such-shard', '--out', 'rep', '--quiet'], { cwd: dir });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/holds files this tool did not write \(NOTES\.md\)/);
+    expect(readFileSync(join(dir, 'rep', 'NOTES.md'), 'utf8')).toBe('notes\n');
+  });
+});
+
+// Issue 28 item 5, through the CLI: a lock that is not a lock is refused before the first cell.
+describe('--out whose lock path holds something else', () => {
+  test('a named pipe at .rep.lock: exit 2 at once naming it, no cell run, no token file left', async () => {
+    const dir = join(root, 'fifo-lock');
+    mkdirSync(dir);
+    execFileSync('mkfifo', [join(dir, '.rep.lock')]);
+    const result = await runCli([...RUN, '--out', 'rep'], { cwd: dir });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(`mcp-error-matrix run: --out "rep": ${join(realpathSync(dir), '.rep.lock')} is a named pipe, not this tool's lock file (a small JSON file naming the process that holds it); remove it or choose another --out; nothing was written or removed\n`);
+    expect(readdirSync(dir)).toEqual(['.rep.lock']);
   });
 });

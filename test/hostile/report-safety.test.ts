@@ -127,7 +127,7 @@ describe('report safety: the report folder is replaced completely or not at all'
   const seed = (dir: string) => {
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, 'old.txt'), 'old report');
-    writeFileSync(join(dir, REPORT_MARKER_FILE), createReportMarker());
+    writeFileSync(join(dir, REPORT_MARKER_FILE), createReportMarker(['old.txt']));
   };
   const siblings = (dir: string) => readdirSync(join(dir, '..')).filter((name) => /\.(tmp|new|old)-|\.lock$/.test(name));
 
@@ -139,7 +139,7 @@ describe('report safety: the report folder is replaced completely or not at all'
         throw new Error('disk full (simulated)');
       }),
     ).rejects.toThrow(/disk full/);
-    expect(readTree(out)).toEqual(new Map([[join(out, 'old.txt'), 'old report'], [join(out, REPORT_MARKER_FILE), createReportMarker()]]));
+    expect(readTree(out)).toEqual(new Map([[join(out, 'old.txt'), 'old report'], [join(out, REPORT_MARKER_FILE), createReportMarker(['old.txt'])]]));
     expect(siblings(out)).toEqual([]);
   });
 

@@ -1,6 +1,6 @@
 // SIGINT/SIGTERM against the real CLI process (compiled, run with node: test/hostile/start-cli.ts).
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { STOP_DEADLINE_MS } from '../../runner/cli-io.js';
@@ -69,4 +69,23 @@ test.concurrent('a second SIGINT exits at once', { timeout: 40_000 }, async () =
   // stall of this thread, which sees the exit; a loaded machine makes such stalls).
   expect(cli.stderr()).toMatch(/SIGINT: exiting at once/);
   expect(ended.at - first).toBeLessThan(STOP_DEADLINE_MS);
+});
+
+// Issue 28 item 5: a run waiting for its report folder's lock (held by a live process) is stopped by
+// the first SIGINT, as the README promises, and leaves neither a token file nor the holder's lock changed.
+test.concurrent('the first SIGINT stops a run that waits for its report folder\'s lock; no token file is left', { timeout: 60_000 }, async () => {
+  const dir = mkdtempSync(join(work, 'lock-wait-'));
+  const lock = join(dir, '.out.lock');
+  // pid 1 is alive and started before the lock: a real holder, so the run waits (up to 120 s).
+  writeFileSync(lock, JSON.stringify({ pid: 1, host: hostname(), token: 'planted' }));
+  const cli = startCli(['run', '--cases', cases, '--target', 'reference', '--mode', 'direct', '--no-schemas', '--no-baseline', '--out', join(dir, 'out')], {});
+  await waitFor(() => /is using this report folder; waiting for it/.test(cli.stderr()), 40_000);
+  const sent = performance.now();
+  cli.kill('SIGINT');
+  const ended = await cli.exit;
+  expect({ code: ended.code, stderr: cli.stderr().slice(-400) }).toMatchObject({ code: 130 });
+  expect(ended.at - sent).toBeLessThan(STOP_DEADLINE_MS);
+  expect(cli.stdout()).toBe('');
+  expect(readdirSync(dir)).toEqual(['.out.lock']);
+  expect(readFileSync(lock, 'utf8')).toContain('planted');
 });

@@ -22,13 +22,20 @@ export interface StartedCli {
   /** Settles once the process ended and its stdout and stderr were read to the end. */
   exit: Promise<{ code: number | null; signal: string | null; at: number }>;
   kill(signal: NodeJS.Signals): void;
+  /** Signals the CLI's whole process group (started with `group`). */
+  killGroup(signal: NodeJS.Signals): void;
+  pid: number;
   stdout(): string;
   stderr(): string;
 }
 
-/** Starts `mcp-error-matrix <args>` with CI=true and `env` added; stdin stays open (for `validate -`). */
-export function startCli(args: string[], env: Record<string, string>): StartedCli {
-  const child = spawn(process.execPath, [CLI_ENTRY, ...args], { cwd: ROOT, env: { ...process.env, CI: 'true', ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+/**
+ * Starts `mcp-error-matrix <args>` with CI=true and `env` added; stdin stays open (for `validate -`).
+ * With `group`, the CLI leads a process group of its own (as `setsid` makes it), so `killGroup`
+ * signals it and everything in its group at once, as Ctrl-C, `timeout` or a CI cancel do.
+ */
+export function startCli(args: string[], env: Record<string, string>, options: { group?: boolean } = {}): StartedCli {
+  const child = spawn(process.execPath, [CLI_ENTRY, ...args], { cwd: ROOT, env: { ...process.env, CI: 'true', ...env }, stdio: ['pipe', 'pipe', 'pipe'], detached: options.group ?? false });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -39,6 +46,8 @@ export function startCli(args: string[], env: Record<string, string>): StartedCl
     // empty stderr once after the CLI had written its stop line and exited 143.
     exit: new Promise((done) => child.on('close', (code, signal) => done({ code, signal, at: performance.now() }))),
     kill: (signal) => child.kill(signal),
+    killGroup: (signal) => process.kill(-child.pid!, signal),
+    pid: child.pid!,
     stdout: () => stdout,
     stderr: () => stderr,
   };

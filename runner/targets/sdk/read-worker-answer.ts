@@ -24,6 +24,8 @@ export function readWorkerAnswer(answer: WorkerAnswer, calls: number, durationMs
   // The worker's own measure of how starved it was over the cell (worker.mjs, cell-starvation.mjs).
   const starved = readProcessStarvation(answer.starvation, 'worker');
   const starvation = starved ? { starvation: [starved] } : {};
+  // Stopped by a signal to the whole process group: the run was interrupted, nothing to judge or run again.
+  if (answer.error !== undefined && answer.interrupted) return { verdicts: [], error: answer.error, run, ...(observed ? { observed } : {}), errorKind: 'interrupted' };
   if (answer.error !== undefined) {
     const outOfTime = timedOut || SETUP_TIMED_OUT.test(answer.error);
     return { verdicts: [], error: answer.error, run, ...(observed ? { observed } : {}), ...starvation, ...(outOfTime ? { errorKind: 'timeout' as const } : {}) };

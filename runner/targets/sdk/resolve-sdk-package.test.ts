@@ -1,12 +1,17 @@
 // Where a client package comes from: a pinned alias in the project's own node_modules (a clone after
 // `npm ci`), else the user cache, else an install into it that says so in one line; and what a
-// failed install says, by cause. npm is the seam: these tests never start it.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+// failed install says, by cause. npm is the seam: these tests never start it. A cache that cannot
+// hold the install is an input error naming the folder and the remedy (issue 28 item 7:
+// XDG_CACHE_HOME naming a file ended the run with ENOTDIR as an internal error).
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../../test/run-cli.js';
 import { useTempDirs } from '../../../test/temp-dirs.js';
+import { TargetSpecError } from '../../errors.js';
 import { getPackageRoot } from '../../package-paths.js';
-import { resolveSdkPackage, SDK_KINDS, type RunNpm } from './resolve-sdk-package.js';
+import { getDefaultCacheDir, resolveSdkPackage, SDK_KINDS, type RunNpm } from './resolve-sdk-package.js';
 
 const makeTempDir = useTempDirs();
 const SDK = '@modelcontextprotocol/sdk';
@@ -123,4 +128,39 @@ describe('a failed install says why, by cause', () => {
     await expect(failure).rejects.toThrow(/: npm error code EINTEGRITY\. Remedy: fix what npm reports/);
     await expect(failure).rejects.not.toThrow(/go online/);
   });
+});
+
+const work = mkdtempSync(join(tmpdir(), 'mem-sdk-cache-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+describe('the client cache', () => {
+  it('is $XDG_CACHE_HOME/mcp-error-matrix/clients, else ~/.cache/…; a relative XDG_CACHE_HOME is ignored, as the XDG spec says', () => {
+    expect(getDefaultCacheDir({ XDG_CACHE_HOME: '/var/cache/me' })).toBe('/var/cache/me/mcp-error-matrix/clients');
+    expect(getDefaultCacheDir({ XDG_CACHE_HOME: 'relative/cache' })).toBe(join(homedir(), '.cache', 'mcp-error-matrix', 'clients'));
+    expect(getDefaultCacheDir({})).toBe(join(homedir(), '.cache', 'mcp-error-matrix', 'clients'));
+  });
+
+  it('that cannot be created is a TargetSpecError naming the file in the way, before npm runs', async () => {
+    const file = join(work, 'a-file');
+    writeFileSync(file, 'not a folder\n');
+    const npm = async () => {
+      throw new Error('npm must not run');
+    };
+    const failure = resolveSdkPackage('ts-sdk@1.20.0', { cacheDir: join(file, 'clients'), npm });
+    await expect(failure).rejects.toThrow(TargetSpecError);
+    await expect(failure).rejects.toThrow(`${file} is a file, not a folder`);
+  });
+
+  it('XDG_CACHE_HOME naming a file is exit 2 before any cell, naming the file and the variable, not ENOTDIR as an internal error', async () => {
+    const file = join(work, 'cache-is-a-file');
+    writeFileSync(file, 'not a folder\n');
+    const run = await runCli(['run', '--target', 'reference', '--target', 'ts-sdk@1.20.0', '--case', 'baseline', '--no-schemas', '--no-baseline', '--mode', 'direct'], {
+      cwd: work,
+      env: { ...process.env, CI: 'true', XDG_CACHE_HOME: file },
+    });
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain(`mcp-error-matrix run: --target ts-sdk@1.20.0: it must be installed into the client cache, but the folder ${file}/mcp-error-matrix/clients/@modelcontextprotocol+sdk@1.20.0 cannot be created: ${file} is a file, not a folder.`);
+    expect(run.stderr).toMatch(/point XDG_CACHE_HOME at a folder you can write/);
+  }, 60_000);
 });

@@ -10,9 +10,9 @@
 // cause and remedy: offline with nothing cached (go online once), a full disk, a folder that cannot
 // be written, a version npm says does not exist (ETARGET, with the nearest published versions).
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, isAbsolute, join } from 'node:path';
 import { promisify } from 'node:util';
 import { TargetSpecError } from '../../errors.js';
 import { compareVersions } from '../../compare/order-versions.js';
@@ -27,7 +27,8 @@ const run = promisify(execFile);
  * (stacks built on the official SDK inherit its handling; the HTML groups targets by it).
  */
 export const SDK_KINDS = {
-  'ts-sdk': { packageName: '@modelcontextprotocol/sdk', aliasPrefix: 'mcp-sdk-', flavor: 'v1', stack: 'official TypeScript SDK' },
+  // Its Streamable HTTP client arrived in 1.10.0; older versions (0.x to 1.9) ship only SSE, stdio and WebSocket clients.
+  'ts-sdk': { packageName: '@modelcontextprotocol/sdk', aliasPrefix: 'mcp-sdk-', flavor: 'v1', stack: 'official TypeScript SDK', streamableHttpClient: 'dist/esm/client/streamableHttp.js' },
   'ts-client': { packageName: '@modelcontextprotocol/client', aliasPrefix: 'mcp-client-', flavor: 'v2', stack: 'official TypeScript SDK' },
   'ai-sdk': { packageName: '@ai-sdk/mcp', aliasPrefix: 'ai-sdk-mcp-', flavor: 'ai-sdk', stack: 'Vercel AI SDK' },
   'openai-agents': { packageName: '@openai/agents', aliasPrefix: 'openai-agents-', flavor: 'openai-agents', stack: 'official TypeScript SDK' },
@@ -49,7 +50,7 @@ export const SDK_KINDS = {
     defaultRun: false,
     companions: ['workerd@1.20261123.1', 'esbuild@0.28.2'],
   },
-} as const satisfies Record<string, { packageName: string; aliasPrefix: string; flavor: SdkFlavor; stack: string; defaultRun?: false; cpuBoundCells?: true; companions?: readonly string[] }>;
+} as const satisfies Record<string, { packageName: string; aliasPrefix: string; flavor: SdkFlavor; stack: string; defaultRun?: false; cpuBoundCells?: true; companions?: readonly string[]; streamableHttpClient?: string }>;
 export type SdkKind = keyof typeof SDK_KINDS;
 
 export interface ResolvedSdkPackage {
@@ -139,9 +140,25 @@ export async function resolveSdkPackage(spec: string, options: ResolveSdkOptions
   return resolved;
 }
 
-/** Where on-demand client installs live. */
-export function getDefaultCacheDir(): string {
-  const base = process.env.XDG_CACHE_HOME || join(homedir(), '.cache');
+/**
+ * Why an installed package cannot run the matrix at all: the module of its Streamable HTTP client
+ * (the transport of every protocol version in the matrix) is not in it. Read from the package's
+ * files, not guessed from its version; undefined when it has one (or the kind names no such file).
+ */
+export function describeMissingTransport(resolved: Pick<ResolvedSdkPackage, 'kind' | 'dir'>): string | undefined {
+  const kind = SDK_KINDS[resolved.kind];
+  const file = 'streamableHttpClient' in kind ? kind.streamableHttpClient : undefined;
+  if (file === undefined || existsSync(join(resolved.dir, file))) return undefined;
+  return (
+    `has no Streamable HTTP client (${file} is not in the package), the transport every protocol version of the matrix runs over, ` +
+    'so it speaks none of them; @modelcontextprotocol/sdk added that client in 1.10.0'
+  );
+}
+
+/** Where on-demand client installs live: `$XDG_CACHE_HOME/mcp-error-matrix/clients`, else `~/.cache/…` (a relative XDG_CACHE_HOME is ignored, as the XDG spec says). */
+export function getDefaultCacheDir(env: NodeJS.ProcessEnv = process.env): string {
+  const xdg = env.XDG_CACHE_HOME;
+  const base = xdg && isAbsolute(xdg) ? xdg : join(homedir(), '.cache');
   return join(base, 'mcp-error-matrix', 'clients');
 }
 
@@ -154,7 +171,11 @@ async function installPackage(spec: string, packageSpec: string, prefix: string,
   try {
     mkdirSync(prefix, { recursive: true });
   } catch (error) {
-    throw describeInstallFailure(spec, packageSpec, prefix, offline, { code: (error as NodeJS.ErrnoException).code, output: (error as Error).message });
+    const code = (error as NodeJS.ErrnoException).code;
+    // A file in the way (XDG_CACHE_HOME names a file): named, not npm's ENOTDIR.
+    const blocker = code === 'ENOTDIR' || code === 'EEXIST' ? findFileInPath(prefix) : undefined;
+    if (blocker !== undefined) throw describeBlockedCache(spec, prefix, blocker);
+    throw describeInstallFailure(spec, packageSpec, prefix, offline, { code, output: (error as Error).message });
   }
   const args = ['install', '--prefix', prefix, '--no-save', '--no-audit', '--no-fund', '--no-package-lock', '--ignore-scripts', ...(offline ? ['--offline'] : []), ...companions, packageSpec];
   try {
@@ -167,6 +188,29 @@ async function installPackage(spec: string, packageSpec: string, prefix: string,
     // npm reached the registry and it has no such version: going online would not help.
     if (code === 'ETARGET') throw await describeMissingVersion(spec, packageSpec, npm, offline);
     throw describeInstallFailure(spec, packageSpec, prefix, offline, { code, output });
+  }
+}
+
+/** A cache folder a file stands in the way of (XDG_CACHE_HOME names a file): the folder, the file and the remedy. */
+function describeBlockedCache(spec: string, prefix: string, blocker: string): TargetSpecError {
+  return new TargetSpecError(
+    spec,
+    `it must be installed into the client cache, but the folder ${prefix} cannot be created: ${blocker} is a file, not a folder. ` +
+      'The cache is $XDG_CACHE_HOME/mcp-error-matrix/clients (else ~/.cache/…): point XDG_CACHE_HOME at a folder you can write, or, in a clone after `npm ci`, pick a pinned version ' +
+      `(${listBundledSdkTargets().join(', ')})`,
+  );
+}
+
+/** The first existing ancestor of `path` (itself included) that is not a folder, if any. */
+function findFileInPath(path: string): string | undefined {
+  let found: string | undefined;
+  for (let dir = path; ; dir = dirname(dir)) {
+    try {
+      if (!statSync(dir).isDirectory()) found = dir;
+    } catch {
+      // Not there (yet): look further up.
+    }
+    if (dirname(dir) === dir) return found;
   }
 }
 

@@ -90,11 +90,10 @@ describe('ts-sdk / ts-client targets', () => {
     expect(client240!.skipReason?.('2025-11-25')).toBeUndefined();
   });
 
-  it('marks the cell error when the worker dies mid-cell, and the next cell works in a new worker', async () => {
-    const target = targets[1]!;
+  /** Runs a hanging cell on target `index` and kills its worker with `signal` once it is really mid-cell. */
+  async function killWorkerMidCell(index: number, signal: NodeJS.Signals): Promise<Cell> {
+    const target = targets[index]!;
     const hang = cases.filter((loaded) => loaded.case.id === 'no-response-hang');
-    const baseline = cases.filter((loaded) => loaded.case.id === 'baseline');
-    const startsBefore = target.worker.starts;
     const pid = target.worker.pid!;
     // The worker is killed once it is really mid-cell: when its first request reaches a server
     // that never answers (the cell's URL is pointed at it), not after a guessed 200 ms.
@@ -103,16 +102,23 @@ describe('ts-sdk / ts-client targets', () => {
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     const silentUrl = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/mcp`;
     const redirected: Target = { ...target, run: (context) => target.run({ ...context, serverUrl: silentUrl }) };
-    let crashed: Cell;
     try {
       const running = runMatrix({ cases: hang, targets: [redirected], versions: ['2025-11-25'], mode: 'http', timeoutMs: 1500 });
       await requestSeen;
-      process.kill(pid, 'SIGKILL');
-      crashed = (await running).cells[0]!;
+      process.kill(pid, signal);
+      return (await running).cells[0]!;
     } finally {
       silent.closeAllConnections();
       await new Promise((resolve) => silent.close(resolve));
     }
+  }
+
+  it('marks the cell error when the worker dies mid-cell, and the next cell works in a new worker', async () => {
+    const target = targets[1]!;
+    const baseline = cases.filter((loaded) => loaded.case.id === 'baseline');
+    const startsBefore = target.worker.starts;
+    const pid = target.worker.pid!;
+    const crashed = await killWorkerMidCell(1, 'SIGKILL');
     expect(crashed.status).toBe('error');
     expect(crashed.reason).toMatch(/SDK worker exited \(SIGKILL\)/);
     // The replacement worker starts (and warms up) inside this cell's budget: leave room for a loaded machine.
@@ -120,6 +126,14 @@ describe('ts-sdk / ts-client targets', () => {
     expect(next.status).toBe('pass');
     expect(target.worker.starts).toBe(startsBefore + 1);
     expect(target.worker.pid).not.toBe(pid);
+  }, 20_000);
+
+  it('a worker stopped by SIGTERM from outside (a signal to the whole process group) leaves its cell error, not measured (issue 28 item 1)', async () => {
+    const stopped = await killWorkerMidCell(0, 'SIGTERM');
+    expect(stopped.status).toBe('error');
+    // An interrupted run, never 'starved' nor 'timeout' (confirm-cells.ts would run it again).
+    expect(stopped.errorKind).toBe('interrupted');
+    expect(stopped.reason).toMatch(/^the SDK worker was stopped by SIGTERM from outside the runner \(a signal to the whole process group, such as Ctrl-C, `timeout` or a CI cancel\), so this cell was not measured/);
   }, 20_000);
 
   it('resolves through --target with the package version and package.json as source', () => {

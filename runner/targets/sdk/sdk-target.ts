@@ -3,11 +3,11 @@
 // process (worker.mjs, with the stack's adapter under stacks/).
 import { DEFAULT_TOOL } from '../../cases/case-types.js';
 import { type ProtocolVersion, type Target, type TargetContext, type TargetOutcome } from '../../types.js';
-import { resolveSdkPackage, SDK_KINDS, type ResolveSdkOptions, type ResolvedSdkPackage } from './resolve-sdk-package.js';
+import { describeMissingTransport, resolveSdkPackage, SDK_KINDS, type ResolveSdkOptions, type ResolvedSdkPackage } from './resolve-sdk-package.js';
 import { SdkWorker, type WorkerAnswer } from './sdk-worker.js';
 import { getCallDeadlines, getWorkerBudgetMs } from './call-deadlines.js';
 import { readWorkerAnswer } from './read-worker-answer.js';
-
+import { TargetStartError } from '../unstarted-target.js';
 
 export interface CreateSdkTargetOptions extends ResolveSdkOptions {
   /**
@@ -18,11 +18,24 @@ export interface CreateSdkTargetOptions extends ResolveSdkOptions {
   versions?: readonly ProtocolVersion[];
 }
 
-/** Resolves the package (installing it if needed), starts its worker and returns the target. */
+/**
+ * Resolves the package (installing it if needed), starts its worker and returns the target. A
+ * version without a Streamable HTTP client, or whose worker exits before it is ready, throws a
+ * TargetStartError: the run goes on with that target's cells `skip` or `error` (issue 28 item 2).
+ */
 export async function createSdkTarget(spec: string, options: CreateSdkTargetOptions = {}): Promise<Target & { worker: SdkWorker; resolved: ResolvedSdkPackage }> {
   const resolved = await resolveSdkPackage(spec, options);
+  const info = { name: spec, kind: 'client', version: resolved.version, source: resolved.source, stack: SDK_KINDS[resolved.kind].stack };
+  const missing = describeMissingTransport(resolved);
+  if (missing !== undefined) throw new TargetStartError(info, `${spec} ${missing}`, { skip: true });
   const worker = new SdkWorker(resolved.flavor, resolved.dir, options.versions);
-  const hello = await worker.start();
+  let hello;
+  try {
+    hello = await worker.start();
+  } catch (error) {
+    await worker.close();
+    throw new TargetStartError(info, error instanceof Error ? error.message : String(error));
+  }
   const speaks = new Set(hello.versions);
   // A declared list names what the library supports; a probed one says what the probe saw.
   const unspokenReason = (version: ProtocolVersion): string =>
@@ -32,7 +45,7 @@ export async function createSdkTarget(spec: string, options: CreateSdkTargetOpti
         ? `${spec} does not speak ${version}: a call against a server speaking only ${version} failed (${hello.unspoken[version]})`
         : `${spec} does not speak ${version} (it supports ${hello.versions.join(', ') || 'none of the matrix versions'})`;
   return {
-    info: { name: spec, kind: 'client', version: resolved.version, source: resolved.source, stack: SDK_KINDS[resolved.kind].stack },
+    info,
     worker,
     resolved,
     usesServer: () => true,
@@ -70,11 +83,11 @@ async function runSdkCell(worker: SdkWorker, context: TargetContext, startupMs: 
 }
 
 /** Factories for `resolve-target.ts`, one per kind in SDK_KINDS (`ts-sdk@<version>`, `ai-sdk@<version>`, …). */
-type SdkTargetFactory = (spec: string, options?: Pick<CreateSdkTargetOptions, 'versions' | 'onInstall'>) => Promise<Target>;
+type SdkTargetFactory = (spec: string, options?: Pick<CreateSdkTargetOptions, 'versions' | 'cacheDir' | 'onInstall'>) => Promise<Target>;
 
 export const SDK_TARGET_KINDS: Record<string, SdkTargetFactory> = Object.fromEntries(
   Object.keys(SDK_KINDS).map((kind): [string, SdkTargetFactory] => [
     kind,
-    (spec, options) => createSdkTarget(spec, { ...(options?.versions ? { versions: options.versions } : {}), ...(options?.onInstall ? { onInstall: options.onInstall } : {}) }),
+    (spec, options) => createSdkTarget(spec, { ...(options?.versions ? { versions: options.versions } : {}), ...(options?.cacheDir ? { cacheDir: options.cacheDir } : {}), ...(options?.onInstall ? { onInstall: options.onInstall } : {}) }),
   ]),
 );

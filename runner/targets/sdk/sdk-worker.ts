@@ -1,10 +1,13 @@
 // One long-lived worker process per SDK package: cells go in as JSON lines, verdicts come back.
 // A worker that dies or stops answering is replaced; the cells it held become errors, never lost.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createInterface } from 'node:readline';
+import { SDK_ANSWER_MAX_BYTES } from '../../io/input-caps.js';
+import { formatByteCap } from '../../io/read-user-file.js';
 import { setStallAwareTimeout, type StallAwareTimeout } from '../../loop-stall.js';
 import { packagePath } from '../../package-paths.js';
 import type { ProtocolVersion } from '../../types.js';
+import { describeOutsideStop, isStopSignal } from '../stop-signals.js';
+import { readBoundedLines } from './read-bounded-lines.js';
 
 /** v1/v2: the TypeScript SDK majors (worker.mjs); any other: the stack adapter ./stacks/<flavor>.mjs. */
 export type SdkFlavor = 'v1' | 'v2' | 'ai-sdk' | 'openai-agents' | 'langchain' | 'mastra' | 'mcp-remote' | 'inspector-cli' | 'cloudflare-agents';
@@ -37,6 +40,8 @@ export interface WorkerAnswer {
   durationMs?: number;
   /** How starved the worker was over the cell (cell-starvation.mjs); read by readWorkerStarvation. */
   starvation?: unknown;
+  /** Set by the runner, never read from the worker: it died of a stop signal the runner did not send. */
+  interrupted?: true;
 }
 
 export interface WorkerHello {
@@ -155,17 +160,28 @@ export class SdkWorker {
     });
     child.stdin!.on('error', () => {}); // a dead worker's stdin: the exit handler reports it
     return new Promise((resolveHello, rejectHello) => {
-      const lines = createInterface({ input: child.stdout! });
-      lines.on('line', (line) => {
-        const message = parseLine(line);
-        if (!message) return;
-        if (message.hello) return resolveHello(message.hello as WorkerHello);
-        this.settle(message);
+      readBoundedLines(child.stdout!, SDK_ANSWER_MAX_BYTES, {
+        onLine: (line) => {
+          const message = parseLine(line);
+          if (!message) return;
+          if (message.hello) return resolveHello(message.hello as WorkerHello);
+          this.settle(message);
+        },
+        // An answer past the cap is not read: its cell is an error that says so (the id opens the line).
+        onOverflow: (head, bytes) => {
+          const id = Number(/"id"\s*:\s*(\d+)/.exec(head)?.[1]);
+          if (Number.isInteger(id)) this.settle({ id, error: `the SDK worker's answer for this cell is larger than the ${formatByteCap(SDK_ANSWER_MAX_BYTES)} an answer may have (${bytes} bytes or more); it was not read` });
+        },
       });
       child.once('error', (error) => rejectHello(error));
       child.once('exit', (code, signal) => {
-        const why = `the SDK worker exited (${signal ?? `code ${code}`}) while this cell was running; it is restarted for the next cell`;
-        rejectHello(new Error(`${why}\n${this.stderr.trim()}`));
+        const how = signal ?? `code ${code}`;
+        // Ctrl-C, `timeout`, a CI cancel or `docker stop` signal the whole process group: the
+        // worker then dies with the runner, which stops the run itself (the cell is not the SDK's doing).
+        const stopped = isStopSignal(signal);
+        const why = stopped ? describeOutsideStop('the SDK worker', signal!) : `the SDK worker exited (${how}) while this cell was running; it is restarted for the next cell`;
+        // Settled once: after the hello this does nothing, before it the start fails (and is handled by whoever awaits start()).
+        rejectHello(new Error(`its worker exited (${how}) before it was ready${describeStderrTail(this.stderr)}`));
         if (this.child === child) {
           this.child = undefined;
           this.ready = undefined;
@@ -173,7 +189,7 @@ export class SdkWorker {
         for (const [id, entry] of this.pending) {
           clearPendingTimer(entry.timer);
           this.pending.delete(id);
-          entry.resolve({ error: why, notes: this.stderr ? [this.stderr.trim().slice(-2000)] : [] });
+          entry.resolve({ error: why, notes: this.stderr ? [this.stderr.trim().slice(-2000)] : [], ...(stopped ? { interrupted: true as const } : {}) });
         }
       });
     });
@@ -185,7 +201,8 @@ export class SdkWorker {
     if (!entry) return; // an answer after its cell's budget ran out: already reported as an error
     clearPendingTimer(entry.timer);
     this.pending.delete(id);
-    entry.resolve(message as WorkerAnswer);
+    const { interrupted: _only_the_runner_sets_this, ...answer } = message;
+    entry.resolve(answer as WorkerAnswer);
   }
 
   // A missed budget may be one stuck cell or a wedged process: ping it, and replace it if it is silent.
@@ -202,6 +219,12 @@ export class SdkWorker {
     });
     if (!alive && this.child === child) child.kill('SIGKILL');
   }
+}
+
+/** The last lines of a worker's stderr, for a start that failed (the import error is at the end). */
+function describeStderrTail(stderr: string): string {
+  const tail = stderr.trim().split('\n').slice(-6).join('\n').slice(-2000);
+  return tail === '' ? ' (it wrote nothing to stderr)' : `; its stderr ends: ${tail}`;
 }
 
 function parseLine(line: string): Record<string, unknown> | undefined {
