@@ -60,6 +60,13 @@ export interface VerifyOptions {
    * be hashed. A receipt naming a file anywhere else is a mismatch and the file is not read.
    */
   allowDirs?: string[];
+  /**
+   * Check the report folder alone: its files against SHA256SUMS and the receipts' outputs, nothing
+   * unlisted, the signature with a key; the inputs (recorded under other roots, perhaps on another
+   * machine) are neither hashed nor reported as not checked. For `merge`, whose shards come from
+   * elsewhere. @default false
+   */
+  outputsOnly?: boolean;
 }
 
 interface Expectation {
@@ -141,6 +148,7 @@ function parseReceipts(text: string, dir: string, options: VerifyOptions, mismat
     }
     const sha256 = e.sha256.toLowerCase();
     if (e.base === REPORT_ROOT) parsed.expectations.push({ path: e.path, absolute: resolve(dir, e.path), sha256 });
+    else if (options.outputsOnly) continue;
     else if (e.base === 'root') parsed.expectations.push({ path: e.path, absolute: isAbsolute(e.path) ? resolve(e.path) : resolve(legacyRoot, e.path), sha256 });
     else if (typeof e.base !== 'string' || e.base === ABSOLUTE_BASE) parsed.expectations.push({ path: e.path, absolute: resolve(e.path), sha256 });
     else {
@@ -192,7 +200,7 @@ export async function verifyReport(dir: string, options: VerifyOptions = {}): Pr
     mismatches.push({ path, expected: `absent (listed in neither ${RECEIPTS_FILE} nor ${SUMS_FILE})`, actual: 'present, unlisted' });
   }
 
-  const allowed = await resolveAllowedDirs([reportDir, ...(options.rootDir ? [options.rootDir] : []), ...Object.values(options.roots ?? {}), getPackageRoot(), ...(options.allowDirs ?? [])]);
+  const allowed = await resolveAllowedDirs(options.outputsOnly ? [reportDir] : [reportDir, ...(options.rootDir ? [options.rootDir] : []), ...Object.values(options.roots ?? {}), getPackageRoot(), ...(options.allowDirs ?? [])]);
   // The same file usually appears in both lists; hash it once, compare against each distinct claim.
   const unique = new Map<string, Expectation>();
   for (const e of expectations) unique.set(`${e.absolute}\0${e.sha256}`, e);
