@@ -71,8 +71,10 @@ export async function buildAtlas(options: BuildAtlasOptions): Promise<BuiltAtlas
   const settings: AtlasSettings = { tool: { name: options.toolName, version: options.toolVersion, fingerprint: options.fingerprints.measuring }, timeoutMs: options.timeoutMs, mode: 'http', schemas: options.schemas.pins };
   const remedy = `Remedy: restore it from where it came from, or give another --out folder, or pass --fresh to measure every version again (the folder is then replaced).`;
   // Read before anything runs: a tampered store stops the atlas at once, not after an hour.
-  const previous = holdsAtlas(out) ? await readPreviousAtlas(out, options.shownAs, remedy) : undefined;
-  const since = options.since === undefined ? undefined : resolve(options.cwd, options.since.dir) === out && previous ? previous : await readSince(options.since);
+  // With --fresh the folder is only replaced: it is read only when --since names it.
+  const sinceOut = options.since !== undefined && resolve(options.cwd, options.since.dir) === out;
+  const previous = holdsAtlas(out) && (!options.fresh || sinceOut) ? await readPreviousAtlas(out, options.shownAs, remedy) : undefined;
+  const since = options.since === undefined ? undefined : sinceOut && previous ? previous : await readSince({ ...options.since, dir: resolve(options.cwd, options.since.dir) });
   const stored = previous && !options.fresh ? usableStore(previous, settings, options.fingerprints.rendering, say) : undefined;
 
   const plans = [];

@@ -57,8 +57,18 @@ export async function runVersionMatrix(spec: string, options: VersionMatrixOptio
   }
 }
 
-/** The first line of why a target could not start, without the `--target spec:` prefix the run's errors carry. */
-function describeStartFailure(error: unknown): string {
+/**
+ * Why a target could not start, on one line, without the `--target spec:` prefix the run's errors
+ * carry and the hint for reporting a bug: a worker's own words (its uncaught exception) are the
+ * useful part, e.g. "@ai-sdk/mcp 0.0.23 exports no createMCPClient".
+ */
+export function describeStartFailure(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
-  return message.replace(/^--target \S+: /, '').split('\n')[0]!.slice(0, 2000);
+  return message
+    .replace(/^--target \S+: /, '')
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '' && !/MEM_DEBUG=1/.test(line))
+    .join(' — ')
+    .slice(0, 2000);
 }

@@ -34,9 +34,14 @@ function compactVerdict(verdict: Verdict): AtlasVerdict {
   return { outcome: verdict.outcome, ...(verdict.status === undefined ? {} : { status: verdict.status }), ...(verdict.code === undefined ? {} : { code: verdict.code }) };
 }
 
-/** Whether the version measured anything, spoke nothing (every cell skipped), or was stopped. */
-export function getVersionState(cells: readonly Pick<Cell, 'status'>[]): Exclude<VersionState, 'not-started'> {
-  return cells.some((cell) => cell.status !== 'skip') ? 'measured' : 'speaks-none';
+/**
+ * What a version's cells say of it: `measured` when any cell was judged (pass, fail, non_strict);
+ * `speaks-none` when every cell was skipped; `not-started` when none was judged and some are error
+ * (a worker that could not start makes its cells error: nothing about the library was measured).
+ */
+export function getVersionState(cells: readonly Pick<Cell, 'status'>[]): VersionState {
+  if (cells.some((cell) => cell.status !== 'skip' && cell.status !== 'error')) return 'measured';
+  return cells.some((cell) => cell.status === 'error') ? 'not-started' : 'speaks-none';
 }
 
 /** A version's entry from its (one-target) result; `path` is its folder in the site. */
@@ -45,7 +50,7 @@ export function summariseVersion(result: Pick<RunResult, 'cells' | 'cases' | 'fi
   const state = getVersionState(cells);
   const spoken = new Set(cells.filter((cell) => cell.status !== 'skip').map((cell) => cell.protocolVersion));
   const speaks = PROTOCOL_VERSIONS.filter((version): version is ProtocolVersion => spoken.has(version));
-  const reason = state === 'speaks-none' ? describeSilence(cells) : undefined;
+  const reason = state === 'measured' ? undefined : describeSilence(cells.filter((cell) => cell.status === (state === 'speaks-none' ? 'skip' : 'error')));
   return {
     version: options.spec.slice(options.spec.indexOf('@') + 1),
     spec: options.spec,
@@ -55,12 +60,13 @@ export function summariseVersion(result: Pick<RunResult, 'cells' | 'cases' | 'fi
     measuredAt: result.finishedAt,
     reusedCells: options.reusedCells ?? 0,
     caseDigests: Object.fromEntries(result.cases.map((item) => [item.id, item.sha256])),
-    path: options.path,
-    cells: cells.map(summariseCell),
+    // A version that measured nothing has no folder: it is shown, never reused (the next atlas tries it again).
+    ...(state === 'not-started' ? {} : { path: options.path }),
+    cells: state === 'not-started' ? [] : cells.map(summariseCell),
   };
 }
 
-/** The skip reasons of a version that spoke nothing, most common first (a version's reason is the same for every cell of a protocol version). */
+/** The reasons of a version's skipped (or error) cells, most common first (a version's reason is the same for every cell of a protocol version). */
 function describeSilence(cells: readonly Pick<Cell, 'reason'>[]): string {
   const counts = new Map<string, number>();
   for (const cell of cells) counts.set(cell.reason ?? 'skipped', (counts.get(cell.reason ?? 'skipped') ?? 0) + 1);
