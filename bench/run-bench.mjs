@@ -9,13 +9,14 @@ import { loadCases } from '../dist/runner/cases/load-cases.js';
 import { measureClients } from './lib/clients.mjs';
 import { measureDefaultRun } from './lib/default-run.mjs';
 import { measureDirectCli, measureDirectThroughput } from './lib/direct.mjs';
+import { measureUnderLoad } from './lib/load.mjs';
 import { measureLoopback } from './lib/loopback.mjs';
 import { measurePersistentLane } from './lib/persistent.mjs';
 import { REPEAT, ROOT } from './lib/measure.mjs';
 import { measureReports } from './lib/reports.mjs';
 import { measureStartup } from './lib/startup.mjs';
 
-const SECTIONS = (process.env.BENCH_ONLY ?? 'startup,direct,loopback,clients,persistent,reports,default').split(',');
+const SECTIONS = (process.env.BENCH_ONLY ?? 'startup,direct,loopback,clients,persistent,reports,default,load').split(',');
 const REPORT_CELLS = Number(process.env.BENCH_REPORT_CELLS ?? 100_000);
 
 const env = { MCP_SCHEMAS_DIR: process.env.MCP_SCHEMAS_DIR ?? '' };
@@ -36,6 +37,8 @@ const sections = {
   persistent: async () => figures.push(...(await measurePersistentLane(cases, concurrency))),
   reports: async () => figures.push(...(await measureReports(REPORT_CELLS))),
   default: async () => figures.push(...(await measureDefaultRun(cases, env))),
+  // Last: it runs CPU hogs beside the CLI (stopped before it returns).
+  load: async () => figures.push(...(await measureUnderLoad(env, note))),
 };
 const unknown = SECTIONS.filter((name) => !sections[name]);
 if (unknown.length > 0) throw new Error(`BENCH_ONLY: unknown section ${unknown.join(', ')}; use ${Object.keys(sections).join(',')}`);

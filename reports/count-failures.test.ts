@@ -54,6 +54,18 @@ describe('expected → actual', () => {
     expect(findMismatch({ checks: [ungraded('wire.no-resend', 2), { ...ungraded('outcome@1', 'TOOL_SUCCESS'), level: 'INFO' }] })).toBeUndefined();
   });
 
+  it('says "concluded nothing" once, whatever word the judge used for it (not reported, nothing concluded)', () => {
+    // client.outcome's actual is the text "nothing concluded" (runner/judge/client/judge-reported.ts).
+    const nothing = makeCheck({ id: 'client.outcome', passed: false, consequence: 'no-conclusion', expected: 'HTTP_ERROR', actual: 'nothing concluded', message: 'client.outcome: nothing concluded: …; expected HTTP_ERROR' });
+    for (const check of [nothing, { ...nothing, actual: null }, { ...nothing, actual: 'not reported' }]) {
+      const mismatch = findMismatch({ checks: [check] })!;
+      expect(mismatch.actual).toBe('NOTHING');
+      expect(describeMismatch(mismatch)).toBe('expected HTTP_ERROR, the target concluded nothing: no conclusion (a crash, no verdict, or its own timeout)');
+    }
+    // Another consequence of concluding nothing keeps its own words.
+    expect(describeMismatch(findMismatch({ checks: [{ ...nothing, consequence: 'false-success' }] })!)).toMatch(/^expected HTTP_ERROR, the target concluded nothing: a false success: /);
+  });
+
   it('writes a failed check once: its level and the judge\'s message, which already names it', () => {
     expect(describeFailedCheck(graded('false-success'))).toBe('MUST outcome@1: expected STREAM_INCOMPLETE, got TOOL_SUCCESS');
   });

@@ -16,6 +16,8 @@ const KIND_WORDS: Record<FailureKind, { one: string; many: string; sentence: str
   'lost-recovery': { one: 'lost recovery', many: 'lost recoveries', sentence: 'a lost recovery: the target gives up where a follow-up or a safe retry was right' },
   imprecise: { one: 'imprecise', many: 'imprecise', sentence: 'imprecise: the same recovery, but a different outcome, layer, status or code' },
   'adapter-gap': { one: 'adapter gap', many: 'adapter gaps', sentence: "an adapter gap: the built-in adapter cannot read what the library did (ours to fix, not the client's fault; the cell keeps the library's words)" },
+  timeout: { one: 'error (not measured: a deadline of the runner ran out)', many: 'errors (not measured: a deadline of the runner ran out)', sentence: "not measured: a deadline of the runner's own ran out before the target answered (the machine's load; run again with a lower --concurrency or a higher --timeout)" },
+  starved: { one: 'error (not measured: starved)', many: 'errors (not measured: starved)', sentence: 'not measured: a deadline produced the outcome while a process that timed the cell was starved of CPU, in every run (run again on a quieter machine, or with a lower --concurrency or a higher --timeout)' },
   'not-measured': { one: 'error (not measured)', many: 'errors (not measured)', sentence: 'not measured: the harness or the target broke' },
   'stale-entry': { one: 'stale baseline entry', many: 'stale baseline entries', sentence: 'a stale baseline entry: the cell passes now' },
   other: { one: 'other', many: 'other', sentence: 'a failed check other than the outcome (see the checks)' },

@@ -34,9 +34,13 @@ export function findMismatch(cell: Pick<Cell, 'checks'>): Mismatch | undefined {
   const check = graded[0] ?? failed.find((c) => OUTCOME_CHECK.test(c.id));
   if (!check) return undefined;
   const expected = readOutcome(check.expected);
-  const actual = check.actual === null || check.actual === 'not reported' ? 'NOTHING' : (readOutcome(check.actual) ?? describeOther(check.actual));
+  const actual = NOTHING_WORDS.has(check.actual) ? 'NOTHING' : (readOutcome(check.actual) ?? describeOther(check.actual));
   return { ...(expected ? { expected } : {}), actual, ...(check.consequence ? { consequence: check.consequence } : {}), check };
 }
+
+// How the judges write "the target concluded nothing": a classifier's null or "not reported", a
+// client's "nothing concluded" (runner/judge/client/judge-reported.ts).
+const NOTHING_WORDS = new Set<unknown>([null, 'not reported', 'nothing concluded']);
 
 // A conclusion that is not an outcome: a short text as it is (`exit 0`), anything else unnamed.
 function describeOther(value: unknown): string {
@@ -45,8 +49,12 @@ function describeOther(value: unknown): string {
 
 /** The full sentence behind a label: "expected X, the target concluded Y: a false success: …". */
 export function describeMismatch(mismatch: Mismatch): string {
-  const what = mismatch.expected ? `expected ${mismatch.expected}, the target concluded ${mismatch.actual}` : mismatch.check.message;
-  return mismatch.consequence ? `${what}: ${describeFailureKind(mismatch.consequence)}` : what;
+  const nothing = mismatch.actual === 'NOTHING';
+  const what = mismatch.expected ? `expected ${mismatch.expected}, the target concluded ${nothing ? 'nothing' : mismatch.actual}` : mismatch.check.message;
+  if (!mismatch.consequence) return what;
+  // Its kind's sentence would say "concluded nothing" a second time.
+  if (nothing && mismatch.expected && mismatch.consequence === 'no-conclusion') return `${what}: no conclusion (a crash, no verdict, or its own timeout)`;
+  return `${what}: ${describeFailureKind(mismatch.consequence)}`;
 }
 
 /**

@@ -3,7 +3,8 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
 import { HOSTILE, SECRETS, makeHostileRunResult } from '../test/make-run-result.js';
-import { expandCellRow, type DetailsData } from './html-details.js';
+import { expandHtmlEvidence } from '../test/read-results.js';
+import { expandCellRow, unpackEvidence, type DetailsData } from './html-details.js';
 import { render as renderHtml } from './html.js';
 import { render as renderJUnit } from './junit.js';
 import { render as renderMarkdown } from './markdown.js';
@@ -87,6 +88,15 @@ describe('HTML under hostile input', () => {
   it('escapes the payload in rendered markup (case title, target name)', () => {
     expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
   });
+
+  it('holds no secret and no control character in its evidence blocks either, once unpacked', () => {
+    const data = JSON.parse(/<script type="application\/json" id="cell-data">([\s\S]*?)<\/script>/.exec(html)![1]!) as DetailsData;
+    expect(data.evidence.blocks.length).toBeGreaterThan(0);
+    const evidence = JSON.stringify(unpackEvidence(data.evidence));
+    expect(evidence).toContain('<script>alert(1)</script>');
+    for (const secret of Object.values(SECRETS)) expect(evidence).not.toContain(secret);
+    expect(evidence).not.toMatch(CONTROL);
+  });
 });
 
 describe('HTML under hostile input, large page (rows drawn from data)', () => {
@@ -95,7 +105,7 @@ describe('HTML under hostile input, large page (rows drawn from data)', () => {
   it('has no raw payload, control character or secret, and exactly three script elements', () => {
     expect(html).not.toContain('<script>alert(1)');
     expect(html).not.toMatch(CONTROL);
-    for (const secret of Object.values(SECRETS)) expect(html).not.toContain(secret);
+    for (const secret of Object.values(SECRETS)) expect(expandHtmlEvidence(html)).not.toContain(secret);
     expect(html.match(/<script\b/gi)).toHaveLength(3);
     expect(html).not.toMatch(/<td class="s-/);
   });

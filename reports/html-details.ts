@@ -1,7 +1,10 @@
 // Per-cell details for the HTML matrix, embedded once as JSON and turned into DOM on click, so
-// a 6,000-cell report does not carry 6,000 rendered transcripts. Repeated parts are stored once.
-// All text is sanitized here.
+// a 6,000-cell report does not carry 6,000 rendered transcripts. Repeated parts are stored once,
+// and the bulky ones (checks, schema results, transcripts, target output: 95 % of the default
+// run's 24 MB of details) in gzip blocks the page unpacks on click (issue 30). All text is
+// sanitized here.
 import { createHash } from 'node:crypto';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import type { Cell, RecordedExchange, RunResult } from '../runner/types.js';
 import { describeMismatch, findMismatch } from './describe-mismatch.js';
 import { describeCases, markRepro, restoreRepro } from './html-details-text.js';
@@ -75,16 +78,17 @@ function describeRun(run: NonNullable<Cell['targetRun']>, options: DetailsOption
 /**
  * Positions in one cell's row of the details JSON. `reproPart` is the cell's command with its
  * case id, target and version written as markers (REPRO_MARKS), so the commands of a run share
- * a few parts; `partsPart` is a part listing the cell's other parts (CELL_PARTS), each an index
- * into `parts`, where every distinct value (transcript, checks, …) is stored once. A large run
- * repeats them across targets and versions: per-cell copies made the 100,000-cell report
- * 160 MB, and per-cell commands and part lists still made its details 13 MB, most of the time
- * Chromium took to open it. matrix.client.js rebuilds the cell from this row.
+ * a few parts; `mismatchPart` is its tooltip sentence; `detailsRef` is an evidence reference to
+ * the list of the cell's other parts (CELL_PARTS), each an evidence reference too, where every
+ * distinct value (transcript, checks, …) is stored once. A large run repeats them across
+ * targets and versions: per-cell copies made the 100,000-cell report 160 MB, and per-cell
+ * commands and part lists still made its details 13 MB, most of the time Chromium took to open
+ * it. matrix.client.js rebuilds the cell from this row.
  */
-export const CELL_ROW = ['case', 'target', 'version', 'status', 'ms', 'reproPart', 'partsPart'] as const;
-export const CELL_PARTS = ['reason', 'expected', 'actual', 'checks', 'schema', 'url', 'transcript', 'run', 'mismatch', 'observed'] as const;
+export const CELL_ROW = ['case', 'target', 'version', 'status', 'ms', 'reproPart', 'mismatchPart', 'detailsRef'] as const;
+export const CELL_PARTS = ['reason', 'expected', 'actual', 'checks', 'schema', 'url', 'transcript', 'run', 'observed'] as const;
 
-export type CellRow = [number, number, number, string, number, number, number];
+export type CellRow = [number, number, number, string, number, number, number, number];
 
 export interface DetailsData {
   cases: Record<string, unknown>;
@@ -92,8 +96,64 @@ export interface DetailsData {
   caseIds: string[];
   targets: string[];
   versions: string[];
+  /** Parts by index (the commands and the tooltip sentences); a negative reference -1-e is evidence entry e. */
   parts: unknown[];
+  evidence: EvidenceData;
   cells: CellRow[];
+}
+
+/**
+ * Evidence entries in gzip blocks, each block a JSON array, gzip, base64. A reference -1-e names
+ * entry e: block floor(e / BLOCK_REF_SPAN), position e % BLOCK_REF_SPAN in it.
+ */
+export interface EvidenceData {
+  blocks: string[];
+}
+
+/** The span of evidence references per block (a block never holds more entries). */
+export const BLOCK_REF_SPAN = 65_536;
+
+// The kinds kept in evidence blocks: what the panel shows below the cell's sentence, and the
+// cells' lists of them. Only the commands and the tooltips' sentences are plain.
+const EVIDENCE_KINDS: ReadonlySet<string> = new Set([...CELL_PARTS, 'cell']);
+
+// JSON characters per block. Larger blocks compress a little better; smaller ones unpack faster
+// on the first click.
+const EVIDENCE_BLOCK_CHARS = 128 * 1024;
+
+/**
+ * Evidence entries, one open block per kind (a block of transcripts compresses far better than
+ * transcripts, checks and target output interleaved: the run's cells come target by target, so
+ * the same case's transcripts are a target's worth of cells apart), sealed into gzip as they
+ * fill, so a large run keeps only compressed bytes.
+ */
+class EvidenceBlocks {
+  readonly blocks: (string | undefined)[] = [];
+  private readonly open = new Map<string, { block: number; entries: string[]; chars: number }>();
+
+  push(kind: string, value: unknown): number {
+    const json = JSON.stringify(value) ?? 'null';
+    let block = this.open.get(kind);
+    if (!block) this.open.set(kind, (block = { block: this.blocks.push(undefined) - 1, entries: [], chars: 0 }));
+    const ref = block.block * BLOCK_REF_SPAN + block.entries.length;
+    block.entries.push(json);
+    block.chars += json.length;
+    if (block.chars >= EVIDENCE_BLOCK_CHARS || block.entries.length >= BLOCK_REF_SPAN) this.seal(kind);
+    return ref;
+  }
+
+  /** Seals every open block; the data is complete after this (sealing again adds nothing). */
+  finish(): EvidenceData {
+    for (const kind of [...this.open.keys()]) this.seal(kind);
+    return { blocks: this.blocks.map((block) => block ?? '') };
+  }
+
+  private seal(kind: string): void {
+    const block = this.open.get(kind);
+    if (!block) return;
+    this.blocks[block.block] = gzipSync(`[${block.entries.join(',')}]`).toString('base64');
+    this.open.delete(kind);
+  }
 }
 
 // Parts are looked up by the JSON of their raw input (described once per distinct value). A long
@@ -103,13 +163,16 @@ export interface DetailsData {
 const LONG_KEY_CHARS = 256;
 class PartPool {
   readonly parts: unknown[] = [];
+  readonly evidence = new EvidenceBlocks();
   // One map per kind, keyed by the JSON itself (or its hash, in a map of its own, so no raw text
   // can ever equal one): a `kind:json` key was a second copy to hash.
   private readonly index = new Map<string, Map<string, number>>();
 
   add(kind: string, raw: unknown, describe: () => unknown): number {
+    const inEvidence = EVIDENCE_KINDS.has(kind);
+    const store = (value: unknown) => (inEvidence ? -1 - this.evidence.push(kind, value) : this.parts.push(value) - 1);
     let json = typeof raw === 'string' ? raw : keyOf(raw);
-    if (json === undefined) return this.parts.push(describe()) - 1;
+    if (json === undefined) return store(describe());
     if (json.length > LONG_KEY_CHARS) {
       kind = `${kind}#`;
       json = createHash('sha1').update(json).digest('base64');
@@ -118,7 +181,7 @@ class PartPool {
     if (!index) this.index.set(kind, (index = new Map()));
     let position = index.get(json);
     if (position !== undefined) return position;
-    position = this.parts.push(describe()) - 1;
+    position = store(describe());
     index.set(json, position);
     return position;
   }
@@ -198,7 +261,7 @@ export class DetailsBuilder {
 
   /** Everything but the rows: case texts, name tables and parts (complete after the last cell). */
   finish(): Omit<DetailsData, 'cells'> {
-    return { cases: this.cases, caseIds: this.caseIds.values, targets: this.targets.values, versions: this.versions.values, parts: this.pool.parts };
+    return { cases: this.cases, caseIds: this.caseIds.values, targets: this.targets.values, versions: this.versions.values, evidence: this.pool.evidence.finish(), parts: this.pool.parts };
   }
 
   private describeRow(cell: Cell): CellRow {
@@ -236,14 +299,41 @@ export class DetailsBuilder {
       pool.add('url', cell.recording?.url ?? '', () => (cell.recording ? sanitizeText(cell.recording.url) : '')),
       pool.add('transcript', cell.recording?.exchanges ?? [], () => cell.recording?.exchanges.map((e) => describeExchange(e, options)) ?? []),
       pool.add('run', run ?? null, () => (run ? describeRun(run, options) : null)),
-      // The cell's tooltip: expected → actual in one sentence, with what the mismatch costs.
-      pool.add('mismatch', describeCellMismatch(cell), () => sanitizeText(describeCellMismatch(cell))),
       // What the library did with each call, before any mapping, shown beside the mapped outcome.
       pool.add('observed', cell.observed ?? null, () => describeObserved(cell.observed)),
     ];
     const list = JSON.stringify(parts);
-    return [this.caseIds.of(caseId), this.targets.of(target), this.versions.of(cell.protocolVersion), cell.status, cell.durationMs, pool.add('repro', repro, () => repro), pool.add('cell', list, () => parts)];
+    // The cell's tooltip: expected → actual in one sentence, with what the mismatch costs.
+    const mismatch = describeCellMismatch(cell);
+    return [
+      this.caseIds.of(caseId),
+      this.targets.of(target),
+      this.versions.of(cell.protocolVersion),
+      cell.status,
+      cell.durationMs,
+      pool.add('repro', repro, () => repro),
+      pool.add('mismatch', mismatch, () => sanitizeText(mismatch)),
+      pool.add('cell', list, () => parts),
+    ];
   }
+}
+
+// Each payload's evidence, unpacked once (tests expand every cell of a page).
+const unpacked = new WeakMap<EvidenceData, unknown[][]>();
+
+/** Every evidence block of a payload, unpacked (what the page does block by block, on click). */
+export function unpackEvidence(evidence: EvidenceData): unknown[][] {
+  let blocks = unpacked.get(evidence);
+  if (!blocks) {
+    blocks = evidence.blocks.map((block) => JSON.parse(gunzipSync(Buffer.from(block, 'base64')).toString('utf8')) as unknown[]);
+    unpacked.set(evidence, blocks);
+  }
+  return blocks;
+}
+
+/** Evidence entry e (a reference -1-e) of a payload. */
+export function findEvidence(evidence: EvidenceData, entry: number): unknown {
+  return unpackEvidence(evidence)[Math.floor(entry / BLOCK_REF_SPAN)]?.[entry % BLOCK_REF_SPAN];
 }
 
 /** One cell of the details payload with its parts resolved, as matrix.client.js rebuilds it. */
@@ -251,8 +341,9 @@ export function expandCellRow(data: DetailsData, index: number): Record<string, 
   const row = data.cells[index];
   if (!row) return undefined;
   const [c, t, v] = [data.caseIds[row[0]]!, data.targets[row[1]]!, data.versions[row[2]]!];
-  const list = data.parts[row[6]] as number[];
-  const part = (name: (typeof CELL_PARTS)[number]) => data.parts[list[CELL_PARTS.indexOf(name)]!];
+  const resolve = (ref: number) => (ref < 0 ? findEvidence(data.evidence, -1 - ref) : data.parts[ref]);
+  const list = resolve(row[7]) as number[];
+  const part = (name: (typeof CELL_PARTS)[number]) => resolve(list[CELL_PARTS.indexOf(name)]!);
   const expected = part('expected') as unknown[];
   const actual = part('actual') as unknown[];
   return {
@@ -271,7 +362,7 @@ export function expandCellRow(data: DetailsData, index: number): Record<string, 
     url: part('url'),
     transcript: part('transcript'),
     run: part('run'),
-    mismatch: part('mismatch'),
+    mismatch: data.parts[row[6]],
     observed: part('observed'),
   };
 }

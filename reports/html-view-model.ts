@@ -5,8 +5,11 @@ import type { CellStatus, ProtocolVersion } from '../runner/types.js';
 import type { PassableResult } from './report-source.js';
 import { CELL_STATUSES, PROTOCOL_VERSIONS } from '../runner/types.js';
 import { describePassSources, describeWireOnlyTargets } from '../runner/run/describe-conclusions.js';
+import { describeBackoff, describeReruns } from '../runner/run/describe-reruns.js';
 import { computeCaseTableDigest, indexCases } from './case-info.js';
-import { buildTargets, type TargetBar } from './html-target-bars.js';
+import { buildTargets, groupTargets, type TargetBar, type TargetGroup } from './html-target-bars.js';
+import { describeFailureKind } from './count-failures.js';
+import { UNSAFE_CONSEQUENCES } from './unsafe-cells.js';
 import { STATUS_STYLE } from './status-style.js';
 import { listSpecReferences, SPEC_COMMIT, type SpecReference } from './spec-references.js';
 import type { Comparison } from './compare-types.js';
@@ -49,7 +52,11 @@ export interface MatrixViewModel {
   /** Passes without a verdict, and targets judged on the wire alone. */
   conclusionNotes: string[];
   legend: { status: CellStatus; word: string; description: string }[];
+  /** Every target's unsafe cells, known or not, and the run's total: the first screen (issue 30). */
+  unsafe: { total: number; unexpected: number; headings: { consequence: string; words: string }[]; line: string };
   targets: TargetBar[];
+  /** The targets in their stack groups, numbered across groups. */
+  targetGroups: TargetGroup[];
   columns: MatrixColumn[];
   groups: { layer: string; count: number; rows: MatrixRow[] }[];
   layers: string[];
@@ -128,9 +135,13 @@ export function buildMatrixViewModel(result: PassableResult, comparison?: Compar
     total: result.summary.total,
     counts: CELL_STATUSES.map((status) => ({ status, word: STATUS_STYLE[status].word, count: result.summary[status] })),
     unmeasured: (result.unmeasured ?? []).map((entry) => sanitizeText(`${entry.target}: ${entry.reason}`)),
-    conclusionNotes: [...describeWireOnlyTargets(result), ...(describePassSources(result.summary) ? [describePassSources(result.summary)!] : [])].map((note) => sanitizeText(note)),
+    conclusionNotes: [...describeWireOnlyTargets(result), ...(describePassSources(result.summary) ? [describePassSources(result.summary)!] : []), ...[describeReruns(result), describeBackoff(result)].filter((note) => note !== undefined)].map((note) =>
+      sanitizeText(note),
+    ),
     legend: CELL_STATUSES.map((status) => ({ status, word: STATUS_STYLE[status].word, description: STATUS_STYLE[status].description })),
+    unsafe: describeUnsafe(targets),
     targets,
+    targetGroups: groupTargets(targets),
     columns,
     groups,
     layers,
@@ -151,5 +162,21 @@ export function buildMatrixViewModel(result: PassableResult, comparison?: Compar
     layout: { rowOf, columnOf, rows: rowOf.size, columns: columns.length },
     references: listSpecReferences(listCitingTexts(result)).map((ref) => ({ ...ref, title: sanitizeText(ref.title) })),
     specCommit: SPEC_COMMIT.slice(0, 12),
+  };
+}
+
+// The run's unsafe cells in one line for the header: "785 unsafe cells (0 unexpected): 523 false
+// successes, 105 false failures, …", each consequence only when it occurs.
+function describeUnsafe(targets: readonly TargetBar[]): MatrixViewModel['unsafe'] {
+  const total = targets.reduce((sum, bar) => sum + bar.unsafe.total, 0);
+  const unexpected = targets.reduce((sum, bar) => sum + bar.unsafe.unexpected, 0);
+  const parts = UNSAFE_CONSEQUENCES.map((consequence) => ({ consequence, count: targets.reduce((sum, bar) => sum + (bar.unsafe.byConsequence[consequence] ?? 0), 0) }))
+    .filter((entry) => entry.count > 0)
+    .map((entry) => describeFailureKind(entry.consequence, entry.count));
+  return {
+    total,
+    unexpected,
+    headings: UNSAFE_CONSEQUENCES.map((consequence) => ({ consequence, words: describeFailureKind(consequence, 2).replace(/^2 /, '') })),
+    line: parts.join(', '),
   };
 }

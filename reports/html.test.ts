@@ -81,7 +81,7 @@ describe('HTML matrix', () => {
     const page = render(makeRunResult({ cells: [unreported] }));
     expect(page).toMatch(/data-s="xfail" tabindex="0">XFAIL<span class="sep"> · <\/span><small>NOTHING<\/small><\/td>/);
     // The full sentence is the tooltip's, carried once in the details JSON.
-    expect(dataBlock(page).cells[0]!['mismatch']).toBe('expected STREAM_INCOMPLETE, the target concluded NOTHING: no conclusion: the target concluded nothing (crash, no verdict, its own timeout)');
+    expect(dataBlock(page).cells[0]!['mismatch']).toBe('expected STREAM_INCOMPLETE, the target concluded nothing: no conclusion (a crash, no verdict, or its own timeout)');
     // Without a judged outcome, the sentence is the failed check's message, or why nothing was measured.
     const wire = makeCell({ case: 'http-503-then-200', status: 'non_strict' });
     const broken = makeCell({ case: 'content-not-array', status: 'error' });
@@ -89,8 +89,20 @@ describe('HTML matrix', () => {
     expect(sentences).toEqual(['retried before Retry-After elapsed', 'target exited with code 1 before making a request']);
   });
 
+  it('keeps checks, schema results, transcripts and target output in gzip evidence blocks, unpacked to the same parts', () => {
+    const marker = 'evidence-marker-0123';
+    const cell = makeCell({ status: 'fail', recording: makeRecording({ body: `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"${marker}"}]}}` }), targetRun: { exitCode: 0, timedOut: false, stderr: `stderr ${marker}`, stdout: '', durationMs: 3 } });
+    const page = render(makeRunResult({ cells: [cell] }));
+    expect(page).not.toContain(marker);
+    const [expanded] = dataBlock(page).cells as { transcript: { response: { body: string } }[]; run: { stderr: string }; checks: unknown[]; schema: unknown[] }[];
+    expect(expanded!.transcript[0]!.response.body).toContain(marker);
+    expect(expanded!.run.stderr).toBe(`stderr ${marker}`);
+    expect(expanded!.checks).toHaveLength(cell.checks.length);
+    expect(expanded!.schema).toHaveLength(cell.schema.length);
+  });
+
   it('defines every status in the legend and counts each in the header', () => {
-    const legend = section(html, '<section class="legend"', '</section>');
+    const legend = section(html, '<details class="legend"', '</details>');
     const header = section(html, '<header class="strip">', '</header>');
     for (const status of CELL_STATUSES) {
       expect(legend).toContain(`s-${status}`);
@@ -103,7 +115,7 @@ describe('HTML matrix', () => {
     expect(render(makeRunResult({ complete: false }))).toContain('<p class="banner" role="alert"><strong>Incomplete run.</strong>');
   });
 
-  it('orders targets by fewest failures, known (xfail) ones counted too, and gives each its line', () => {
+  it('orders targets by the share of failing cells, known (xfail) ones counted too, then by fewest failures, and gives each its line', () => {
     const cells = [
       makeCell({ target: 'a', status: 'fail' }),
       makeCell({ target: 'a', case: 'x', status: 'error' }),
@@ -119,7 +131,7 @@ describe('HTML matrix', () => {
       ['d', 3, '0 unexpected · 3 known: 3 false successes'],
     ]);
     expect(view.columns.map((c) => c.target)).toEqual(['c', 'b', 'a', 'd']);
-    expect(render(makeRunResult({ cells }))).toContain('<span class="fails">0 unexpected · 3 known: 3 false successes <span class="muted">(3 cells)</span></span>');
+    expect(render(makeRunResult({ cells }))).toContain('<span class="fails">0 unexpected · 3 known: 3 false successes <span class="muted">(100.0 % of 3 cells run fail)</span></span>');
   });
 
   it('defines every specification reference the cases and failed checks cite, linked at the pinned commit', () => {
@@ -133,7 +145,7 @@ describe('HTML matrix', () => {
     expect(dataBlock(page).cases['baseline']).toMatchObject({ spec: [{ ref: 'T25 § Sending Messages to the Server, item 6', url: expect.stringContaining('/2025-11-25/basic/transports.mdx'), title: 'MCP 2025-11-25: Transports (Streamable HTTP)' }, expect.anything()] });
   });
 
-  it('groups targets by stack (a group where its best target ranks) and heads each group in the list', () => {
+  it('groups targets by stack (a group where its best target ranks), heads each group, and numbers the list on across groups', () => {
     const cells = [
       makeCell({ target: 'ts-sdk@1', status: 'fail' }),
       makeCell({ target: 'ai-sdk@2', status: 'pass' }),
@@ -148,24 +160,66 @@ describe('HTML matrix', () => {
       { name: 'reference', kind: 'classifier' },
     ];
     const view = buildMatrixViewModel(makeRunResult({ targets, cells }));
-    expect(view.targets.map((t) => [t.name, t.stack, t.stackStart])).toEqual([
-      ['ai-sdk@2', 'Vercel AI SDK', true],
-      ['reference', 'classifiers', true],
-      ['ts-sdk@1', 'official TypeScript SDK', true],
-      ['langchain@1', 'official TypeScript SDK', false],
+    expect(view.targetGroups.map((g) => [g.stack, g.start, g.targets.map((t) => t.name)])).toEqual([
+      ['Vercel AI SDK', 1, ['ai-sdk@2']],
+      ['classifiers', 2, ['reference']],
+      ['official TypeScript SDK', 3, ['ts-sdk@1', 'langchain@1']],
     ]);
     expect(view.columns.map((c) => c.target)).toEqual(['ai-sdk@2', 'reference', 'ts-sdk@1', 'langchain@1']);
-    const html = render(makeRunResult({ targets, cells }));
-    expect(html.match(/<li class="stack-heading"><h3>[^<]*<\/h3><\/li>/g)).toEqual([
-      '<li class="stack-heading"><h3>Vercel AI SDK</h3></li>',
-      '<li class="stack-heading"><h3>classifiers</h3></li>',
-      '<li class="stack-heading"><h3>official TypeScript SDK</h3></li>',
+    const list = section(render(makeRunResult({ targets, cells })), '<section class="targets"', '<details class="legend"');
+    // Headings are not list items: the numbers run 1, 2, 3, 4 across the groups.
+    expect(list.match(/<h3>[^<]*<\/h3>/g)).toEqual(['<h3>Vercel AI SDK</h3>', '<h3>classifiers</h3>', '<h3>official TypeScript SDK</h3>']);
+    expect(list.match(/<ol start="\d+">/g)).toEqual(['<ol start="1">', '<ol start="2">', '<ol start="3">']);
+    expect(list.match(/<li>/g)).toHaveLength(4);
+    expect(list).not.toMatch(/<li[^>]*>\s*<h3>/);
+  });
+
+  it('shows no stack heading when every target is on one stack: one list from 1', () => {
+    const view = buildMatrixViewModel(makeRunResult({ targets: ['a', 'b'].map((name) => ({ name, kind: 'builtin' })), cells: [makeCell({ target: 'a' }), makeCell({ target: 'b' })] }));
+    expect(view.targetGroups).toEqual([{ start: 1, targets: view.targets }]);
+  });
+
+  it('ranks targets by the share of the cells they ran that fail, so skipping half the cells ranks no one first', () => {
+    const ids = Array.from({ length: 8 }, (_, i) => `c${i}`);
+    const targets = ['skips-half', 'runs-all'].map((name) => ({ name, kind: 'builtin' }));
+    const cells = [
+      // 4 run, 2 fail (50 %), 4 skipped: fewer failures than runs-all, a worse share.
+      ...ids.map((id, i) => makeCell({ case: id, target: 'skips-half', status: i < 4 ? 'skip' : i < 6 ? 'xfail' : 'pass' })),
+      // 8 run, 3 fail (37.5 %).
+      ...ids.map((id, i) => makeCell({ case: id, target: 'runs-all', status: i < 3 ? 'fail' : 'pass' })),
+    ];
+    const view = buildMatrixViewModel(makeRunResult({ targets, cells }));
+    expect(view.targets.map((t) => [t.name, t.failures, t.ran, t.shareNote])).toEqual([
+      ['runs-all', 3, 8, '37.5 % of 8 cells run fail'],
+      ['skips-half', 2, 4, '50.0 % of 4 cells run fail; 8 in all'],
     ]);
   });
 
-  it('shows no stack heading when every target is on one stack', () => {
-    const view = buildMatrixViewModel(makeRunResult({ targets: ['a', 'b'].map((name) => ({ name, kind: 'builtin' })), cells: [makeCell({ target: 'a' }), makeCell({ target: 'b' })] }));
-    expect(view.targets.map((t) => t.stackStart)).toEqual([false, false]);
+  it('says on the first screen how many cells are unsafe per target by consequence, known or not', () => {
+    const graded = (consequence: 'false-success' | 'unsafe-retry' | 'lost-recovery') => [makeCheck({ id: 'outcome@1', passed: false, consequence, expected: 'NO_RESPONSE', actual: 'TOOL_SUCCESS', message: 'outcome@1: …' })];
+    const cells = [
+      makeCell({ case: 'a', target: 'naive', status: 'xfail', checks: graded('false-success') }),
+      makeCell({ case: 'b', target: 'naive', status: 'xfail', checks: graded('false-success') }),
+      makeCell({ case: 'c', target: 'naive', status: 'fail', checks: graded('unsafe-retry') }),
+      makeCell({ case: 'd', target: 'naive', status: 'xfail', checks: graded('lost-recovery') }),
+      makeCell({ case: 'a', target: 'reference', status: 'pass' }),
+    ];
+    const page = render(makeRunResult({ cells }));
+    const header = section(page, '<header class="strip">', '</header>');
+    expect(header).toContain('<li class="unsafe-count has-unsafe"><strong>3</strong> unsafe <span>(1 unexpected)</span></li>');
+    const unsafe = section(page, '<section class="unsafe"', '</section>');
+    expect(unsafe).toContain('<strong>3 unsafe cells</strong>: 2 false successes, 1 unsafe retry.');
+    const rows = [...unsafe.matchAll(/<tr><th scope="row"><span class="tname">([^<]*)<\/span>.*?<\/th>((?:<td[^>]*>\d+<\/td>){4})/g)].map((m) => [m[1], [...m[2]!.matchAll(/>(\d+)</g)].map((n) => Number(n[1]))]);
+    expect(rows).toEqual([
+      ['reference', [0, 0, 0, 0]],
+      ['naive', [2, 0, 1, 0]],
+    ]);
+    // Before the target list and the legend: the first thing after the header.
+    expect(page.indexOf('<section class="unsafe"')).toBeLessThan(page.indexOf('<section class="targets"'));
+    expect(page.indexOf('<section class="unsafe"')).toBeLessThan(page.indexOf('<details class="legend"'));
+    // All known: the line says the baseline is what keeps the run green.
+    const known = render(makeRunResult({ cells: cells.filter((cell) => cell.status === 'xfail') }));
+    expect(section(known, '<section class="unsafe"', '</section>')).toContain('All are known failures: the baseline keeps the run green, not the client safe.');
   });
 
   it('groups cases by layer in the case-table layer order', () => {
@@ -249,7 +303,7 @@ describe('HTML matrix', () => {
     const out = render(big);
     const ms = performance.now() - started;
     console.log(`HTML 500×6×2 (${big.cells.length} cells): ${ms.toFixed(0)} ms, ${(Buffer.byteLength(out) / 1024 / 1024).toFixed(1)} MiB`);
-    expect(out.match(/<td /g)).toHaveLength(6000);
+    expect(out.match(/<td class="s-/g)).toHaveLength(6000);
     expect(ms).toBeLessThan(15_000);
   });
 });

@@ -7,9 +7,11 @@ import type { RunResult } from '../runner/types.js';
 import type { Comparison } from './compare-types.js';
 import { render as renderHtml, renderChunks as renderHtmlChunks } from './html.js';
 import { render as renderJson, renderChunks as renderJsonChunks } from './json.js';
+import { FULL_RESULTS_FILE, renderFullGzipChunks } from './json-full.js';
 import { render as renderJunit, renderChunks as renderJunitChunks } from './junit.js';
 import { render as renderMarkdown } from './markdown.js';
 import { toReportSource, type ReportSource } from './report-source.js';
+import { render as renderSummaryJson } from './summary-json.js';
 import { render as renderTap, renderChunks as renderTapChunks } from './tap.js';
 
 export interface RenderContext {
@@ -33,6 +35,11 @@ export const REPORT_FORMATS = {
     render: (result, { comparison }) => renderMarkdown(result, comparison ? { comparison } : {}),
     chunks: (source, { comparison }) => [renderMarkdown(source, comparison ? { comparison } : {})],
   },
+  summary: {
+    file: 'summary.json',
+    render: (result, { comparison }) => renderSummaryJson(result, comparison ? { comparison } : {}),
+    chunks: (source, { comparison }) => [renderSummaryJson(source, comparison ? { comparison } : {})],
+  },
   html: {
     file: 'matrix.html',
     render: (result, { comparison }) => renderHtml(result, comparison ? { comparison } : {}),
@@ -51,18 +58,21 @@ export function renderReports(result: RunResult, context: RenderContext = {}): {
 }
 
 /**
- * Every format as lazily rendered chunks: nothing is rendered until the file is written, and
+ * Every format as lazily rendered chunks (results.json brings results.full.json.gz, its evidence): nothing is rendered until the file is written, and
  * formats are rendered one after another, so only one is in memory at a time.
  */
 export function renderReportChunks(
   input: RunResult | ReportSource,
   context: RenderContext = {},
   formats: readonly ReportFormatName[] = REPORT_FORMAT_NAMES,
-): { name: string; content: Iterable<string> }[] {
+): { name: string; content: Iterable<string | Uint8Array> }[] {
   const source = toReportSource(input);
-  return formats.map((name) => {
+  return formats.flatMap((name) => {
     if (!Object.hasOwn(REPORT_FORMATS, name)) throw new UsageError(`unknown report format "${String(name)}" in formats: use ${REPORT_FORMAT_NAMES.join(', ')}`);
     const format: ReportFormat = REPORT_FORMATS[name];
-    return { name: format.file, content: { [Symbol.iterator]: () => format.chunks(source, context)[Symbol.iterator]() } };
+    const file = { name: format.file, content: { [Symbol.iterator]: () => format.chunks(source, context)[Symbol.iterator]() } };
+    // results.json names its evidence file, so they are written together (json-full.ts).
+    if (name !== 'json') return [file];
+    return [file, { name: FULL_RESULTS_FILE, content: { [Symbol.iterator]: () => renderFullGzipChunks(source)[Symbol.iterator]() } }];
   });
 }

@@ -1,66 +1,78 @@
-// results.json: the whole result model, versioned (`format`), described by schemas/results.schema.json.
-// Written cell by cell: the whole document of a 100,000-cell run is hundreds of megabytes.
-import type { RunResult } from '../runner/types.js';
-import { redactCell } from './redact-result.js';
+// results.json (format results@2, schemas/results-v2.schema.json): the run's fields as before,
+// and one line per cell with its verdict: case, target, version, status, reason, how it was
+// concluded, duration and its failed checks. Every check, schema result, wire recording, target
+// output and repro line is in results.full.json.gz beside it (json-full.ts), which `evidence`
+// names. The default run's whole model is 49 MB of JSON; this index is about 1.5 MB (issue 30).
+import type { Cell, Check, RunResult } from '../runner/types.js';
+import { escapeRawControls, FULL_RESULTS_FILE, FULL_RESULTS_FORMAT } from './json-full.js';
+import { redactCheck, redactText } from './redact-result.js';
 import { listResultKeys, toReportSource, type ReportSource } from './report-source.js';
 
-/** Above this many cells results.json is written without indentation (half the size, faster). */
-export const COMPACT_JSON_CELLS = 10_000;
+export { escapeRawControls } from './json-full.js';
 
-export interface JsonOptions {
-  /** Pretty-print with this indentation. @default 2, or 0 above COMPACT_JSON_CELLS cells */
-  indent?: number;
+export const RESULTS_FORMAT = 'mcp-error-matrix/results@2';
+
+/** Where the whole model is: `results.json`'s `evidence` field. */
+export const RESULTS_EVIDENCE = { file: FULL_RESULTS_FILE, format: FULL_RESULTS_FORMAT, encoding: 'gzip' } as const;
+
+/** The fields of a cell results.json keeps; the rest of the cell is in the evidence file. */
+export const INDEX_CELL_FIELDS = ['case', 'target', 'protocolVersion', 'status', 'reason', 'errorKind', 'conclusion', 'durationMs', 'checks'] as const;
+
+/** One cell as results.json writes it: its `checks` are the failed ones only. */
+export type IndexCell = Pick<Cell, (typeof INDEX_CELL_FIELDS)[number]>;
+
+/** A cell's line of results.json, redacted: what it concluded and which checks failed. */
+export function toIndexCell(cell: Cell): IndexCell {
+  const failed: Check[] = [];
+  for (const check of cell.checks) if (!check.passed) failed.push(redactCheck(check));
+  return {
+    case: cell.case,
+    target: cell.target,
+    protocolVersion: cell.protocolVersion,
+    status: cell.status,
+    ...(cell.reason === undefined ? {} : { reason: redactText(cell.reason) }),
+    ...(cell.errorKind === undefined ? {} : { errorKind: cell.errorKind }),
+    ...(cell.conclusion === undefined ? {} : { conclusion: cell.conclusion }),
+    durationMs: cell.durationMs,
+    checks: failed,
+  };
 }
 
-/** Serialises the run result, wire and target text redacted. */
-export function render(result: RunResult | ReportSource, options: JsonOptions = {}): string {
-  return [...renderChunks(result, options)].join('');
+/** results.json's text. */
+export function render(result: RunResult | ReportSource): string {
+  return [...renderChunks(result)].join('');
 }
 
 /**
- * The same text as `render`, in chunks (one per cell): byte for byte what
- * `JSON.stringify(redacted, null, indent)` gives, without ever holding it whole. Cells are
- * redacted one by one as they are written, never as a redacted copy of the run.
+ * results.json in chunks: the run's fields indented, then the cells, one compact line each (a
+ * cell per line reads and diffs well, at about the size of compact JSON).
  */
-export function* renderChunks(input: RunResult | ReportSource, options: JsonOptions = {}): Generator<string> {
+export function* renderChunks(input: RunResult | ReportSource): Generator<string> {
   const source = toReportSource(input);
   const head = source.head as Partial<Record<string, unknown>>;
-  const indent = options.indent ?? (source.cellCount > COMPACT_JSON_CELLS ? 0 : 2);
-  const pad = ' '.repeat(indent);
-  const nl = indent ? '\n' : '';
-  const colon = indent ? ': ' : ':';
-  // JSON text has no raw newline inside strings, so nesting one level deeper is a replace.
-  const nest = (text: string, depth: number) => (indent ? text.replace(/\n/g, `\n${pad.repeat(depth)}`) : text);
-  const keys = listResultKeys(source.head).filter((key) => key === 'cells' || (head[key] !== undefined && typeof head[key] !== 'function'));
-  yield '{';
-  for (const [position, key] of keys.entries()) {
-    yield `${position ? ',' : ''}${nl}${pad}${JSON.stringify(key)}${colon}`;
+  const nest = (text: string) => text.replace(/\n/g, '\n  ');
+  const keys = listResultKeys(source.head).filter((key) => key === 'cells' || (key !== 'format' && head[key] !== undefined && typeof head[key] !== 'function'));
+  yield `{\n  "format": ${JSON.stringify(RESULTS_FORMAT)},\n  "evidence": ${nest(JSON.stringify(RESULTS_EVIDENCE, null, 2))}`;
+  for (const key of keys) {
+    yield `,\n  ${JSON.stringify(key)}: `;
     if (key !== 'cells') {
-      yield escapeRawControls(nest(JSON.stringify(head[key], null, indent), 1));
+      yield escapeRawControls(nest(JSON.stringify(head[key], null, 2)));
       continue;
     }
     if (source.cellCount === 0) {
       yield '[]';
       continue;
     }
-    yield '[';
+    let lines = '[';
     let i = 0;
     for (const cell of source.cells()) {
-      yield `${i++ ? ',' : ''}${nl}${pad}${pad}${escapeRawControls(nest(JSON.stringify(redactCell(cell), null, indent), 2))}`;
+      lines += `${i++ ? ',' : ''}\n    ${escapeRawControls(JSON.stringify(toIndexCell(cell)))}`;
+      if (lines.length >= 1 << 16) {
+        yield lines;
+        lines = '';
+      }
     }
-    yield `${nl}${pad}]`;
+    yield `${lines}\n  ]`;
   }
-  yield `${keys.length ? nl : ''}}\n`;
-}
-
-// JSON.stringify escapes C0 controls and lone surrogates but writes DEL, the C1 controls (U+009B,
-// the 8-bit CSI, among them) and U+2028/U+2029 raw: a terminal or an old JavaScript reader
-// shown the file would act on them. They can only occur inside strings, so a \u escape keeps
-// the data exactly.
-const RAW_CONTROL = /[\u007f-\u009f\u2028\u2029]/g;
-
-function escapeRawControls(json: string): string {
-  RAW_CONTROL.lastIndex = 0;
-  if (!RAW_CONTROL.test(json)) return json;
-  return json.replace(RAW_CONTROL, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  yield '\n}\n';
 }

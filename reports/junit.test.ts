@@ -85,7 +85,19 @@ describe('JUnit report', () => {
     const one = render(makeRunResult({ cells: [makeCell({ status })] }));
     const testcase = parse(one).testsuites.testsuite[0]!.testcase[0]!;
     for (const tag of ['failure', 'error', 'skipped'] as const) expect(tag in testcase).toBe(tag === element);
-    expect(testcase['system-out']).toContain('repro: npx mcp-error-matrix run --case baseline');
+    if (status !== 'pass') expect(testcase['system-out']).toContain('repro: npx mcp-error-matrix run --case baseline');
+  });
+
+  it('writes a plain pass as its name alone; a pass without a verdict, or with stderr, keeps its notes', () => {
+    const plain = makeCell({ status: 'pass' });
+    const wireOnly = makeCell({ case: 'content-not-array', status: 'pass', conclusion: 'wire_only' });
+    const noisy = makeCell({ case: 'http-503-then-200', status: 'pass', targetRun: { exitCode: 0, timedOut: false, stderr: 'warning: slow', durationMs: 3 } });
+    const xml = render(makeRunResult({ cells: [plain, wireOnly, noisy] }));
+    expect(xml).toMatch(/<testcase name="baseline \[2025-11-25\]" classname="reference" time="[\d.]+"\/>/);
+    const [, second, third] = parse(xml).testsuites.testsuite[0]!.testcase;
+    expect(second!['system-out']).toContain('judged without a verdict');
+    expect(third!['system-out']).toContain('repro: ');
+    expect(xml).toContain('<system-err>warning: slow</system-err>');
   });
 
   it('covers every status in the mapping table', () => {
@@ -98,7 +110,20 @@ describe('JUnit report', () => {
     const testcase = parse(render(makeRunResult({ cells: [cell] }))).testsuites.testsuite[0]!.testcase[0]!;
     expect(testcase.failure!.message.split('\n')).toHaveLength(2);
     // Written once: the judge's message names the check and both values (no id or values repeated).
-    expect(testcase.failure!.message.split('\n')[1]).toBe('MUST second@1: expected TOOL_ERROR, got TOOL_SUCCESS (exchange 1)');
+    expect(testcase.failure!.message.split('\n')[1]).toBe('MUST second@1: expected TOOL_ERROR, got TOOL_SUCCESS (exchange 1) (false success)');
+  });
+
+  it('keeps a known failure <skipped> and names what it costs in its message, as TAP does; each failed check line too', () => {
+    const check = { id: 'outcome@1', level: 'MUST' as const, passed: false, expected: 'STREAM_INCOMPLETE', actual: 'TOOL_SUCCESS', message: 'outcome@1: expected STREAM_INCOMPLETE, got TOOL_SUCCESS', consequence: 'false-success' as const };
+    const known = makeCell({ status: 'xfail', reason: 'baseline: listed', checks: [check] });
+    const unexpected = makeCell({ case: 'content-not-array', status: 'fail', checks: [check] });
+    const [first, second] = parse(render(makeRunResult({ cells: [known, unexpected] }))).testsuites.testsuite[0]!.testcase;
+    expect(first!.skipped).toEqual({ message: 'known failure, false success: baseline: listed' });
+    expect(first!['system-out']).toContain('known failure:\nMUST outcome@1: expected STREAM_INCOMPLETE, got TOOL_SUCCESS (false success)');
+    expect(second!.failure!.message).toBe('MUST outcome@1: expected STREAM_INCOMPLETE, got TOOL_SUCCESS (false success)');
+    // Without a graded check the kind is "other", never left out.
+    const ungraded = makeCell({ status: 'xfail', reason: 'baseline: listed', checks: [{ ...check, consequence: undefined }] });
+    expect(parse(render(makeRunResult({ cells: [ungraded] }))).testsuites.testsuite[0]!.testcase[0]!.skipped).toEqual({ message: 'known failure, other: baseline: listed' });
   });
 
   it('notes non_strict cells in system-out', () => {

@@ -4,6 +4,7 @@ import type { Cell, CellStatus, Check, RunResult } from '../runner/types.js';
 import { compareTableText } from '../runner/cases/compare-table-text.js';
 import { getConclusionLabel } from '../runner/run/describe-conclusions.js';
 import { indexCases } from './case-info.js';
+import { getFailureKind, nameFailureKind } from './count-failures.js';
 import { describeFailedCheck } from './describe-mismatch.js';
 import { redactText, sanitizeText, stripControl, toOneLine } from './redact.js';
 import { toReportSource, type ReportSource } from './report-source.js';
@@ -55,9 +56,11 @@ function seconds(ms: number): string {
 
 // The judge's message already names the check and says what was expected and what happened:
 // it is written once (reports/describe-mismatch.ts), with the exchange it is about.
+// With what the mismatch costs the caller, as TAP writes it: "… (exchange 1) (false success)".
 function describeCheck(check: Check): string {
   const where = check.exchange === undefined ? '' : ` (exchange ${check.exchange + 1})`;
-  return toOneLine(`${describeFailedCheck({ level: check.level, message: sanitizeText(check.message) })}${where}`, 500);
+  const cost = check.consequence === undefined ? '' : ` (${nameFailureKind(check.consequence)})`;
+  return toOneLine(`${describeFailedCheck({ level: check.level, message: sanitizeText(check.message) })}${where}${cost}`, 500);
 }
 
 function failedLines(cell: Cell): string[] {
@@ -78,7 +81,9 @@ function renderOutcome(cell: Cell, kind: JUnitKind): string {
     case 'error':
       return `      <error message="${escapeAttr(reason || 'not measured: the harness or the target broke')}" type="${cell.errorKind ?? 'error'}"/>\n`;
     case 'skipped': {
-      const message = cell.status === 'xfail' ? `expected failure${reason ? `: ${reason}` : ''}` : reason || 'skipped';
+      // A known failure stays <skipped> (the CI convention: it does not fail the build), but says
+      // what it costs the caller, so a false success never reads as a plain skip.
+      const message = cell.status === 'xfail' ? `known failure, ${nameFailureKind(getFailureKind(cell))}${reason ? `: ${reason}` : ''}` : reason || 'skipped';
       return `      <skipped message="${escapeAttr(message)}"/>\n`;
     }
     case 'passed':
@@ -89,15 +94,18 @@ function renderOutcome(cell: Cell, kind: JUnitKind): string {
 function renderTestcase(cell: Cell, title: string | undefined, options: Required<JUnitOptions>): string {
   const kind = STATUS_KIND[cell.status];
   const name = `${cell.case} [${cell.protocolVersion}]`;
+  const stderr = cell.targetRun?.stderr ? sanitizeText(cell.targetRun.stderr).slice(-options.maxStderrChars) : '';
+  const conclusion = getConclusionLabel(cell);
+  // A plain pass is its name alone: its title and repro line were most of the default run's
+  // 2.3 MB of JUnit (issue 30), and every other report has them.
+  if (cell.status === 'pass' && !conclusion && !stderr) return `    <testcase name="${escapeAttr(name)}" classname="${escapeAttr(cell.target)}" time="${seconds(cell.durationMs)}"/>\n`;
   const out: string[] = [];
   if (title) out.push(sanitizeText(title));
-  const conclusion = getConclusionLabel(cell);
   if (conclusion) out.push(`${cell.status}, judged without a verdict: ${conclusion}`);
   if (cell.status === 'non_strict') out.push(`non_strict: only SHOULD/POLICY checks failed:\n${failedLines(cell).join('\n')}`);
   if (cell.status === 'xfail') out.push(`known failure:\n${failedLines(cell).join('\n')}`);
   // Unique per cell: kept out of sanitizeText's cache, which it would only churn.
   out.push(`repro: ${redactText(stripControl(cell.repro))}`);
-  const stderr = cell.targetRun?.stderr ? sanitizeText(cell.targetRun.stderr).slice(-options.maxStderrChars) : '';
   return (
     `    <testcase name="${escapeAttr(name)}" classname="${escapeAttr(cell.target)}" time="${seconds(cell.durationMs)}">\n` +
     renderOutcome(cell, kind) +

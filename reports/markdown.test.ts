@@ -63,6 +63,21 @@ describe('Markdown summary', () => {
     expect(render(makeRunResult())).not.toContain('Specification references');
   });
 
+  it('counts each target\'s unsafe cells, known or not, and says when all are known', () => {
+    const check = (consequence: 'false-success' | 'lost-recovery') => [makeCheck({ id: 'outcome@1', passed: false, consequence, expected: 'NO_RESPONSE', actual: 'TOOL_SUCCESS', message: 'outcome@1: …' })];
+    const cells = [
+      makeCell({ case: 'a', target: 'naive', status: 'xfail', checks: check('false-success') }),
+      makeCell({ case: 'b', target: 'naive', status: 'xfail', checks: check('false-success') }),
+      makeCell({ case: 'c', target: 'naive', status: 'xfail', checks: check('lost-recovery') }),
+      makeCell({ case: 'a', target: 'reference', status: 'pass' }),
+    ];
+    const md = render(makeRunResult({ cells }));
+    expect(md).toContain('**2 unsafe cells** (a false success, a false failure, an unsafe retry or no conclusion), all of them known failures: the baseline keeps the run green, not the clients safe.');
+    expect(md).toMatch(/^\| naive \| 0\.1\.0 \| 0 \| 0 \| 0 \| 0 \| 0 \| 3 \| 0 \| 3 \| \*\*2\*\* \|$/m);
+    expect(md).toMatch(/^\| reference \| 0\.1\.0 \| 1 \| 0 \| 0 \| 0 \| 0 \| 0 \| 0 \| 1 \| 0 \|$/m);
+    expect(render(makeRunResult({ cells: [cells[3]!] }))).not.toContain('unsafe cells**');
+  });
+
   it('has a counts table with one row per target', () => {
     const md = render(makeRunResult());
     expect(md).toContain('| reference | 0.1.0 | 3 | 0 | 1 | 0 | 0 | 0 | 1 | 5 |');

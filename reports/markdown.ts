@@ -5,10 +5,12 @@ import type { Cell, CellStatus, RunResult } from '../runner/types.js';
 import { CELL_STATUSES } from '../runner/types.js';
 import { getTargetFamily } from '../runner/compare/pair-targets.js';
 import { describePassSources, describeWireOnlyTargets } from '../runner/run/describe-conclusions.js';
+import { describeBackoff, describeReruns } from '../runner/run/describe-reruns.js';
 import type { ComparedCell, Comparison } from './compare-types.js';
 import { countFailures, FAILURE_KINDS, formatFailureLine, getFailureKind, getFailureKindTitle, type FailureKind } from './count-failures.js';
 import { describeFailedCheck } from './describe-mismatch.js';
 import { sanitizeText, toOneLine } from './redact.js';
+import { countUnsafe, type UnsafeCount } from './unsafe-cells.js';
 import { toReportSource, type ReportHead, type ReportSource } from './report-source.js';
 import { areSchemasOff, SCHEMAS_OFF_NOTICE } from './schema-notice.js';
 import { listSpecReferences } from './spec-references.js';
@@ -124,17 +126,23 @@ function gatherCells(source: ReportSource, keep: number): GatheredCells {
   return { counts, failing, known, familyCells };
 }
 
-function renderCounts(result: ReportHead, counts: GatheredCells['counts']): string[] {
+// The last column: failing cells whose worst consequence fails a MUST, known or not (unsafe-cells.ts).
+function renderCounts(result: ReportHead, counts: GatheredCells['counts'], unsafe: ReadonlyMap<string, UnsafeCount>): string[] {
   const versions = new Map(result.targets.map((t) => [t.name, t.version ?? '']));
   const lines = [
-    `| target | version | ${CELL_STATUSES.map((s) => STATUS_LABEL[s].label).join(' | ')} | total |`,
-    `|---|---|${CELL_STATUSES.map(() => '---:').join('|')}|---:|`,
+    `| target | version | ${CELL_STATUSES.map((s) => STATUS_LABEL[s].label).join(' | ')} | total | unsafe |`,
+    `|---|---|${CELL_STATUSES.map(() => '---:').join('|')}|---:|---:|`,
   ];
   for (const [name, row] of counts) {
     const total = CELL_STATUSES.reduce((sum, s) => sum + row[s], 0);
-    lines.push(`| ${escapeMarkdown(name)} | ${escapeMarkdown(versions.get(name) ?? '')} | ${CELL_STATUSES.map((s) => row[s]).join(' | ')} | ${total} |`);
+    lines.push(`| ${escapeMarkdown(name)} | ${escapeMarkdown(versions.get(name) ?? '')} | ${CELL_STATUSES.map((s) => row[s]).join(' | ')} | ${total} | ${describeUnsafe(unsafe.get(name))} |`);
   }
   return lines;
+}
+
+function describeUnsafe(count: UnsafeCount | undefined): string {
+  if (!count?.total) return '0';
+  return count.unexpected ? `**${count.total}** (${count.unexpected} unexpected)` : `**${count.total}**`;
 }
 
 function cellLabel(cell: { case: string; target: string; protocolVersion: string }): string {
@@ -195,8 +203,17 @@ export function render(input: RunResult | ReportSource, options: MarkdownOptions
   if (areSchemasOff(result)) lines.push(`> **${SCHEMAS_OFF_NOTICE.replace(':', ':**')}`, '');
   for (const entry of result.unmeasured ?? []) lines.push(`> **Nothing measured** for ${escapeMarkdown(entry.target)}: ${escapeMarkdown(entry.reason)}`, '');
   for (const warning of describeWireOnlyTargets({ targets: result.targets, cells: source.cells() })) lines.push(`> **Warning:** ${escapeMarkdown(warning.replace(/^warning: /, ''))}`, '');
+  for (const note of [describeReruns(result), describeBackoff(result)]) if (note) lines.push(`> **Load:** ${escapeMarkdown(note)}.`, '');
   const gathered = gatherCells(source, maxFailures);
-  lines.push(...renderCounts(result, gathered.counts), '');
+  // Above the table, below the notices: unsafe cells known or not, since a baseline keeps the run
+  // green, not the client safe (issue 30).
+  const unsafe = new Map(countFailures({ targets: result.targets, cells: source.cells() }).map((failures) => [failures.target, countUnsafe(failures)]));
+  const unsafeTotal = [...unsafe.values()].reduce((sum, count) => sum + count.total, 0);
+  if (unsafeTotal > 0) {
+    const unexpected = [...unsafe.values()].reduce((sum, count) => sum + count.unexpected, 0);
+    lines.push(`**${unsafeTotal} unsafe cells** (a false success, a false failure, an unsafe retry or no conclusion), ${unexpected ? `${unexpected} of them unexpected` : 'all of them known failures: the baseline keeps the run green, not the clients safe'}.`, '');
+  }
+  lines.push(...renderCounts(result, gathered.counts, unsafe), '');
   const sources = describePassSources(s);
   if (sources) lines.push(`Passes without a verdict: ${escapeMarkdown(sources)}.`, '');
   lines.push(...renderTrendMarkdown({ targets: result.targets, cells: gathered.familyCells }, escapeMarkdown));

@@ -49,6 +49,9 @@ class FakeElement {
   setAttribute(name: string, value: string) {
     this.attrs.set(name, value);
   }
+  removeAttribute(name: string) {
+    this.attrs.delete(name);
+  }
   appendChild(child: FakeElement) {
     child.parent = this;
     this.children.push(child);
@@ -124,8 +127,16 @@ function load(html: string) {
     documentElement: { style: { setProperty() {} } },
   };
   const script = /<script>([\s\S]*?)<\/script>/.exec(html)![1]!;
-  runInNewContext(script, { document, window: { addEventListener() {} }, navigator: {}, JSON, Number, String, Array });
+  // The evidence blocks are unpacked with the platform's own atob, Blob and DecompressionStream (Node has them too).
+  const platform = { atob, Uint8Array, Blob, Response, DecompressionStream, Promise, Object };
+  runInNewContext(script, { document, window: { addEventListener() {}, DecompressionStream }, navigator: {}, JSON, Number, String, Array, ...platform });
   return { byId, table, rows: table.querySelectorAll('tbody tr[data-q]') };
+}
+
+/** Waits until the details panel has its evidence (unpacked asynchronously), a turn of the event loop at a time. */
+async function untilReady(body: FakeElement): Promise<void> {
+  for (let turn = 0; turn < 1000 && body.getAttribute('data-ready') === null; turn++) await new Promise((resolve) => setImmediate(resolve));
+  expect(body.getAttribute('data-ready')).toBe('');
 }
 
 describe('matrix client script', () => {
@@ -157,20 +168,33 @@ describe('matrix client script', () => {
     expect(hiddenCells.length).toBeGreaterThan(0);
   });
 
-  it('builds the details panel for every cell, with hostile content as text only', () => {
+  it('builds the details panel for every cell, with hostile content as text only', async () => {
     const { byId, table } = load(render(makeHostileRunResult()));
     const cells = table.querySelectorAll('td').filter((td) => td.getAttribute('data-i') !== '-1');
     expect(cells.length).toBeGreaterThan(0);
     for (const td of cells) {
       table.dispatch('click', { target: td });
       expect(byId.get('details')!.hidden).toBe(false);
+      await untilReady(byId.get('details-body')!);
       expect(byId.get('details-body')!.textContent).toContain('Reproduce');
+      expect(byId.get('details-body')!.textContent).toContain('Wire transcript');
     }
     // Cell 0 is the failing one whose transcript carries the Authorization header and the cookie.
     table.dispatch('click', { target: cells.find((td) => td.getAttribute('data-i') === '0') });
+    await untilReady(byId.get('details-body')!);
     const text = byId.get('details-body')!.textContent;
     expect(text).toContain('<script>alert(1)</script>');
     expect(text).toContain('[REDACTED]');
     expect(text).not.toContain(HOSTILE);
+  });
+
+  it('says where the evidence is when the browser cannot unpack it, and still gives the repro line', async () => {
+    const html = render(makeRunResult());
+    const { byId, table } = load(html.replace('window.DecompressionStream', 'window.NoSuchStream'));
+    table.dispatch('click', { target: table.querySelectorAll('td').find((td) => td.getAttribute('data-i') === '0') });
+    await untilReady(byId.get('details-body')!);
+    const text = byId.get('details-body')!.textContent;
+    expect(text).toContain('could not be unpacked here (this browser has no DecompressionStream). They are in results.full.json.gz beside this page');
+    expect(text).toContain('Reproduce');
   });
 });

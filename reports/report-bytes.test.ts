@@ -9,7 +9,19 @@ import { makeRunResult } from '../test/make-run-result.js';
 import { getMixedLargeResult, getMixedLargeTail } from '../test/mixed-large-result.js';
 import type { RunResult } from '../runner/types.js';
 import { renderReportChunks, REPORT_FORMATS, type ReportFormatName } from './index.js';
+import { FULL_RESULTS_FILE, renderFullChunks } from './json-full.js';
 import type { ReportSource } from './report-source.js';
+
+function digestText(name: string, chunks: Iterable<string>): string {
+  const hash = createHash('sha256');
+  let bytes = 0;
+  for (const chunk of chunks) {
+    const encoded = Buffer.from(chunk);
+    hash.update(encoded);
+    bytes += encoded.length;
+  }
+  return `${name} ${hash.digest('hex')} ${bytes}`;
+}
 
 /** "file sha256 bytes" per streamed format, in REPORT_FORMATS order. */
 function digestFormats(result: RunResult | ReportSource): string {
@@ -24,6 +36,8 @@ function digestFormats(result: RunResult | ReportSource): string {
       bytes += encoded.length;
     }
     lines.push(`${format.file} ${hash.digest('hex')} ${bytes}`);
+    // results.json's evidence, as text: gzip's bytes are zlib's to choose, the text is ours.
+    if (name === 'json') lines.push(digestText(FULL_RESULTS_FILE.replace(/\.gz$/, ' (uncompressed)'), renderFullChunks(result)));
   }
   return `${lines.join('\n')}\n`;
 }
@@ -49,7 +63,7 @@ describe('report bytes on a 10,000-cell result', () => {
 describe('renderReportChunks formats', () => {
   it('writes the formats asked for, in that order, and names the choices for an unknown one', () => {
     const result = makeRunResult();
-    expect(renderReportChunks(result, {}, ['junit', 'json']).map((file) => file.name)).toEqual(['results.junit.xml', 'results.json']);
-    expect(() => renderReportChunks(result, {}, ['pdf' as ReportFormatName])).toThrow('unknown report format "pdf" in formats: use tap, json, junit, markdown, html');
+    expect(renderReportChunks(result, {}, ['junit', 'json']).map((file) => file.name)).toEqual(['results.junit.xml', 'results.json', 'results.full.json.gz']);
+    expect(() => renderReportChunks(result, {}, ['pdf' as ReportFormatName])).toThrow('unknown report format "pdf" in formats: use tap, json, junit, markdown, summary, html');
   });
 });

@@ -3,6 +3,7 @@
 import { loadYaml } from '../runner/lazy-yaml.js';
 import type { Cell, CellStatus, RunResult } from '../runner/types.js';
 import { describePassSources, describeWireOnlyTargets, getConclusionLabel } from '../runner/run/describe-conclusions.js';
+import { describeBackoff, describeReruns } from '../runner/run/describe-reruns.js';
 import { countFailures, formatFailureLine, nameFailureKind } from './count-failures.js';
 import { stripControl } from './redact.js';
 import { resolveSpecReference } from './spec-references.js';
@@ -77,7 +78,8 @@ export function* renderChunks(input: RunResult | ReportSource, options: TapOptio
 
 /**
  * Comment lines after the results: each target's unexpected and known failures by consequence,
- * targets with nothing measured, and passes without a verdict.
+ * targets with nothing measured, cells run again after the main pass and a concurrency that backed
+ * off, and passes without a verdict.
  */
 function* summaryComments(source: ReportSource): Generator<string> {
   const result = source.head;
@@ -85,6 +87,7 @@ function* summaryComments(source: ReportSource): Generator<string> {
     ...countFailures({ targets: result.targets, cells: source.cells() }).map((failures) => `${failures.target}: ${formatFailureLine(failures)}`),
     ...(result.unmeasured ?? []).map((entry) => `nothing measured for ${entry.target}: ${entry.reason}`),
     ...describeWireOnlyTargets({ targets: result.targets, cells: source.cells() }),
+    ...[describeReruns(result), describeBackoff(result)].filter((line) => line !== undefined),
   ];
   const sources = describePassSources(result.summary);
   if (sources) lines.push(sources);

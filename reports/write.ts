@@ -14,8 +14,8 @@ import { createReportMarker, REPORT_MARKER_FILE } from './report-marker.js';
 
 export interface ReportFile {
   name: string;
-  /** Whole text or bytes, or text chunks produced lazily and streamed to disk. */
-  content: string | Buffer | Iterable<string>;
+  /** Whole text or bytes, or text (or byte) chunks produced lazily and streamed to disk. */
+  content: string | Buffer | Iterable<string | Uint8Array>;
 }
 
 // Chunks are gathered into writes of up to this many bytes: few syscalls, bounded memory.
@@ -77,6 +77,11 @@ async function writeContentUnflushed(path: string, content: ReportFile['content'
         used = 0;
       };
       for (const chunk of content) {
+        if (typeof chunk !== 'string') {
+          if (used) await flush();
+          await writeBytes(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+          continue;
+        }
         // A UTF-16 code unit is at most 3 UTF-8 bytes, so this bound never truncates.
         if (used + chunk.length * 3 > buffer.length) await flush();
         if (chunk.length * 3 > buffer.length) await writeBytes(Buffer.from(chunk));

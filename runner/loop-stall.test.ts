@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { raceAnswerAgainstDeadline, raceTwoStepAnswerAgainstDeadline, stallLoop } from '../test/race-answer-against-deadline.js';
-import { countAsStall, readStalledMs, readStallsSince, setStallAwareTimeout, watchLoopStalls } from './loop-stall.js';
+import { countAsStall, readCpuWaitSumMs, readLostMs, readStalledMs, readStallsSince, setCpuWaitReaderForTest, setStallAwareTimeout, watchLoopStalls } from './loop-stall.js';
 
 const nextTurn = () => new Promise((resolve) => setTimeout(resolve, 25));
 
@@ -140,6 +140,32 @@ describe('a stall-aware deadline', () => {
     stallLoop(400);
     await expired;
     expect(credited).toBe(100);
+  });
+
+  it('adds the time the thread waited for a CPU too, in short waits that are no stall (a fake schedstat: 10 ms more at every read)', async () => {
+    let counter = 0;
+    setCpuWaitReaderForTest(() => (counter += 10));
+    try {
+      watch();
+      const lostBefore = readLostMs();
+      const waitBefore = readCpuWaitSumMs()!;
+      let credited = 0;
+      await new Promise<void>((resolve) => {
+        const deadline = setStallAwareTimeout(() => {
+          credited = deadline.creditedMs;
+          resolve();
+        }, 100, 40);
+      });
+      // Every tick read 10 ms of CPU wait: the deadline credited it (a tick's worth at least), up to its cap.
+      expect(credited).toBeGreaterThanOrEqual(10);
+      expect(credited).toBeLessThanOrEqual(40);
+      expect(readCpuWaitSumMs()! - waitBefore).toBeGreaterThanOrEqual(credited);
+      expect(readLostMs() - lostBefore).toBeGreaterThanOrEqual(credited);
+    } finally {
+      for (const stop of stops) stop();
+      stops = [];
+      setCpuWaitReaderForTest();
+    }
   });
 
   it('never fires once cleared', async () => {

@@ -5,7 +5,10 @@
 // expired timers run before the sockets are read. A deadline would then fire although the answer
 // it waits for was already sent, and a correct target would be judged as having timed out. Here
 // the loop's stalls are measured by a ticker, and a stall-aware deadline adds the stalled time to
-// its wait before it gives up.
+// its wait before it gives up. Where Linux counts it (runner/starvation/schedstat.ts), the time
+// the loop's thread waited for a CPU is added too: on a machine with more runnable processes than
+// cores a process loses its time in many short waits, none of them a stall.
+import { hasCpuWaitCounter, OWN_SCHEDSTAT, readCpuWaitMs } from './starvation/schedstat.js';
 
 /** The ticker's period. */
 const TICK_MS = 20;
@@ -19,6 +22,10 @@ const STALL_MIN_MS = 100;
 const REMEMBERED_STALLS = 512;
 
 let stalledMs = 0;
+let lostMs = 0;
+/** The thread's schedstat counter at the last tick (undefined where Linux does not count it). */
+let cpuWaitMs: number | undefined;
+let cpuWaitSum = 0;
 let lastTick = 0;
 let ticker: NodeJS.Timeout | undefined;
 let watchers = 0;
@@ -27,13 +34,38 @@ const longStalls: LoopStall[] = [];
 
 function onTick(): void {
   const now = performance.now();
-  const stall = overshoot(now);
+  const late = now - lastTick - TICK_MS;
+  const stall = countAsStall(late);
   stalledMs += stall;
+  // The time lost in this period: the stall, or the CPU wait when that was longer (a stall is
+  // mostly CPU wait on an overloaded machine, so the two are not added).
+  const waited = readCpuWaitDelta();
+  cpuWaitSum += waited;
+  lostMs += Math.max(stall, waited);
   if (stall > 0) {
     longStalls.push({ startedAt: now - stall, endedAt: now });
     if (longStalls.length > REMEMBERED_STALLS) longStalls.shift();
   }
   lastTick = now;
+}
+
+/** The CPU wait of this thread since the last call (0 where it is not counted). */
+function readCpuWaitDelta(): number {
+  if (cpuWaitMs === undefined) return 0;
+  const now = readOwnCpuWait() ?? cpuWaitMs;
+  const delta = now - cpuWaitMs;
+  cpuWaitMs = now;
+  return delta;
+}
+
+let readOwnCpuWait = (): number | undefined => (hasCpuWaitCounter() ? readCpuWaitMs(OWN_SCHEDSTAT) : undefined);
+
+/**
+ * Test hook: where the ticker reads this thread's CPU-wait counter (ms); without an argument, back
+ * to schedstat. Takes effect when the ticker next starts.
+ */
+export function setCpuWaitReaderForTest(reader?: () => number | undefined): void {
+  readOwnCpuWait = reader ?? (() => (hasCpuWaitCounter() ? readCpuWaitMs(OWN_SCHEDSTAT) : undefined));
 }
 
 /** How late the next tick is at `now`, when that is a stall; else 0. */
@@ -53,6 +85,24 @@ export function countAsStall(lateMs: number): number {
  */
 export function readStalledMs(): number {
   return ticker === undefined ? stalledMs : stalledMs + overshoot(performance.now());
+}
+
+/**
+ * Milliseconds this thread lost since the first watcher started: per ticker period, the loop's
+ * stall or the time it waited for a CPU, whichever is longer, a stall still under way included.
+ * What stall-aware deadlines credit. Only differences between two reads mean anything.
+ */
+export function readLostMs(): number {
+  return ticker === undefined ? lostMs : lostMs + overshoot(performance.now());
+}
+
+/**
+ * Milliseconds this thread waited for a CPU since the first watcher started, as of the last tick
+ * (so a read costs nothing); undefined where Linux does not count it. Only differences between two
+ * reads mean anything.
+ */
+export function readCpuWaitSumMs(): number | undefined {
+  return cpuWaitMs === undefined ? undefined : cpuWaitSum;
 }
 
 /** One stall of the loop, as performance.now() times. */
@@ -83,6 +133,7 @@ export function watchLoopStalls(): () => void {
   watchers += 1;
   if (ticker === undefined) {
     lastTick = performance.now();
+    cpuWaitMs = readOwnCpuWait();
     ticker = setInterval(onTick, TICK_MS);
     ticker.unref();
   }
@@ -109,28 +160,29 @@ export function isWatchingLoopStalls(): boolean {
 export interface StallAwareTimeout {
   /** Cancels the deadline; nothing fires after it. */
   clear(): void;
-  /** Milliseconds added to the wait so far because the loop stalled. */
+  /** Milliseconds added to the wait so far because the loop stalled or waited for a CPU. */
   readonly creditedMs: number;
 }
 
 /**
- * Like setTimeout(onExpire, ms), but when it fires it first adds the time the loop stalled since it
- * was set (and since the last time it checked), then waits again; it gives up once `ms` of time
- * the loop could run have passed, or the added time reaches `maxCreditMs` (default: `ms`, so the
- * wait at most doubles and a loop that never recovers still ends), and then one more turn of the
- * loop, so what arrived meanwhile is read before the deadline fires. Without a watcher
- * (watchLoopStalls) it is a plain timeout. For the runner's own waits on work in this process or
- * its threads (the harness, a classifier's worker, the cell budget); a client process keeps its
- * own deadlines, so the runner's kill timers for it stay plain (run-cell.ts judges such a cell
- * unmeasured after a long stall instead).
+ * Like setTimeout(onExpire, ms), but when it fires it first adds the time this thread lost since
+ * it was set (and since the last time it checked: the loop's stalls, or its wait for a CPU, see
+ * readLostMs), then waits again; it gives up once `ms` of time the loop could run have passed, or
+ * the added time reaches `maxCreditMs` (default: `ms`, so the wait at most doubles and a loop that
+ * never recovers still ends), and then one more turn of the loop, so what arrived meanwhile is
+ * read before the deadline fires. Without a watcher (watchLoopStalls) it is a plain timeout. For
+ * the runner's own waits (the harness, a classifier's worker, the cell budget, the recording's
+ * settle, the kill timer of a client process, so that a client that exited during a stall is not
+ * taken for one killed at its limit); a client process keeps its own deadlines, and run-cell.ts
+ * measures how starved it was instead (runner/starvation/).
  */
 export function setStallAwareTimeout(onExpire: () => void, ms: number, maxCreditMs = ms): StallAwareTimeout {
-  let seen = readStalledMs();
+  let seen = readLostMs();
   let credited = 0;
   let lastTurn = false;
   let timer: NodeJS.Timeout | undefined;
   const check = (): void => {
-    const now = readStalledMs();
+    const now = readLostMs();
     const stall = now - seen;
     const owed = Math.min(stall, maxCreditMs - credited);
     seen = now;

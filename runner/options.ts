@@ -18,6 +18,8 @@ export interface RunOptions {
   versions: ProtocolVersion[] | undefined;
   /** Report folder; nothing is written without it. */
   out: string | undefined;
+  /** Print TAP on stdout although --out is given (without --out it always is). @default false */
+  tap: boolean;
   /** Per-exchange timeout in ms. @default 2000 */
   timeoutMs: number;
   /** `--concurrency N`; undefined picks a default from the targets (see getDefaultConcurrency). */
@@ -53,6 +55,7 @@ export const RUN_FLAGS = {
   case: { type: 'string', multiple: true },
   version: { type: 'string', multiple: true },
   out: { type: 'string' },
+  tap: { type: 'boolean' },
   timeout: { type: 'string' },
   concurrency: { type: 'string' },
   schemas: { type: 'string' },
@@ -83,6 +86,7 @@ export function parseRunOptions(args: string[], defaultTargets: string[]): RunOp
     caseIds: values.case ?? [],
     versions: values.version?.map(parseVersion),
     out: values.out,
+    tap: values.tap ?? false,
     timeoutMs: parsePositiveInteger('--timeout', values.timeout, DEFAULT_TIMEOUT_MS),
     concurrency: values.concurrency === undefined ? undefined : parsePositiveInteger('--concurrency', values.concurrency, 0),
     schemas: values['no-schemas'] ? false : values.schemas,

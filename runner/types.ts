@@ -3,7 +3,7 @@
 import type { Dispatcher } from 'undici';
 import type { Case } from './cases/case-types.js';
 import type { Recording } from './recording-types.js';
-import type { CheckLevel, Conclusion, Consequence, ErrorKind, ExpectedVerdict, Outcome, ProtocolVersion } from './vocabulary.js';
+import type { CheckLevel, Conclusion, Consequence, ErrorKind, ExpectedVerdict, Outcome, ProtocolVersion, RerunReason, TimedProcess } from './vocabulary.js';
 
 export { PROTOCOL_VERSIONS, type ProtocolVersion } from './vocabulary.js';
 
@@ -155,11 +155,13 @@ export interface Cell {
   errorKind?: ErrorKind;
   /** What a built-in client library did, before any mapping (docs/adapter-observation.md). */
   observed?: CellObservation;
+  /** How starved each process that timed the cell was, and whether it was run again (README § Running it). */
+  timing?: CellTiming;
   durationMs: number;
   repro: string;
 }
 
-export { ERROR_KINDS, type ErrorKind } from './vocabulary.js';
+export { ERROR_KINDS, type ErrorKind, TIMED_PROCESSES, type TimedProcess, RERUN_REASONS, type RerunReason } from './vocabulary.js';
 
 /**
  * What a client library did with one cell (docs/adapter-observation.md): one record per explicit
@@ -187,6 +189,31 @@ export interface ThrownRecord {
   properties?: Record<string, unknown>;
   cause?: ThrownRecord;
   value?: unknown;
+}
+
+/** How much one process that timed a cell was starved over the cell (runner/starvation/). */
+export interface ProcessStarvation {
+  process: TimedProcess;
+  /** How long it was watched for this cell, ms. */
+  windowMs: number;
+  /** Time it was runnable but waited for a CPU (Linux schedstat); a client's: its most starved process. */
+  cpuWaitMs?: number;
+  /** Time its event loop stood still, in stalls of 100 ms or more each (Node processes). */
+  stalledMs?: number;
+  /** Its longest single stall of the event loop, when one reached 100 ms. */
+  longestStallMs?: number;
+  /** The runner's: the part of stalledMs while its mock server had an answer of the cell to send (runner/starvation/answer-windows.ts). */
+  stalledWhileDueMs?: number;
+  /** Past the threshold (runner/starvation/judge-starvation.ts). */
+  starved?: true;
+}
+
+export interface CellTiming {
+  /** A deadline produced the outcome: a NO_RESPONSE or STREAM_INCOMPLETE verdict, a client killed at its time limit, a timeout error. */
+  deadlineBound?: true;
+  processes: ProcessStarvation[];
+  /** Set on a cell run again after the main pass: why, how many runs it got in all, and whether the result kept is a measured one. */
+  rerun?: { reason: RerunReason; runs: number; confirmed: boolean };
 }
 
 export type { ExpectedVerdict } from './vocabulary.js';
@@ -248,6 +275,29 @@ export interface RunResult {
   summary: RunSummary;
   /** Targets that got no measured cell (every cell skipped, or none planned): the run is not green. */
   unmeasured?: UnmeasuredTarget[];
+  /** Cells run again after the main pass to confirm a timing-bound outcome (README § Running it); absent when none was. */
+  reruns?: RerunSummary;
+  /** How many cells ran at once: where the run started, how far it backed off, and whether --concurrency pinned it. */
+  concurrency?: ConcurrencyInfo;
+}
+
+export interface RerunSummary {
+  /** Cells run again. */
+  cells: number;
+  /** Of those, cells whose result is now a measured one. */
+  confirmed: number;
+  /** Cells run again per reason (the first reason a cell had). */
+  byReason: Partial<Record<RerunReason, number>>;
+}
+
+export interface ConcurrencyInfo {
+  start: number;
+  /** The lowest it backed off to. */
+  lowest: number;
+  /** Times it backed off because cells were starved. */
+  backoffs: number;
+  /** Set by --concurrency N: it did not adapt. */
+  pinned: boolean;
 }
 
 export interface UnmeasuredTarget {
@@ -302,10 +352,12 @@ export interface TargetOutcome {
   error?: string;
   /** The target cannot run this cell (e.g. protocol version unsupported): the cell is `skip`. */
   skip?: string;
-  /** With `error`: its named cause (an adapter gap). */
+  /** With `error`: its named cause (an adapter gap, a runner deadline, starvation). */
   errorKind?: ErrorKind;
   /** What a built-in client library did, before any mapping (`toolCallsSent` absent: the runner counts the recording's). */
   observed?: Omit<CellObservation, 'toolCallsSent'> & { toolCallsSent?: number };
+  /** How starved the target's own processes were over the cell (a worker's, a client's), where measured. */
+  starvation?: ProcessStarvation[];
 }
 
 /** One kind of target: an in-process classifier, a client process, a built-in adapter. */

@@ -56,9 +56,29 @@ export const CONSEQUENCES = ['false-success', 'false-failure', 'unsafe-retry', '
 export type Consequence = (typeof CONSEQUENCES)[number];
 
 /**
- * Why a cell is `error` (not measured), when the cause has a name of its own: `adapter-gap`, a
+ * Why a cell is `error` (not measured), when the cause has a name of its own. `adapter-gap`: a
  * built-in adapter met a thrown error or returned value its stack's mapping table does not hold
- * (our gap, never the client "concluding nothing"; the cell's `observed` keeps the library's words).
+ * (our gap, never the client "concluding nothing"; the cell's `observed` keeps the library's words;
+ * issue 26). `timeout`: a deadline of the runner's own ran out before the target answered (the
+ * harness's, the cell budget, an SDK worker's answer, the persistent lane's answer); `starved`: the
+ * outcome came from a deadline while a process that timed the cell was starved past the threshold
+ * (README § Running it), in the main pass and in every run after it (issue 27).
  */
-export const ERROR_KINDS = ['adapter-gap'] as const;
+export const ERROR_KINDS = ['adapter-gap', 'timeout', 'starved'] as const;
 export type ErrorKind = (typeof ERROR_KINDS)[number];
+
+/**
+ * The processes that time a cell and measure their own starvation: the runner (the mock server
+ * and the harness), an SDK or stack worker, a client process the runner started (with everything
+ * it started).
+ */
+export const TIMED_PROCESSES = ['runner', 'worker', 'client'] as const;
+export type TimedProcess = (typeof TIMED_PROCESSES)[number];
+
+/**
+ * Why a cell was run again after the main pass: a process was `starved` during a deadline, a
+ * deadline of the runner's ran out (`timeout`), or a deadline produced the outcome where a
+ * process's starvation could not be measured (`unmeasured`: no schedstat outside Linux).
+ */
+export const RERUN_REASONS = ['starved', 'timeout', 'unmeasured'] as const;
+export type RerunReason = (typeof RERUN_REASONS)[number];

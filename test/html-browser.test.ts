@@ -1,7 +1,7 @@
 // The HTML matrix in a real headless Chromium (Debian's /usr/bin/chromium driven by
 // playwright-core): it renders, filters work, details open, planted scripts stay inert, and the
 // page makes no network request. Without the browser or the driver: skipped locally, failed under CI=true.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -90,9 +90,42 @@ function makeTallResult() {
   return makeRunResult({ cases, targets, cells });
 }
 
+/**
+ * A run shaped like the default one for the first-screen tests: nine targets on four stacks with
+ * the default run's names, known false successes and other unsafe cells, one target skipping half
+ * its cells.
+ */
+function makeReviewResult() {
+  const versions: ProtocolVersion[] = ['2025-11-25', '2026-07-28'];
+  const cases = Array.from({ length: 30 }, (_, i) => makeCase({ id: `case-${String(i).padStart(2, '0')}`, title: `Case number ${i}`, sha256: i.toString(16).padStart(64, '0') }));
+  const stacks: Record<string, string | undefined> = { reference: undefined, naive: undefined, 'ts-sdk@1.25.0': 'official TypeScript SDK', 'ts-sdk@1.32.2': 'official TypeScript SDK', 'ts-client@2.0.0': 'official TypeScript SDK', 'ts-client@2.4.0': 'official TypeScript SDK', 'ai-sdk@2.0.99': 'Vercel AI SDK', 'openai-agents@0.20.0': 'OpenAI Agents SDK', 'langchain@1.1.4': 'official TypeScript SDK' };
+  const targets = Object.entries(stacks).map(([name, stack]) => ({ name, kind: stack ? 'client' : 'classifier', version: name.split('@')[1] ?? '0.1.0', ...(stack ? { stack } : {}) }));
+  const consequences: Consequence[] = ['false-success', 'false-failure', 'unsafe-retry', 'no-conclusion', 'lost-recovery'];
+  const cells: Cell[] = [];
+  for (const [t, target] of targets.entries())
+    for (const [i, item] of cases.entries())
+      for (const version of versions) {
+        if (target.name === 'ts-sdk@1.25.0' && version === '2026-07-28') {
+          cells.push(makeCell({ case: item.id, target: target.name, protocolVersion: version, status: 'skip' }));
+          continue;
+        }
+        const failing = t > 0 && (i * 7 + t) % (t === 1 ? 2 : 5) === 0;
+        const consequence = consequences[(i + t) % consequences.length]!;
+        const check = makeCheck({ id: 'outcome@1', passed: false, consequence, expected: 'STREAM_INCOMPLETE', actual: consequence === 'false-success' ? 'TOOL_SUCCESS' : 'NO_RESPONSE', message: 'outcome@1: …' });
+        cells.push(failing ? makeCell({ case: item.id, target: target.name, protocolVersion: version, status: 'xfail', checks: [check] }) : makeCell({ case: item.id, target: target.name, protocolVersion: version, status: 'pass' }));
+      }
+  return makeRunResult({ cases, targets, cells });
+}
+
+// Where the first-screen tests leave their screenshots for a person to look at (MEM_SCREENSHOT_DIR), besides the test's own folder.
+const SCREENSHOT_DIR = process.env['MEM_SCREENSHOT_DIR'];
+
 // A large page, drawn from data above a lowered threshold: 150 cases × 6 targets × 2 versions.
 const LARGE = makeSyntheticRunResult({ cases: 150, targets: 6, versions: ['2025-11-25', '2026-07-28'] });
 const LARGE_PAGE = { drawRowsAbove: 1000 };
+
+// The matrix scrolls in its own box (the page never scrolls sideways): to its last row.
+const SCROLL_MATRIX_TO_END = "document.getElementById('matrix-scroll').scrollTo(0, document.getElementById('matrix-scroll').scrollHeight)";
 
 // Every check of a load: no request but the document itself, no dialog, no page error.
 const NOTHING_SEEN = { requests: [], dialogs: [], errors: [] };
@@ -103,7 +136,7 @@ describeRequiring(requirement, 'HTML matrix in headless Chromium', () => {
   let dir: string;
   let browser: Browser;
   let sharedPage: Page;
-  const files: Record<'plain' | 'hostile' | 'tall' | 'tallDrawn' | 'trend' | 'large', string> = { plain: '', hostile: '', tall: '', tallDrawn: '', trend: '', large: '' };
+  const files: Record<'plain' | 'hostile' | 'tall' | 'tallDrawn' | 'trend' | 'large' | 'review', string> = { plain: '', hostile: '', tall: '', tallDrawn: '', trend: '', large: '', review: '' };
   // What the current load saw; open() starts a new record for each load. Reusable once a test that
   // read it ended with its last check (expectLoadClean), never after a failed test.
   let load = { url: '', seen: { requests: [] as string[], dialogs: [] as string[], errors: [] as string[] }, reusable: false };
@@ -122,6 +155,8 @@ describeRequiring(requirement, 'HTML matrix in headless Chromium', () => {
     await writeFile(files.large, render(LARGE, LARGE_PAGE));
     files.trend = join(dir, 'trend.html');
     await writeFile(files.trend, render(makeTrendRunResult()));
+    files.review = join(dir, 'review.html');
+    await writeFile(files.review, render(makeReviewResult()));
     browser = await playwright!.chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
     // One page for the whole file, each test loading its report afresh: a new page cost about
     // 1.7 s of Chromium CPU, a navigation 0.3-0.5 s. Every request but the document's is aborted.
@@ -174,7 +209,12 @@ describeRequiring(requirement, 'HTML matrix in headless Chromium', () => {
     if (await sharedPage.locator('#details').isVisible()) await sharedPage.keyboard.press('Escape');
     const set = (await sharedPage.evaluate(`[...document.querySelectorAll('#filters select, #filters input')].filter((f) => f.value !== '').map((f) => [f.id, f.tagName])`)) as [string, string][];
     for (const [id, tag] of set) await (tag === 'INPUT' ? sharedPage.fill(`#${id}`, '') : sharedPage.selectOption(`#${id}`, ''));
-    await sharedPage.evaluate('document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0)');
+    await sharedPage.evaluate("document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0); document.getElementById('matrix-scroll').scrollTo(0, 0)");
+    // A large page draws its first rows again once its box is back at the top, as at load.
+    await sharedPage.waitForFunction(() => {
+      const first = (globalThis as unknown as PageWindow).document.querySelector('#matrix tr[data-r="0"]');
+      return first === null || !first.classList.contains('pending');
+    });
     await sharedPage.mouse.move(0, 0);
     expect(await sharedPage.locator('#details').isHidden()).toBe(true);
     return { page: sharedPage, seen: load.seen };
@@ -222,6 +262,8 @@ describeRequiring(requirement, 'HTML matrix in headless Chromium', () => {
     await expect(page.locator('#details').isHidden()).resolves.toBe(true);
     await page.locator('#matrix td[data-s="fail"]').first().click();
     await expect(page.locator('#details').isVisible()).resolves.toBe(true);
+    // The checks and the transcript are unpacked from the page's evidence blocks, then the panel is ready.
+    await page.locator('#details-body[data-ready]').waitFor();
     const text = await page.locator('#details-body').textContent();
     expect(text).toContain('Result whose content is not an array');
     expect(text).toContain('Wire transcript');
@@ -239,6 +281,7 @@ describeRequiring(requirement, 'HTML matrix in headless Chromium', () => {
     const stderrShown: string[] = [];
     for (let i = 0; i < (await cells.count()); i++) {
       await cells.nth(i).click();
+      await page.locator('#details-body[data-ready]').waitFor();
       stderrShown.push((await page.locator('#details-body').textContent()) ?? '');
       // The panel overlays the matrix; close it so the next cell is clickable.
       await page.keyboard.press('Escape');
@@ -253,26 +296,48 @@ describeRequiring(requirement, 'HTML matrix in headless Chromium', () => {
     expectLoadClean(seen);
   });
 
-  it('keeps the target names and the versions visible, one row below the other, after scrolling', async () => {
+  it('keeps the header rows and the case column in place when the matrix scrolls down and right, with nothing showing through above the header', async () => {
     const { page, seen } = await open(files.tall);
-    await page.setViewportSize({ width: 1280, height: 600 });
-    // Page scripts are strings: this project type-checks without the DOM library.
-    await page.evaluate('window.scrollTo(0, 2000)');
-    await page.waitForFunction(() => (globalThis as unknown as PageWindow).scrollY > 1000);
+    // Narrow enough that the matrix scrolls sideways inside its box.
+    await page.setViewportSize({ width: 480, height: 600 });
+    // Page scripts are strings: this project type-checks without the DOM library. Scrolled right to the end.
+    await page.evaluate("document.getElementById('filters').scrollIntoView(); const box = document.getElementById('matrix-scroll'); box.scrollTo(box.scrollWidth, 900)");
+    await page.waitForFunction(() => (globalThis as unknown as { document: { getElementById(id: string): { scrollLeft: number } } }).document.getElementById('matrix-scroll').scrollLeft > 0);
     const boxes = (await page.evaluate(`(() => {
       const box = (selector) => document.querySelector(selector).getBoundingClientRect();
-      const target = box('#matrix thead tr.head-targets th.t0');
-      const version = box('#matrix thead tr.head-versions th.t0');
+      const scroller = box('#matrix-scroll');
+      const filters = box('#filters');
+      const target = box('#matrix thead tr.head-targets th.t2');
+      const version = box('#matrix thead tr.head-versions th.t2');
       const hit = document.elementFromPoint(target.left + target.width / 2, target.top + target.height / 2);
-      return { filters: box('#filters').toJSON(), target: target.toJSON(), version: version.toJSON(), hitText: hit ? hit.textContent : '' };
-    })()`)) as { filters: Box; target: Box; version: Box; hitText: string };
-    // The target row sits right below the filter bar, the version row right below the target row.
-    expect(boxes.target.top).toBeGreaterThanOrEqual(boxes.filters.bottom - 1);
-    expect(boxes.target.top).toBeLessThan(boxes.filters.bottom + 2);
+      // Just below the header, at the box's left edge: the case column, whatever was scrolled under it.
+      const rowHeader = document.elementFromPoint(scroller.left + 8, version.bottom + 12);
+      const corner = document.elementFromPoint(scroller.left + 8, target.top + 4);
+      // Across the whole width, one pixel into the header and one above the filter bar's bottom.
+      const xs = Array.from({ length: 12 }, (_, i) => scroller.left + 4 + (i * (scroller.width - 8)) / 11);
+      const inHeader = xs.map((x) => { const e = document.elementFromPoint(x, target.top + 1); return !!(e && e.closest('thead')); });
+      const inFilters = xs.map((x) => { const e = document.elementFromPoint(x, filters.bottom - 2); return !!(e && e.closest('#filters')); });
+      return {
+        page: { scrollWidth: document.documentElement.scrollWidth, clientWidth: document.documentElement.clientWidth },
+        filters: filters.toJSON(), scroller: scroller.toJSON(), target: target.toJSON(), version: version.toJSON(),
+        hitText: hit ? hit.textContent : '', rowHeader: !!(rowHeader && rowHeader.closest('th[scope="row"]')), corner: corner ? corner.textContent : '', inHeader, inFilters,
+      };
+    })()`)) as { page: { scrollWidth: number; clientWidth: number }; filters: Box; scroller: Box & { left: number }; target: Box; version: Box; hitText: string; rowHeader: boolean; corner: string; inHeader: boolean[]; inFilters: boolean[] };
+    // The page does not scroll sideways: the matrix's box does.
+    expect(boxes.page.scrollWidth).toBeLessThanOrEqual(boxes.page.clientWidth);
+    // The target row sits at the top of the matrix's box, just below the filter bar, the version row right below it.
+    expect(boxes.target.top).toBeGreaterThanOrEqual(boxes.filters.bottom);
+    expect(boxes.target.top).toBeLessThan(boxes.scroller.top + 2);
     expect(boxes.version.top).toBeGreaterThanOrEqual(boxes.target.bottom - 1);
     expect(boxes.version.bottom).toBeLessThan(600);
     // Nothing covers the target name: the point at its centre is the header cell itself.
-    expect(boxes.hitText).toBe('reference');
+    expect(boxes.hitText).toBe('ts-sdk@1.32.2 with a long target name');
+    // Scrolled right, the case column stays: a row can still be told by its case.
+    expect(boxes.rowHeader).toBe(true);
+    expect(boxes.corner).toBe('Case');
+    // No cell shows through: the header and the filter bar are opaque across the width.
+    expect(boxes.inHeader).toEqual(boxes.inHeader.map(() => true));
+    expect(boxes.inFilters).toEqual(boxes.inFilters.map(() => true));
     expectLoadClean(seen);
   });
 
@@ -281,6 +346,7 @@ describeRequiring(requirement, 'HTML matrix in headless Chromium', () => {
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.locator('#matrix td[data-s="fail"]').first().click();
     await expect(page.locator('#details').isVisible()).resolves.toBe(true);
+    await page.locator('#details-body[data-ready]').waitFor();
     const fit = (await page.evaluate(`(() => {
       const panel = document.getElementById('details');
       const right = panel.getBoundingClientRect().right;
@@ -302,9 +368,9 @@ describeRequiring(requirement, 'HTML matrix in headless Chromium', () => {
     // Unexpected and known failures apart, ordered by all failures.
     const lines = await page.locator('.targets li .fails').allTextContents();
     expect(lines.map((line) => line.replace(/\s+/g, ' ').trim())).toEqual([
-      '0 unexpected · 0 known (120 cells)',
-      '1 unexpected: 1 false success · 0 known (120 cells)',
-      '0 unexpected · 3 known: 2 false successes, 1 unsafe retry (120 cells)',
+      '0 unexpected · 0 known (0.0 % of 120 cells run fail)',
+      '1 unexpected: 1 false success · 0 known (0.8 % of 120 cells run fail)',
+      '0 unexpected · 3 known: 2 false successes, 1 unsafe retry (2.5 % of 120 cells run fail)',
     ]);
     const falseSuccess = page.locator('#matrix td[data-s="xfail"][data-k="false-success"]').first();
     const unsafeRetry = page.locator('#matrix td[data-s="xfail"]:not([data-k])').first();
@@ -327,6 +393,97 @@ describeRequiring(requirement, 'HTML matrix in headless Chromium', () => {
     expectLoadClean(seen);
   });
 
+  it.each([
+    ['desktop', 1280, 800],
+    ['phone', 390, 844],
+  ] as const)('shows each target\'s unsafe cells on the first screen, fits the width, numbers the targets on, keeps the bars whole and the false-success swatch readable (%s, screenshot)', async (name, width, height) => {
+    const { page, seen } = await open(files.review);
+    await page.setViewportSize({ width, height });
+    const shot = join(dir, `first-screen-${name}.png`);
+    await page.screenshot({ path: shot });
+    if (SCREENSHOT_DIR) await copyFile(shot, join(SCREENSHOT_DIR, `first-screen-${name}.png`));
+    expect((await stat(shot)).size).toBeGreaterThan(1000);
+    const layout = (await page.evaluate(`(() => {
+      const box = (e) => e.getBoundingClientRect();
+      const unsafe = box(document.querySelector('.unsafe-table'));
+      const legend = box(document.querySelector('.legend'));
+      const names = [...document.querySelectorAll('.unsafe-table tbody .tname')].map((e) => e.textContent);
+      const counts = box(document.querySelector('.counts'));
+      const lists = [...document.querySelectorAll('.targets ol')];
+      const numbers = lists.flatMap((ol) => [...ol.children].map((li, i) => ol.start + i));
+      const bars = [...document.querySelectorAll('.targets .bar')].map((e) => Math.round(box(e).width));
+      // The swatch's text against the dashed outline, drawn 4 to 6 px inside its edge.
+      const swatch = document.querySelector('.legend .cellword.false-success');
+      const range = document.createRange();
+      range.selectNodeContents(swatch);
+      const text = range.getBoundingClientRect();
+      const edge = box(swatch);
+      const style = getComputedStyle(swatch);
+      return {
+        page: { scrollWidth: document.documentElement.scrollWidth, clientWidth: document.documentElement.clientWidth },
+        unsafe: unsafe.toJSON(), legendTop: legend.top, counts: counts.toJSON(), names, numbers, bars,
+        swatch: { text: text.toJSON(), edge: edge.toJSON(), outline: style.outlineStyle, offset: parseFloat(style.outlineOffset), outlineWidth: parseFloat(style.outlineWidth) },
+      };
+    })()`)) as {
+      page: { scrollWidth: number; clientWidth: number };
+      unsafe: Box & { left: number; right: number };
+      legendTop: number;
+      counts: Box;
+      names: string[];
+      numbers: number[];
+      bars: number[];
+      swatch: { text: Box & { left: number; right: number }; edge: Box & { left: number; right: number }; outline: string; offset: number; outlineWidth: number };
+    };
+    // The page never scrolls sideways (the matrix scrolls in its own box).
+    expect(layout.page.scrollWidth).toBeLessThanOrEqual(layout.page.clientWidth);
+    // The first screen: the counts and every target's unsafe cells, before the legend.
+    expect(layout.counts.bottom).toBeLessThanOrEqual(height);
+    expect(layout.unsafe.top).toBeGreaterThan(layout.counts.bottom);
+    expect(layout.unsafe.bottom).toBeLessThanOrEqual(height);
+    expect(layout.unsafe.right).toBeLessThanOrEqual(width);
+    expect(layout.names).toHaveLength(9);
+    expect(layout.legendTop).toBeGreaterThan(layout.unsafe.bottom);
+    // The targets are numbered 1 to 9 across their stack groups.
+    expect(layout.numbers).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    // Every bar is as wide as the list, whatever the length of its line.
+    expect(new Set(layout.bars).size).toBe(1);
+    // The dashed outline stays clear of the swatch's text.
+    const inset = -layout.swatch.offset + layout.swatch.outlineWidth;
+    expect(layout.swatch.outline).toBe('dashed');
+    expect(layout.swatch.text.left).toBeGreaterThanOrEqual(layout.swatch.edge.left + inset);
+    expect(layout.swatch.text.right).toBeLessThanOrEqual(layout.swatch.edge.right - inset);
+    expect(layout.swatch.text.top).toBeGreaterThanOrEqual(layout.swatch.edge.top + inset);
+    expect(layout.swatch.text.bottom).toBeLessThanOrEqual(layout.swatch.edge.bottom - inset);
+    expectLoadClean(seen);
+  });
+
+  it.each([
+    ['desktop', 1280, 800],
+    ['phone', 390, 844],
+  ] as const)('shows the matrix scrolled down and right with its header and case column in place (%s, screenshot)', async (name, width, height) => {
+    const { page, seen } = await show(files.review);
+    await page.setViewportSize({ width, height });
+    await page.evaluate("document.getElementById('filters').scrollIntoView(); const box = document.getElementById('matrix-scroll'); box.scrollTo(box.scrollWidth, 600)");
+    await page.waitForFunction(() => (globalThis as unknown as { document: { getElementById(id: string): { scrollLeft: number } } }).document.getElementById('matrix-scroll').scrollLeft > 0);
+    const shot = join(dir, `matrix-${name}.png`);
+    await page.screenshot({ path: shot });
+    if (SCREENSHOT_DIR) await copyFile(shot, join(SCREENSHOT_DIR, `matrix-${name}.png`));
+    const seenAt = (await page.evaluate(`(() => {
+      const scroller = document.getElementById('matrix-scroll').getBoundingClientRect();
+      // The header cells stick, not the <thead> box: the header's extent is its cells'.
+      const head = { top: document.querySelector('#matrix th.case-head').getBoundingClientRect().top, bottom: document.querySelector('#matrix thead tr.head-versions th').getBoundingClientRect().bottom };
+      const at = (x, y) => document.elementFromPoint(x, y);
+      return {
+        width: document.documentElement.scrollWidth,
+        rowHeader: !!at(scroller.left + 6, head.bottom + 20).closest('th[scope="row"]'),
+        header: !!at(scroller.right - 12, head.top + 4).closest('thead'),
+        cell: !!at(scroller.right - 12, head.bottom + 20).closest('td'),
+      };
+    })()`)) as { width: number; rowHeader: boolean; header: boolean; cell: boolean };
+    expect(seenAt).toEqual({ width, rowHeader: true, header: true, cell: true });
+    expectLoadClean(seen);
+  });
+
   // The large page's cells as the page shows them: [details index, status, classes] per drawn cell of the rows matching `rows`.
   const drawnCells = async (page: Page, rows: string) =>
     (await page.evaluate(`[...document.querySelectorAll(${JSON.stringify(`#matrix ${rows} td[data-i]`)})].map((td) => [Number(td.getAttribute('data-i')), td.getAttribute('data-s'), td.className])`)) as [number, string, string][];
@@ -342,7 +499,7 @@ describeRequiring(requirement, 'HTML matrix in headless Chromium', () => {
     const drawnAtLoad = await page.locator('#matrix tbody tr[data-r]:not(.pending)').count();
     expect(drawnAtLoad).toBeGreaterThan(0);
     expect(drawnAtLoad).toBeLessThan(rows);
-    await page.evaluate('window.scrollTo(0, document.body.scrollHeight)');
+    await page.evaluate(SCROLL_MATRIX_TO_END);
     await waitForRow(page, rows - 1);
     await waitForRow(page, 0, false);
     // Every cell of the last row is there, each showing its own cell's status.
@@ -361,7 +518,7 @@ describeRequiring(requirement, 'HTML matrix in headless Chromium', () => {
     await page.selectOption('#f-status', 'error');
     expect(await visibleRows(page)).toBe(withError);
     expect(await page.locator('#f-count').textContent()).toBe(`${withError} of ${LARGE.cases.length} cases`);
-    await page.evaluate('window.scrollTo(0, document.body.scrollHeight / 2)');
+    await page.evaluate("document.getElementById('matrix-scroll').scrollTo(0, document.getElementById('matrix-scroll').scrollHeight / 2)");
     await page.waitForFunction(() => (globalThis as unknown as PageWindow).document.querySelectorAll('#matrix tbody tr[data-q]:not(.hide):not(.pending)').length > 0);
     const shown = await drawnCells(page, 'tbody tr[data-q]:not(.hide)');
     expect(shown.length).toBeGreaterThan(0);
@@ -369,7 +526,7 @@ describeRequiring(requirement, 'HTML matrix in headless Chromium', () => {
     await page.selectOption('#f-status', '');
     const target = await page.locator('#f-target option', { hasText: 'target-2' }).getAttribute('value');
     await page.selectOption('#f-target', target!);
-    await page.evaluate('window.scrollTo(0, document.body.scrollHeight)');
+    await page.evaluate(SCROLL_MATRIX_TO_END);
     await waitForRow(page, LARGE.cases.length - 1);
     const cells = await drawnCells(page, 'tbody');
     for (const [index, , classes] of cells) expect(classes.split(' ').includes('hide')).toBe(LARGE.cells[index]!.target !== 'target-2');
@@ -385,6 +542,7 @@ describeRequiring(requirement, 'HTML matrix in headless Chromium', () => {
     expect(await cell.getAttribute('title')).toMatch(new RegExp(`^${expected.target} · ${expected.protocolVersion}: `));
     await cell.click();
     await expect(page.locator('#details').isVisible()).resolves.toBe(true);
+    await page.locator('#details-body[data-ready]').waitFor();
     expect(await page.locator('#details-body').textContent()).toContain(expected.repro);
     await page.keyboard.press('Escape');
     await expect(page.locator('#details').isHidden()).resolves.toBe(true);
@@ -392,6 +550,7 @@ describeRequiring(requirement, 'HTML matrix in headless Chromium', () => {
     await next.focus();
     await page.keyboard.press('Enter');
     await expect(page.locator('#details').isVisible()).resolves.toBe(true);
+    await page.locator('#details-body[data-ready]').waitFor();
     expect(await page.locator('#details-body').textContent()).toContain(LARGE.cells[Number(await next.getAttribute('data-i'))]!.repro);
     expectLoadClean(seen);
   });

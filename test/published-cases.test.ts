@@ -6,6 +6,7 @@ import { CELL_BUDGET_GRACE_MS, getCellBudgetMs } from '../runner/run/cell-budget
 import { OUTCOMES, type RunResult } from '../runner/types.js';
 import { compileFixture } from './compile-fixture.js';
 import { describeWithSchemas } from './describe-requiring.js';
+import { readFullResults } from './read-results.js';
 import { runCli } from './run-cli.js';
 
 const ELEVEN = [
@@ -26,13 +27,13 @@ const work = mkdtempSync(join(tmpdir(), 'mem-eleven-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 function readResults(dir: string): RunResult {
-  return JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as RunResult;
+  return readFullResults(dir);
 }
 
 describeWithSchemas('the eleven published cases', () => {
   test.each(['http', 'direct'])('all pass on the reference target (%s mode) and show all eight published outcomes', async (mode) => {
     const out = mkdtempSync(join(work, 'out-'));
-    const run = await runCli(['run', '--target', 'reference', '--mode', mode, ...selectEleven, '--out', out, '--quiet']);
+    const run = await runCli(['run', '--target', 'reference', '--mode', mode, ...selectEleven, '--out', out, '--tap', '--quiet']);
     expect(run.stderr).toBe('');
     // The failing cell first, by name (under load a cell of the http run failed, and exit 1 said nothing more).
     expect(run.stdout.split('\n').filter((line) => /^\s*not ok/.test(line))).toEqual([]);
@@ -48,7 +49,7 @@ describeWithSchemas('the eleven published cases', () => {
 
   test('the naive HTTP-status-only control fails exactly the cases a status check cannot see', async () => {
     const out = mkdtempSync(join(work, 'out-'));
-    const run = await runCli(['run', '--target', 'naive', ...selectEleven, '--out', out, '--quiet']);
+    const run = await runCli(['run', '--target', 'naive', ...selectEleven, '--out', out, '--tap', '--quiet']);
     expect(run.code).toBe(1);
     const failing = new Set(readResults(out).cells.filter((cell) => cell.status === 'fail').map((cell) => cell.case));
     expect([...failing].sort()).toEqual(
@@ -74,7 +75,7 @@ describeWithSchemas('the eleven published cases', () => {
 describeWithSchemas('a classifier that never returns', () => {
   test('gives an error cell within the cell budget instead of hanging the run', async () => {
     const out = join(work, 'never-returns');
-    const run = await runCli(['run', '--target', `classifier:${compileFixture('test/fixtures/classifiers/never-returns.ts', work)}`, '--case', 'baseline', '--version', '2026-07-28', '--timeout', '200', '--mode', 'direct', '--quiet', '--out', out]);
+    const run = await runCli(['run', '--target', `classifier:${compileFixture('test/fixtures/classifiers/never-returns.ts', work)}`, '--case', 'baseline', '--version', '2026-07-28', '--timeout', '200', '--mode', 'direct', '--quiet', '--out', out, '--tap']);
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(/not ok 1 - baseline \[2026-07-28\] \(error\)[\s\S]*gave no answer within 1200 ms/);
     // The cell ended within the runner's own bound (its budget and grace), not a speed check: the

@@ -15,6 +15,7 @@ import { describeWithSchemas } from './describe-requiring.js';
 import { BUNDLED_BASELINE } from '../runner/baseline/run-baseline.js';
 import { packagePath } from '../runner/package-paths.js';
 import type { Cell, RunResult } from '../runner/types.js';
+import { readFullResults } from './read-results.js';
 import { runCli } from './run-cli.js';
 import { ANSWERED_AT_ONCE_TIMEOUT_MS } from './answered-at-once.js';
 
@@ -38,7 +39,7 @@ async function runMatrixOnce(args: string[]): Promise<RunResult> {
   const out = join(work, `run-${++runs}`);
   const run = await runCli(['run', ...args, '--out', out, '--quiet'], { cwd: ROOT });
   expect(run.stderr).toBe('');
-  return JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as RunResult;
+  return readFullResults(out);
 }
 
 /**
@@ -52,7 +53,7 @@ async function pasteIntoShell(repro: string): Promise<RunResult> {
   const run = await runCli(stdout.split('\0').slice(0, -1), { cwd: ROOT });
   // Exit 1 is a run with unexpected failures, which a failing cell is; anything else is not a run.
   expect([0, 1], `${repro}\n${run.stderr}`).toContain(run.code);
-  return JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as RunResult;
+  return readFullResults(out);
 }
 
 

@@ -1,12 +1,16 @@
 // @ts-check
 // The default run: wall time and peak RSS of the README's main command, with the waiting share
 // shown separately (the same command over the table without the cases that wait on purpose).
-import { cpSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, cpSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { estimateWaitMs, WAITING_CELL_MS } from '../../dist/runner/run/estimate-wait.js';
+import { measureHtmlLoad } from './html-load.mjs';
 import { makeTempDir, median, ratio, REPEAT, ROOT, runNode } from './measure.mjs';
 
 const CLI = join(ROOT, 'bin', 'mcp-error-matrix.js');
+/** Issue 30's goals for the default run's report folder: the whole folder, and matrix.html. */
+const FOLDER_BUDGET_BYTES = 10_000_000;
+const HTML_BUDGET_BYTES = 5_000_000;
 
 /** `run --out <tmp>` (all cases) vs the same run without the waiting cases. */
 export async function measureDefaultRun(cases, env) {
@@ -23,15 +27,22 @@ export async function measureDefaultRun(cases, env) {
     let waitSum = 0;
     let cellCount = 0;
     let byFamily = [];
+    /** @type {Record<string, number>} */
+    let sizes = {};
+    const page = join(dir, 'matrix.html');
     for (let i = 0; i < REPEAT; i++) {
       const out = join(dir, `out-${i}`);
       full.push(await runNode([CLI, 'run', '--out', out, '--quiet'], { env, cwd: ROOT }));
       if (i === 0) {
+        // results.json holds every cell's verdict and duration (its evidence is in results.full.json.gz).
         const result = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8'));
         cellCount = result.cells.length;
         const ids = new Set(waiting.map((item) => item.case.id));
         waitSum = result.cells.filter((cell) => ids.has(cell.case)).reduce((sum, cell) => sum + cell.durationMs, 0);
         byFamily = sumCellTimeByFamily(result);
+        // The report folder a review gets: every file's size, and the page, opened once the runs are done.
+        sizes = Object.fromEntries(readdirSync(out).map((name) => [name, statSync(join(out, name)).size]));
+        copyFileSync(join(out, 'matrix.html'), page);
       }
       rmSync(out, { recursive: true, force: true });
       // The bundled baseline names the left-out cases, so this run goes without it (exit 1 allowed).
@@ -41,8 +52,39 @@ export async function measureDefaultRun(cases, env) {
     const wall = median(full.map((run) => run.ms));
     const rss = median(full.map((run) => run.rssMb));
     const wallImmediate = median(immediate.map((run) => run.ms));
+    const folderBytes = Object.values(sizes).reduce((sum, size) => sum + size, 0);
+    const listed = Object.entries(sizes)
+      .sort((a, b) => b[1] - a[1])
+      .map(([name, size]) => `${name} ${(size / 1e6).toFixed(2)} MB`)
+      .join(', ');
+    const htmlLoad = await measureHtmlLoad(page, cellCount, Math.min(REPEAT, 3), { id: 'default.html_load', title: `default run, ${cellCount} cells: matrix.html load in headless Chromium (ms)` });
     return [
       ...describeCellCost(byFamily, wall),
+      {
+        id: 'default.report_folder',
+        title: `default run: the report folder (${Object.keys(sizes).length} files, MB)`,
+        measured: folderBytes / 1e6,
+        reference: FOLDER_BUDGET_BYTES / 1e6,
+        referenceLabel: 'goal: 10 MB (issue 30)',
+        ratio: ratio(folderBytes, FOLDER_BUDGET_BYTES),
+        target: 1,
+        targetKind: 'max',
+        unit: 'MB',
+        notes: listed,
+        samples: { sizes },
+      },
+      {
+        id: 'default.matrix_html',
+        title: 'default run: matrix.html (MB)',
+        measured: (sizes['matrix.html'] ?? 0) / 1e6,
+        reference: HTML_BUDGET_BYTES / 1e6,
+        referenceLabel: 'goal: 5 MB (issue 30)',
+        ratio: ratio(sizes['matrix.html'] ?? 0, HTML_BUDGET_BYTES),
+        target: 1,
+        targetKind: 'max',
+        unit: 'MB',
+      },
+      ...htmlLoad,
       {
         id: 'default.wall',
         title: `default run \`run --out\`, ${cellCount} cells (wall)`,

@@ -69,17 +69,16 @@
     count.textContent = shown + ' of ' + rows.length + ' cases';
   }
 
-  function section(title) {
-    add(body, el('h3', title));
-  }
   function pre(text) { return el('pre', text === '' ? '(empty)' : text); }
   function headerList(headers) {
     return pre(headers.map(function (h) { return h[0] + ': ' + h[1]; }).join('\n'));
   }
 
-  // A cell's row holds indexes: into caseIds/targets/versions, and into parts, where every
-  // distinct command (with its case, target and version as markers), list of a cell's parts,
-  // transcript, check list, … is stored once (see html-details.ts, CELL_ROW and CELL_PARTS).
+  // A cell's row holds indexes: into caseIds/targets/versions, into parts for its command (with
+  // its case, target and version as markers) and its tooltip sentence, and an evidence reference
+  // to the list of its other parts (see html-details.ts, CELL_ROW and CELL_PARTS). A reference
+  // -1-e is evidence entry e: every distinct reason, verdict list, check list, transcript, … is
+  // stored once, in gzip blocks that are unpacked when a cell's details first need one.
   function restoreRepro(marked, c, t, v) {
     return marked.split('\u0001v').join(v).split('\u0001t').join(t).split('\u0001c').join(c);
   }
@@ -87,15 +86,35 @@
     var data = readData();
     var r = data.cells[index];
     if (!r) return null;
-    var p = data.parts, q = p[r[6]];
     var c = data.caseIds[r[0]], t = data.targets[r[1]], v = data.versions[r[2]];
-    var expected = p[q[1]], actual = p[q[2]];
-    return {
-      c: c, t: t, v: v, s: r[3], ms: r[4], repro: restoreRepro(p[r[5]], c, t, v),
-      reason: p[q[0]], expected: expected, actual: actual, exchanges: Math.max(expected.length, actual.length),
-      checks: p[q[3]], schema: p[q[4]], url: p[q[5]], transcript: p[q[6]], run: p[q[7]], mismatch: p[q[8]],
-      observed: q.length > 9 ? p[q[9]] : null
-    };
+    return { c: c, t: t, v: v, s: r[3], ms: r[4], repro: restoreRepro(data.parts[r[5]], c, t, v), mismatch: data.parts[r[6]], details: r[7] };
+  }
+  var blocks = {};
+  // One block's entries: base64 → bytes → gunzip (the browser's own DecompressionStream) → JSON.
+  function unpackBlock(b) {
+    if (!blocks[b]) {
+      var text = atob(readData().evidence.blocks[b]);
+      var bytes = new Uint8Array(text.length);
+      for (var i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
+      var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'));
+      blocks[b] = new Response(stream).text().then(JSON.parse);
+    }
+    return blocks[b];
+  }
+  function loadRef(ref) {
+    if (ref >= 0) return Promise.resolve(readData().parts[ref]);
+    // Entry e is at e % 65536 in block floor(e / 65536) (html-details.ts BLOCK_REF_SPAN).
+    var entry = -1 - ref;
+    return unpackBlock(Math.floor(entry / 65536)).then(function (entries) { return entries[entry % 65536]; });
+  }
+  var PARTS = ['reason', 'expected', 'actual', 'checks', 'schema', 'url', 'transcript', 'run', 'observed'];
+  // The cell's parts by name (html-details.ts CELL_PARTS), once their blocks are unpacked.
+  function loadDetails(ref) {
+    return loadRef(ref).then(function (list) { return Promise.all(list.map(loadRef)); }).then(function (values) {
+      var out = {};
+      PARTS.forEach(function (name, i) { out[name] = values[i]; });
+      return out;
+    });
   }
 
   var WORDS = { pass: 'PASS', fail: 'FAIL', non_strict: 'NON-STRICT', skip: 'SKIP', error: 'ERROR', xfail: 'XFAIL', xpass: 'XPASS' };
@@ -105,13 +124,16 @@
     var data = readData();
     var r = data.cells[Number(td.getAttribute('data-i'))];
     var mark = td.getAttribute('data-mark');
-    var mismatch = r ? data.parts[data.parts[r[6]][8]] : '';
+    var mismatch = r ? data.parts[r[6]] : '';
     td.setAttribute('title', r ? data.targets[r[1]] + ' · ' + data.versions[r[2]] + ': ' + (WORDS[r[3]] || r[3]) + (mark ? ' (' + mark + ')' : '') + (mismatch ? ' — ' + mismatch : '') : 'not run for this version');
   }
 
+  var showing = 0;
   function showDetails(index) {
     var cell = expand(index);
     if (!cell) return;
+    var shown = ++showing;
+    body.removeAttribute('data-ready');
     var info = readData().cases[cell.c] || { title: cell.c, description: '', expectation: '', spec: [] };
     body.textContent = '';
     add(body, el('h2', info.title));
@@ -119,8 +141,7 @@
     add(meta, el('code', cell.c));
     add(meta, document.createTextNode(' · ' + cell.t + ' · ' + cell.v + ' · ' + cell.ms + ' ms '));
     add(meta, el('span', cell.s.replace('_', '-').toUpperCase(), 'cellword s-' + cell.s));
-    if (cell.mismatch && cell.mismatch !== cell.reason) add(body, el('p', cell.mismatch.charAt(0).toUpperCase() + cell.mismatch.slice(1) + '.', 'mismatch'));
-    if (cell.reason) add(body, el('p', 'Reason: ' + cell.reason));
+    if (cell.mismatch) add(body, el('p', cell.mismatch.charAt(0).toUpperCase() + cell.mismatch.slice(1) + '.', 'mismatch'));
     if (info.description) add(body, el('p', info.description));
     if (info.expectation) add(body, el('p', 'Expectation: ' + info.expectation));
     if (info.policy) add(body, el('p', 'Policy: ' + info.policy));
@@ -142,13 +163,38 @@
       });
     }
 
+    // Everything below comes from the evidence blocks: filled in once unpacked.
+    var evidence = add(body, el('div', null, 'evidence'));
+    add(evidence, el('p', 'Unpacking the checks and the wire transcript…', 'muted'));
+    panel.hidden = false;
+    panel.focus();
+    // DecompressionStream: Chrome 80, Firefox 113, Safari 16.4 and later; without it the panel says where the evidence is.
+    (window.DecompressionStream ? loadDetails(cell.details) : Promise.reject(new Error('this browser has no DecompressionStream'))).then(function (found) {
+      if (shown !== showing) return;
+      evidence.textContent = '';
+      showEvidence(cell, found, evidence);
+      body.setAttribute('data-ready', '');
+    }, function (error) {
+      if (shown !== showing) return;
+      evidence.textContent = '';
+      add(evidence, el('p', 'The checks, schema results, wire transcript and target output of this cell could not be unpacked here (' + error.message + '). They are in results.full.json.gz beside this page (zcat it), and in results.tap.', 'bad'));
+      showReproduce(cell, evidence);
+      body.setAttribute('data-ready', '');
+    });
+  }
+
+  function showEvidence(cell, found, body) {
+    Object.keys(found).forEach(function (name) { cell[name] = found[name]; });
+    function section(title) { add(body, el('h3', title)); }
+    if (cell.reason && cell.reason !== cell.mismatch) add(body, el('p', 'Reason: ' + cell.reason));
+
     section('Expected vs actual');
     var outcomes = add(body, el('table'));
     var head = add(outcomes, el('tr'));
     // A built-in client adapter's cell also shows what the library itself did with each call.
     var observed = cell.observed;
     ['Exchange', 'Expected', 'Actual'].concat(observed ? ['What the library did (before mapping)'] : []).forEach(function (h) { add(head, el('th', h)); });
-    for (var i = 0; i < cell.exchanges; i++) {
+    for (var i = 0; i < Math.max(cell.expected.length, cell.actual.length); i++) {
       var tr = add(outcomes, el('tr'));
       add(tr, el('td', '#' + (i + 1)));
       add(tr, el('td', cell.expected[i] === undefined ? '—' : cell.expected[i], 'v'));
@@ -225,7 +271,11 @@
       if (cell.run.stdout) { add(body, el('h4', 'stdout (excerpt)')); add(body, pre(cell.run.stdout)); }
     }
 
-    section('Reproduce');
+    showReproduce(cell, body);
+  }
+
+  function showReproduce(cell, body) {
+    add(body, el('h3', 'Reproduce'));
     var repro = add(body, el('pre', cell.repro));
     var copy = add(body, el('button', 'Copy command'));
     copy.type = 'button';
@@ -244,9 +294,6 @@
         fallback();
       }
     });
-
-    panel.hidden = false;
-    panel.focus();
   }
 
   var selected = null;
@@ -279,13 +326,14 @@
   }
   document.getElementById('details-close').addEventListener('click', close);
   document.addEventListener('keydown', function (event) { if (event.key === 'Escape' && !panel.hidden) close(); });
-  // Sticky header offsets: the target row sticks below the filter bar, the version row below the
-  // target row. Both heights depend on wrapping, so they are measured, and again on resize.
+  // The matrix's box is as tall as the screen below the filter bar, and its version row sticks
+  // below its target row. Both heights depend on wrapping, so they are measured, and again on resize.
   var filters = document.getElementById('filters');
+  var scroller = document.getElementById('matrix-scroll');
   var headTargets = table.querySelector('thead tr.head-targets');
   function measureStickyHeader() {
     var root = document.documentElement.style;
-    root.setProperty('--sticky-top', filters.getBoundingClientRect().height + 'px');
+    root.setProperty('--filters-height', filters.getBoundingClientRect().height + 'px');
     if (headTargets) root.setProperty('--head-targets', headTargets.getBoundingClientRect().height + 'px');
   }
   // Re-measured whenever either one changes size (the filter count, wrapping, fonts, resizing).
@@ -296,7 +344,7 @@
   } else {
     window.addEventListener('resize', measureStickyHeader);
   }
-  if (rowData) lazy = MatrixRows(JSON.parse(rowData.textContent), table, rows, { el: el, styleCell: styleCell, isHeld: function (tr) { return tr.contains(document.activeElement) || (selected !== null && tr.contains(selected)); } });
+  if (rowData) lazy = MatrixRows(JSON.parse(rowData.textContent), table, rows, { el: el, styleCell: styleCell, root: scroller, isHeld: function (tr) { return tr.contains(document.activeElement) || (selected !== null && tr.contains(selected)); } });
   [fLayer, fStatus, fTarget].forEach(function (f) { f.addEventListener('change', applyFilters); });
   fText.addEventListener('input', applyFilters);
   document.getElementById('filters').addEventListener('submit', function (event) { event.preventDefault(); });

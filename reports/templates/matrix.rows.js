@@ -1,7 +1,8 @@
 // A large matrix's rows (reports/html.ts, above drawRowsAbove cells): the page carries one row
 // skeleton per case (its heading and an empty cell) and the cells as JSON (html-grid.ts). A row
-// is drawn when it comes within a screen of the viewport and emptied again, its height kept,
-// when it leaves, so the page never lays out more than a few screens of cells. Cells are built
+// is drawn when it comes within a screen of the matrix's scroll box (hooks.root), once that box is
+// within a screen of the page's view, and emptied again, its height kept, when it leaves, so the
+// page never lays out more than a few screens of cells. Cells are built
 // from per-look prototypes; text only ever goes through textContent and attributes.
 // matrix.client.js calls MatrixRows once, after its own functions are defined.
 var MatrixRows = (function () {
@@ -54,19 +55,38 @@ var MatrixRows = (function () {
     }
 
     if (window.IntersectionObserver) {
+      // Rows are drawn only while the matrix's box is within a screen of the page's view: before a
+      // reader scrolls down to it (past the header, the unsafe cells and the target list), the rows
+      // its own view would show wait, so a large page opens without laying out a single cell.
+      var active = false;
+      var waiting = new Set();
       var observer = new IntersectionObserver(function (entries) {
         entries.forEach(function (entry) {
-          if (entry.isIntersecting) drawRow(entry.target);
-          else emptyRow(entry.target, entry.boundingClientRect.height);
+          if (!entry.isIntersecting) {
+            waiting.delete(entry.target);
+            emptyRow(entry.target, entry.boundingClientRect.height);
+          } else if (active) drawRow(entry.target);
+          else waiting.add(entry.target);
         });
+      }, { root: hooks.root, rootMargin: '100% 0px' });
+      var page = new IntersectionObserver(function (entries) {
+        active = entries[entries.length - 1].isIntersecting;
+        if (!active) return;
+        waiting.forEach(drawRow);
+        waiting.clear();
       }, { rootMargin: '100% 0px' });
-      // The rows near the viewport now, not a frame later: one layout, read before any is drawn.
-      var near = rows.filter(function (tr) {
-        var box = tr.getBoundingClientRect();
-        return box.height > 0 && box.bottom > -window.innerHeight && box.top < 2 * window.innerHeight;
-      });
-      near.forEach(drawRow);
+      // The rows near the box's view now, not a frame later, when the box itself is near the page's
+      // view: one layout, read before any is drawn.
+      var view = hooks.root.getBoundingClientRect();
+      if (view.top < 2 * window.innerHeight && view.bottom > -window.innerHeight) {
+        active = true;
+        rows.filter(function (tr) {
+          var box = tr.getBoundingClientRect();
+          return box.height > 0 && box.bottom > view.top - view.height && box.top < view.bottom + view.height;
+        }).forEach(drawRow);
+      }
       rows.forEach(function (tr) { observer.observe(tr); });
+      page.observe(hooks.root);
     } else {
       rows.forEach(drawRow);
     }

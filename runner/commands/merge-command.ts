@@ -3,6 +3,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { checkReportFolder } from '../../reports/check-report-folder.js';
+import { FULL_RESULTS_FILE } from '../../reports/json-full.js';
 import { RECEIPTS_FILE, type ReceiptInput, type ReceiptRootOption } from '../../reports/receipts.js';
 import { loadSigningKey } from '../../reports/sign-receipts.js';
 import { writeRunReports } from '../../reports/write-run-reports.js';
@@ -49,6 +50,9 @@ export async function runMergeCommand(args: string[], io: CliIo): Promise<number
     const root = `shard-${index + 1}`;
     roots[root] = { dir: dirname(file), what: `the report folder of the shard given as ${given.slice(0, 200)}` };
     inputs.push({ kind: 'shard', path: file, label, root });
+    // A shard's results.json (results@2) was read with its evidence file: both are inputs.
+    const evidence = join(dirname(file), FULL_RESULTS_FILE);
+    if (existsSync(evidence)) inputs.push({ kind: 'shard-evidence', path: evidence, label, root });
     const receipts = join(dirname(file), RECEIPTS_FILE);
     if (existsSync(receipts)) inputs.push({ kind: 'shard-receipts', path: receipts, label, root });
   }

@@ -3,9 +3,15 @@
 import type { CliIo } from '../cli-io.js';
 import { ERROR_KINDS, type Cell, type CellStatus, type RunResult } from '../types.js';
 import { describePassSources, describeWireOnlyTargets } from '../run/describe-conclusions.js';
+import { describeBackoff, describeReruns } from '../run/describe-reruns.js';
 
 export interface Progress {
   onCell(cell: Cell, done: number, total: number): void;
+  /** Clears the live line: the run's output that follows starts on a clean line. */
+  stop(): void;
+  /** A cell was run again after the main pass (confirm-cells.ts): with --verbose, its line again. */
+  onRerun(cell: Cell): void;
+  /** The run's counts in one line (the live line cleared first). */
   done(result: RunResult): void;
 }
 
@@ -35,19 +41,27 @@ export function createProgress(io: CliIo, options: ProgressOptions | boolean): P
       if (UNEXPECTED.includes(cell.status)) unexpected++;
       if (quiet) return;
       if (liveShown) io.stderr('\r\u001b[2K');
-      if (verbose) {
-        const why = cell.status === 'pass' ? '' : ` — ${firstLine(cell.reason ?? cell.checks.find((check) => !check.passed)?.message ?? '')}`;
-        io.stderr(`${paint(cell.status, cell.status.padEnd(10))} ${cell.case} · ${cell.target} · ${cell.protocolVersion} (${cell.durationMs} ms)${why}\n`);
-      }
+      if (verbose) io.stderr(describeCell(cell));
       if (!live) return;
       const elapsed = (Date.now() - started) / 1000;
       const eta = done > 0 ? Math.max(0, (elapsed / done) * (total - done)) : 0;
       io.stderr(`${done}/${total} cells, ${unexpected} unexpected, ETA ${eta.toFixed(0)} s`);
       liveShown = true;
     },
+    stop() {
+      if (liveShown) io.stderr('\r\u001b[2K');
+      liveShown = false;
+    },
+    onRerun(cell) {
+      if (!verbose || quiet) return;
+      if (liveShown) io.stderr('\r\u001b[2K');
+      liveShown = false;
+      io.stderr(describeCell(cell, `run again (${cell.timing?.rerun?.reason ?? 'confirm'})`));
+    },
     done(result) {
       if (quiet) return;
       if (liveShown) io.stderr('\r\u001b[2K');
+      liveShown = false;
       const s = result.summary;
       const kinds = describeErrorKinds(result.cells);
       const parts = (['pass', 'fail', 'non_strict', 'skip', 'error', 'xfail', 'xpass'] as const).map((status) => {
@@ -57,9 +71,16 @@ export function createProgress(io: CliIo, options: ProgressOptions | boolean): P
       const sources = describePassSources(s);
       const notes = [...(sources ? [sources] : []), ...(result.complete ? [] : ['interrupted: the run is incomplete']), ...(result.schemas === null ? ['schema checks off: --no-schemas'] : [])];
       io.stderr(`${s.total} cells: ${parts.join(', ')}${notes.length ? ` (${notes.join('; ')})` : ''}\n`);
+      for (const line of [describeReruns(result), describeBackoff(result)]) if (line) io.stderr(`${line}\n`);
       for (const warning of describeWireOnlyTargets(result)) io.stderr(`${warning}\n`);
     },
   };
+
+  /** One --verbose line: status, cell, duration and why it is not a pass. */
+  function describeCell(cell: Cell, note?: string): string {
+    const why = cell.status === 'pass' ? '' : ` — ${firstLine(cell.reason ?? cell.checks.find((check) => !check.passed)?.message ?? '')}`;
+    return `${paint(cell.status, cell.status.padEnd(10))} ${cell.case} · ${cell.target} · ${cell.protocolVersion} (${cell.durationMs} ms${note ? `, ${note}` : ''})${why}\n`;
+  }
 }
 
 /** "3 adapter-gap": the error cells that have a named cause, by kind (ERROR_KINDS order). */

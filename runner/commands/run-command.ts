@@ -3,7 +3,9 @@
 // Modules only some runs need (report writing, compare, shards) are imported when used:
 // start-up time is most of a small run's wall time.
 import { isAbsolute, relative, resolve } from 'node:path';
+import { countFailures, formatFailureLine } from '../../reports/count-failures.js';
 import { render as renderTap } from '../../reports/tap.js';
+import { countUnsafe } from '../../reports/unsafe-cells.js';
 import { applyBaselineToCell } from '../baseline/apply-baseline.js';
 import type { LoadedCase } from '../cases/case-types.js';
 import { loadCases } from '../cases/load-cases.js';
@@ -14,6 +16,7 @@ import { DEFAULT_TIMEOUT_MS, getDefaultConcurrency, parseRunOptions } from '../o
 import { getPackageRoot } from '../package-paths.js';
 import { UsageError } from '../errors.js';
 import { createFaultInjector } from '../run/fault-injection.js';
+import { describeUnconfirmedCells } from '../run/describe-reruns.js';
 import { MatrixFailure } from '../run/matrix-failure.js';
 import { runMatrix } from '../run/run-matrix.js';
 import { DEFAULT_TARGETS, expandTargetSpecs, resolveTargets } from '../targets/resolve-target.js';
@@ -22,7 +25,9 @@ import { PROTOCOL_VERSIONS, type ProtocolVersion, type RunResult, type Target } 
 import { createProgress } from './progress.js';
 
 export const RUN_USAGE = `Usage: mcp-error-matrix run [options]
-  Runs every selected case × protocol version × target, judges each cell and prints TAP 14 on stdout.
+  Runs every selected case × protocol version × target, judges each cell and prints TAP 14 on stdout
+  (with --out, TAP goes to DIR/results.tap, and to stdout only with --tap). Ends with the counts and
+  each target's failures by consequence on stderr.
 
 Targets (--target SPEC, repeatable; default: ${DEFAULT_TARGETS.join(', ')}):
   reference                     the project's reference classifier
@@ -47,9 +52,11 @@ Options:
   --case ID           only these case ids; globs allowed, e.g. 'http-*' (repeatable)
   --version V         only this protocol version: ${PROTOCOL_VERSIONS.join(' | ')} (repeatable)
   --out DIR           write the reports into DIR (replaced as a whole if absent, empty or an earlier report)
+  --tap               with --out, also print TAP on stdout (without --out it always is)
   --timeout MS        per-exchange timeout (default ${DEFAULT_TIMEOUT_MS})
-  --concurrency N     cells in parallel (default: 12 per core, at least 24; 4 per core, at least 8,
-                      when a target starts a process per cell, e.g. a command: client, or is mastra)
+  --concurrency N     cells in parallel, pinned (default: start at 12 per core, at least 24; 4 per core,
+                      at least 8, when a target starts a process per cell, e.g. a command: client, or is
+                      mastra; then back off while cells come back starved by the machine's load)
   --schemas DIR       the pinned official schemas (DIR/<version>/schema.json); else MCP_SCHEMAS_DIR,
                       the user cache, or a one-time download
   --no-schemas        skip schema checks (the reports say so)
@@ -136,12 +143,15 @@ export async function runRunCommand(args: string[], io: CliIo): Promise<number> 
       ...(options.versions ? { versions: options.versions } : {}),
       mode: options.mode,
       timeoutMs: options.timeoutMs,
+      // The default is where the run starts; it backs off when cells come back starved. --concurrency N pins it.
       concurrency: options.concurrency ?? getDefaultConcurrency(targets),
+      adaptive: options.concurrency === undefined,
       ...(io.signal ? { signal: io.signal } : {}),
       onCell: (cell, done, total) => {
         progress.onCell(prepared ? applyBaselineToCell(prepared.baseline, cell) : cell, done, total);
         injectFault?.({ cellsDone: done });
       },
+      onRerun: (cell) => progress.onRerun(prepared ? applyBaselineToCell(prepared.baseline, cell) : cell),
       repro: { program: io.invocation, cases: options.cases, baseline: prepared ? toRunRelativePath(io.cwd, prepared.path) : undefined, noSchemas: options.schemas === false },
       checkSchemas: schemaCheck?.check ?? null,
       checkRequest: schemaCheck?.checkRequest ?? null,
@@ -163,9 +173,10 @@ export async function runRunCommand(args: string[], io: CliIo): Promise<number> 
     const compared = previous && pairing ? (await import('../compare/compare-results.js')).compareResults(previous, result, options.compare, pairing.choose(result)) : undefined;
     const comparison = compared?.comparison;
     if (comparison) result = { ...result, comparison };
-    progress.done(result);
-    io.stdout(renderTap(result));
-    for (const line of describeUnmeasured(result)) io.stderr(`${line}\n`);
+    progress.stop();
+    // Without --out, TAP on stdout is the run's output; with --out it is in results.tap, and on
+    // stdout only with --tap: tens of thousands of lines would scroll the summary below away.
+    if (options.out === undefined || options.tap) io.stdout(renderTap(result));
     if (options.writeBaseline !== undefined && !options.quiet) io.stderr(`Baseline written to ${options.writeBaseline}: ${result.baseline?.entries ?? 0} entries\n`);
     if (comparison && !options.quiet) {
       io.stderr(`Compared with ${options.compare}: ${comparison.regressions.length} regressions, ${comparison.fixes.length} fixes, ${comparison.added.length} added, ${comparison.removed.length} removed\n`);
@@ -180,6 +191,12 @@ export async function runRunCommand(args: string[], io: CliIo): Promise<number> 
       const files = await writeRunReports(options.out, result, { inputs, roots, ran, rootDir: getPackageRoot(), ...(signer ? { signer } : {}), ...outFolder, ...(comparison ? { comparison } : {}) });
       if (!options.quiet) io.stderr(`Reports written to ${options.out}/: ${files.join(', ')}\n`);
     }
+    // The run ends with its counts and each target's failures by what they cost (README § Progress output).
+    progress.done(result);
+    if (!options.quiet) for (const line of describeTargetFailures(result)) io.stderr(`${line}\n`);
+    for (const line of describeUnmeasured(result)) io.stderr(`${line}\n`);
+    // Cells the load left unmeasured even after their re-runs: cause and remedy, one line each.
+    for (const line of describeUnconfirmedCells(result.cells)) io.stderr(`${line}\n`);
     if (internalError) throw internalError.error;
     // Reports are out; a comparison that paired nothing is still an input error (preparePairing catches most before the run).
     if (compared && pairing && compared.paired === 0 && result.complete) throw pairing.unpaired(result);
@@ -249,6 +266,22 @@ function describeInterruptedRun(out: string | undefined): string {
 export function hasUnexpected(result: RunResult & { shard?: { merged?: number[] } }): boolean {
   const unmeasured = (result.unmeasured?.length ?? 0) > 0 && (result.shard === undefined || result.shard.merged !== undefined);
   return !result.complete || result.summary.fail > 0 || result.summary.error > 0 || result.summary.xpass > 0 || unmeasured;
+}
+
+/**
+ * Each target's failures by consequence, unexpected apart from known, and its unsafe cells:
+ * "  naive: 0 unexpected · 309 known: 309 false successes (309 unsafe)".
+ */
+export function describeTargetFailures(result: RunResult): string[] {
+  return countFailures(result).map((failures) => {
+    const unsafe = countUnsafe(failures).total;
+    return `  ${oneLine(failures.target)}: ${formatFailureLine(failures)}${unsafe ? ` (${unsafe} unsafe)` : ''}`;
+  });
+}
+
+// A target name on one terminal line: control characters (a hostile name's escapes) become spaces.
+function oneLine(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, ' ');
 }
 
 /** One line per target that got no measured cell, saying why. */

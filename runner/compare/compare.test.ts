@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeCell, makeRunResult } from '../../test/make-run-result.js';
+import { readFullResults } from '../../test/read-results.js';
 import { runCli } from '../../test/run-cli.js';
 import type { Cell } from '../types.js';
 import { compareResults } from './compare-results.js';
@@ -76,7 +77,7 @@ describe('compare command and run --compare', () => {
     [['compare', 'old.json'], /expected two results\.json files/],
     [['compare', 'old.json', 'missing.json'], /missing\.json: no such file/],
     [['compare', 'old.json', 'broken.json'], /broken\.json: not JSON/],
-    [['compare', 'other.json', 'new.json'], /other\.json: format is "something-else", expected "mcp-error-matrix\/results@1"/],
+    [['compare', 'other.json', 'new.json'], /other\.json: format is "something-else", expected "mcp-error-matrix\/results@2" \(or "mcp-error-matrix\/results@1" from an earlier version/],
     [['compare', 'old.json', 'invalid.json'], /invalid\.json: does not match schemas\/results\.schema\.json:\n  - \/summary: missing required field "summary"/],
     [['compare', 'old.json', 'new.json', '--format', 'html'], /expected "markdown" or "text"/],
     [['run', '--compare', 'broken.json'], /broken\.json: not JSON/],
@@ -89,7 +90,8 @@ describe('compare command and run --compare', () => {
   it('run --compare stores the comparison in results.json and shows it in summary.md', async () => {
     const args = ['run', '--mode', 'direct', '--no-schemas', '--target', 'reference', '--case', 'baseline', '--case', 'malformed-json'];
     expect((await cli(...args, '--out', 'first', '--quiet')).code).toBe(0);
-    const first = JSON.parse(await readFile(join(dir, 'first', 'results.json'), 'utf8'));
+    // The whole model (results@1, as earlier versions wrote results.json), edited and compared with.
+    const first = JSON.parse(JSON.stringify(readFullResults(join(dir, 'first'))));
     first.cells[0].status = 'fail';
     first.summary = { ...first.summary, pass: first.summary.pass - 1, fail: 1 };
     first.cells.push({ ...first.cells[1], case: 'removed-case' });

@@ -45,6 +45,13 @@ function createBaseHeaders(): Record<string, string> {
  */
 export class HarnessSetupError extends Error {
   override name = 'HarnessSetupError';
+  constructor(
+    message: string,
+    /** The setup request timed out (the server in this process did not get to answer: load), rather than failed. */
+    readonly timedOut = false,
+  ) {
+    super(message);
+  }
 }
 
 /** How many times the per-exchange timeout the harness waits for its own initialize and notifications/initialized. */
@@ -89,13 +96,13 @@ export async function openHarnessSession(options: HarnessSessionOptions): Promis
       createBaseHeaders(),
     );
     setup.push(init);
-    if (init.transportError) await failSetup(pool, [deadlines, setupDeadlines], options, 'initialize', init.transportError.message);
+    if (init.transportError) await failSetup(pool, [deadlines, setupDeadlines], options, 'initialize', init.transportError);
     sessionId = init.headers['mcp-session-id'];
     // L0326/L25 § Version Negotiation: use the version the server answered with.
     negotiatedVersion = readInitializeVersion(init) ?? options.protocolVersion;
     const initialized = await postSetup({ jsonrpc: '2.0', method: 'notifications/initialized' }, legacyHeaders());
     setup.push(initialized);
-    if (initialized.transportError) await failSetup(pool, [deadlines, setupDeadlines], options, 'notifications/initialized', initialized.transportError.message);
+    if (initialized.transportError) await failSetup(pool, [deadlines, setupDeadlines], options, 'notifications/initialized', initialized.transportError);
   }
   setupDeadlines.close();
 
@@ -120,10 +127,10 @@ export async function openHarnessSession(options: HarnessSessionOptions): Promis
   };
 }
 
-async function failSetup(pool: Dispatcher, deadlines: PostDeadlines[], options: HarnessSessionOptions, step: string, problem: string): Promise<never> {
+async function failSetup(pool: Dispatcher, deadlines: PostDeadlines[], options: HarnessSessionOptions, step: string, problem: { kind: string; message: string }): Promise<never> {
   for (const each of deadlines) each.close();
   if (!options.connections) await pool.destroy();
-  throw new HarnessSetupError(`the harness could not set up its session (${step}: ${problem}): the cell was not measured`);
+  throw new HarnessSetupError(`the harness could not set up its session (${step}: ${problem.message}): the cell was not measured`, problem.kind === 'timeout');
 }
 
 function readInitializeVersion(response: ExchangeResponse): string | undefined {

@@ -1,6 +1,6 @@
 // The time budgets of one session's POSTs: one timer and one abort listener for all of them,
 // instead of an AbortController, an AbortSignal.any and a timer per POST.
-import { readStalledMs } from '../loop-stall.js';
+import { readLostMs } from '../loop-stall.js';
 
 /** One POST being watched: whether it was stopped, and how to stop watching it. */
 export interface WatchedPost {
@@ -22,7 +22,7 @@ export interface PostDeadlines {
 interface Entry {
   /** When the POST runs out of time: its start + timeoutMs, plus the loop stalls credited to it. */
   deadline: number;
-  /** readStalledMs() when the stalls were last credited to this POST. */
+  /** readLostMs() when the lost time was last credited to this POST. */
   stallSeen: number;
   /** The stalled time added so far (at most timeoutMs: a POST waits at most twice its budget). */
   credited: number;
@@ -57,14 +57,14 @@ export function createPostDeadlines(timeoutMs: number, signal?: AbortSignal): Po
   const arm = (deadline: number, now: number): void => {
     timer = setTimeout(expire, Math.max(1, Math.ceil(deadline - now)));
   };
-  // The time this process's event loop stalled while a POST waited is not counted against it
-  // (runner/loop-stall.ts): after a stall, expired timers run before the socket is read, so an
+  // The time this process's event loop stalled (or waited for a CPU) while a POST waited is not
+  // counted against it (runner/loop-stall.ts): after a stall, expired timers run before the socket is read, so an
   // answer the server had already sent would otherwise be lost to the deadline. Credits keep the
   // deadlines in start order: a later POST saw no stall that an earlier one did not.
   const expire = (): void => {
     timer = undefined;
     const now = performance.now();
-    const stalled = readStalledMs();
+    const stalled = readLostMs();
     for (const entry of [...open]) {
       const owed = Math.min(stalled - entry.stallSeen, timeoutMs - entry.credited);
       entry.stallSeen = stalled;
@@ -90,7 +90,7 @@ export function createPostDeadlines(timeoutMs: number, signal?: AbortSignal): Po
     },
     watch(stop) {
       const now = performance.now();
-      const entry: Entry = { deadline: now + timeoutMs, stallSeen: readStalledMs(), credited: 0, lastTurn: false, expired: false, stop };
+      const entry: Entry = { deadline: now + timeoutMs, stallSeen: readLostMs(), credited: 0, lastTurn: false, expired: false, stop };
       if (signal?.aborted) {
         stop();
       } else {

@@ -5,22 +5,16 @@ import { judgeClient, type CheckRequestMessage } from '../judge/judge-client.js'
 import { getAlternatives, getExpectedVerdicts, judgeVerdicts } from '../judge/judge-verdicts.js';
 import { startMockServer, type MockServer } from '../mock-server/server.js';
 import type { ServerHosts } from './server-hosts.js';
-import type { Cell, ProtocolVersion, Recording, SchemaResult, Target, TargetOutcome } from '../types.js';
+import type { Cell, CellTiming, ProcessStarvation, ProtocolVersion, Recording, SchemaResult, Target, TargetOutcome } from '../types.js';
 import { describeThrownMessage } from '../safe-copy.js';
 import { copyTargetOutcome } from './copy-target-outcome.js';
 import { buildReproCommand, type ReproContext } from './repro.js';
 import { CELL_BUDGET_GRACE_MS, getCellBudgetMs } from './cell-budget.js';
-import { readStallsSince, setStallAwareTimeout, watchLoopStalls, type LoopStall, type StallAwareTimeout } from '../loop-stall.js';
-import { findHarmfulStallMs } from './harmful-stall.js';
+import { setStallAwareTimeout, watchLoopStalls, type StallAwareTimeout } from '../loop-stall.js';
+import { describeStarvedCell, describeStarvedError, isDeadlineBound, markStarved } from '../starvation/judge-starvation.js';
+import { startRunnerMeter } from '../starvation/measure-runner.js';
+import { findAnswerWindows, isCallAnswerDue } from '../starvation/answer-windows.js';
 import { createCellAbort } from './cell-signal.js';
-
-/**
- * One stall of this process longer than this share of the per-exchange timeout, and than
- * MIN_CLIENT_STALL_MS, leaves a real client's timing unmeasured. Stalls of a few hundred ms are
- * common on a loaded 2-core machine and within what a client's timeout allows for.
- */
-const MAX_CLIENT_STALL_SHARE = 0.5;
-const MIN_CLIENT_STALL_MS = 1000;
 
 export interface RunCellOptions {
   loaded: LoadedCase;
@@ -45,21 +39,29 @@ export async function runCell(options: RunCellOptions): Promise<Cell> {
   const started = performance.now();
   let recording: Recording | undefined;
   let outcome: TargetOutcome;
+  let timing: CellTiming | undefined;
+  let clockOrigin: number | undefined;
   const skip = target.skipReason?.(protocolVersion);
   if (skip !== undefined) {
     outcome = { verdicts: [], skip };
   } else {
     const stopWatching = watchLoopStalls();
-    const targetStarted = performance.now();
+    const meter = startRunnerMeter();
     try {
       const result = await runTarget(options);
-      outcome = refuseStalledClientTiming(options, result, readStallsSince(targetStarted));
       recording = result.recording;
+      clockOrigin = result.clockOrigin;
+      outcome = result.outcome;
     } catch (error) {
       outcome = { verdicts: [], error: `harness error: ${describeThrownMessage(error)}` };
-    } finally {
-      stopWatching();
     }
+    // In direct mode no deadline runs: the scripted bytes are handed over as they are.
+    if (target.usesServer(mode)) {
+      const answers = recording && clockOrigin !== undefined ? { recording, clockOrigin, case: loaded.case } : undefined;
+      const windows = answers ? findAnswerWindows(answers, meter.readStalls()) : [];
+      ({ outcome, timing } = judgeStarvation(options, outcome, meter.stop(windows), answers ? isCallAnswerDue(answers) : true));
+    }
+    stopWatching();
   }
   outcome = copyTargetOutcome(outcome);
   const judged = outcome.error === undefined && outcome.skip === undefined;
@@ -80,6 +82,7 @@ export async function runCell(options: RunCellOptions): Promise<Cell> {
     ...(judged ? { conclusion } : {}),
     ...(status === 'error' && outcome.errorKind !== undefined ? { errorKind: outcome.errorKind } : {}),
     ...(outcome.observed ? { observed: { calls: outcome.observed.calls, toolCallsSent: outcome.observed.toolCallsSent ?? countToolCalls(recording) } } : {}),
+    ...(timing ? { timing } : {}),
     durationMs: Math.round(performance.now() - started),
     repro: buildReproCommand({ ...options.repro, caseId: loaded.case.id, target: target.info.name, protocolVersion, mode, timeoutMs: options.timeoutMs }),
   };
@@ -91,27 +94,32 @@ function countToolCalls(recording: Recording | undefined): number {
 }
 
 /**
- * A real client keeps its own deadlines, in its own process, against the mock server in this one.
- * When this process's event loop stalled at one time, while the server held a request of the cell
- * it was still to answer (harmful-stall.ts), for half the per-exchange timeout or more and at least
- * a second (an overloaded machine), the server may have answered late by that much, and a correct
- * client may have given up: its timing was not measured, so the cell is `error`, its verdicts kept
- * as evidence. A stall while nothing of the cell was in flight (the client still starting) cannot
- * have made the server late. Classifier cells need no such guard: the harness's
- * deadlines do not count stalls (runner/loop-stall.ts), and a harness timeout the script does not
- * cause is an error there (targets/classifier-target.ts).
+ * How starved each process that timed the cell was (the runner's own meter, and what the target
+ * measured of its worker or client processes), and whether that leaves the outcome unmeasured: when
+ * a deadline produced it (judge-starvation.ts isDeadlineBound) while a process was starved past the
+ * threshold, the load may have decided it. A real client keeps its own deadlines in its own
+ * process, against the mock server in this one; the harness of a classifier counts its deadlines in
+ * time this process could run (loop-stall.ts), but at most twice their time, so a runner that
+ * stood still longer still ends them early (a reference cell concluded NO_RESPONSE instead of
+ * STREAM_INCOMPLETE at load 27-39, its runner still for 5.4 s of 6.4). Such a cell is `error` (kind
+ * `starved`), its verdicts kept as evidence; runMatrix runs it again after the main pass
+ * (confirm-cells.ts). So is a target's own error while a process was starved: the load may have
+ * caused it. An outcome the answer produced stands whatever the load: it was seen.
  */
-function refuseStalledClientTiming(options: RunCellOptions, result: TargetResult, stalls: LoopStall[]): TargetOutcome {
-  const { outcome, recording, clockOrigin } = result;
-  if (options.target.info.kind === 'classifier' || !recording || clockOrigin === undefined) return outcome;
-  if (outcome.error !== undefined || outcome.skip !== undefined) return outcome;
-  const longestStallMs = findHarmfulStallMs({ stalls, recording, clockOrigin, case: options.loaded.case });
-  if (longestStallMs < Math.max(options.timeoutMs * MAX_CLIENT_STALL_SHARE, MIN_CLIENT_STALL_MS)) return outcome;
-  const error =
-    `not measured: this process's event loop stalled for ${Math.round(longestStallMs)} ms at once while the mock server held a request of the cell (the machine was overloaded), ` +
-    `so the mock server may have answered the client late against its own ${options.timeoutMs} ms timeout; ` +
-    'run the cell again on a less loaded machine, or with a higher --timeout or a lower --concurrency';
-  return { ...outcome, error };
+function judgeStarvation(options: RunCellOptions, outcome: TargetOutcome, runner: ProcessStarvation, callAnswerDue: boolean): { outcome: TargetOutcome; timing: CellTiming } {
+  const processes = markStarved([runner, ...(outcome.starvation ?? [])], options.timeoutMs, options.target.info.kind === 'classifier');
+  const deadlineBound = outcome.skip === undefined && isDeadlineBound(outcome);
+  const timing: CellTiming = { ...(deadlineBound ? { deadlineBound: true as const } : {}), processes };
+  const starved = processes.filter((process) => process.starved);
+  const { starvation: _measured, ...rest } = outcome;
+  // No tools/call answer was ever due (each hung from the start): the client ends the same on any
+  // machine. An interrupted run stopped the target itself: nothing to run again.
+  if (!callAnswerDue || starved.length === 0 || outcome.errorKind !== undefined || options.signal.aborted) return { outcome: rest, timing };
+  // A target that failed while starved (an SDK worker's connect that broke off at load 20-30, its
+  // runner still for 14.6 s of 15) has not shown that the failure is its own.
+  if (outcome.error !== undefined) return { outcome: { ...rest, error: describeStarvedError(outcome.error, starved, options.timeoutMs), errorKind: 'starved' }, timing };
+  if (!deadlineBound) return { outcome: rest, timing };
+  return { outcome: { ...rest, error: describeStarvedCell(starved, options.timeoutMs), errorKind: 'starved' }, timing };
 }
 
 /** Classifiers are judged per exchange; real clients (command, SDK adapters) per explicit call and on the wire. */
@@ -174,7 +182,9 @@ async function runTargetWithin(options: RunCellOptions, budget: AbortController)
 /**
  * How long the recording waits for the server to see a response end once the target is done. The
  * harness closes what it gave up on before it settles, so its cells wait only for the server to
- * read that; a client that leaves a response open past its conclusion costs at most this.
+ * read that; a client that leaves a response open past its conclusion costs at most this. Counted
+ * in time this process could run (server.settle is stall-aware, loop-stall.ts): a loop that
+ * stalled or waited for a CPU meanwhile gets that time again, up to twice the wait.
  */
 export const RECORDING_SETTLE_MS = 500;
 
@@ -203,7 +213,7 @@ async function withBudget(run: Promise<TargetOutcome>, budgetMs: number, budget:
       timer = setStallAwareTimeout(() => resolve('gone'), CELL_BUDGET_GRACE_MS);
     });
     const late = await Promise.race([run.catch(() => 'gone' as const), grace]);
-    return late === 'gone' ? { verdicts: [], error } : { ...late, error };
+    return late === 'gone' ? { verdicts: [], error, errorKind: 'timeout' } : { ...late, error, errorKind: 'timeout' };
   } finally {
     timer?.clear();
   }

@@ -10,6 +10,8 @@ import { runCell } from './run-cell.js';
 import type { ReproContext } from './repro.js';
 import { createServerHosts } from './server-hosts.js';
 import { runPool } from './run-pool.js';
+import { createAdaptiveConcurrency } from './adaptive-concurrency.js';
+import { confirmCells } from './confirm-cells.js';
 
 /** At most this many waiting cells (scripted hangs and delays) run at once beside the pool. */
 const MAX_WAITING_LANES = 64;
@@ -23,16 +25,23 @@ export interface RunMatrixOptions {
   mode?: 'http' | 'direct';
   /** Per-exchange time budget. @default 2000 */
   timeoutMs?: number;
-  /** @default the number of cores */
+  /** Cells at once (the start, when adaptive). @default the number of cores */
   concurrency?: number;
+  /**
+   * Back off from `concurrency` when cells come back starved (adaptive-concurrency.ts).
+   * @default true when `concurrency` is not given, false when it is (a given number is pinned)
+   */
+  adaptive?: boolean;
   signal?: AbortSignal;
   /** Checks the scripted messages of a case under a version against the pinned schemas; null = schemas off. */
   checkSchemas?: ((loaded: LoadedCase, version: ProtocolVersion) => SchemaResult[]) | null;
   schemaInfo?: SchemaInfo[] | null;
   /** Validates each message a client target sent (e.g. `validator.checkRequestMessage`); null = off. */
   checkRequest?: CheckRequestMessage | null;
-  /** Called after each cell, for progress output. */
+  /** Called after each cell of the main pass, for progress output. */
   onCell?: (cell: Cell, done: number, total: number) => void;
+  /** Called when a cell was run again after the main pass (confirm-cells.ts), with the result kept and the first one. */
+  onRerun?: (cell: Cell, first: Cell) => void;
   /** What each cell's repro line carries beyond the cell: the case table, the baseline, schemas off. */
   repro?: ReproContext;
 }
@@ -81,13 +90,15 @@ export async function runMatrix(options: RunMatrixOptions): Promise<RunResult> {
   };
   let done = 0;
   const timeoutMs = options.timeoutMs ?? 2000;
+  const cores = availableParallelism();
+  const concurrency = createAdaptiveConcurrency({ start: options.concurrency ?? cores, pinned: !(options.adaptive ?? options.concurrency === undefined) });
   const hosts = mode === 'http' ? createServerHosts() : undefined;
-  const run = async (cell: PlannedCell): Promise<Cell | undefined> => {
+  // One cell, once; an internal error stops everything else (the cell, if it ran, is kept).
+  const runOnce = async (cell: PlannedCell): Promise<Cell | undefined> => {
     // Interrupted: cells not yet started are left out (the reports say the run is incomplete).
     if (signal.aborted) return undefined;
-    let result: Cell | undefined;
     try {
-      result = await runCell({
+      return await runCell({
         ...cell,
         mode,
         timeoutMs,
@@ -97,32 +108,47 @@ export async function runMatrix(options: RunMatrixOptions): Promise<RunResult> {
         hosts,
         repro: options.repro,
       });
-      options.onCell?.(result, ++done, planned.length);
-      return result;
     } catch (error) {
-      // The cell, if it ran, is kept; the error stops everything else.
       failure ??= { error };
       stop.abort('fatal');
-      return result;
+      return undefined;
     }
+  };
+  const run = async (cell: PlannedCell): Promise<Cell | undefined> => {
+    const epoch = concurrency.begin();
+    const result = await runOnce(cell);
+    if (result === undefined) return undefined;
+    concurrency.onCellDone(epoch, result);
+    try {
+      options.onCell?.(result, ++done, planned.length);
+    } catch (error) {
+      failure ??= { error };
+      stop.abort('fatal');
+    }
+    return result;
   };
   // A cell that mostly waits (a scripted hang or delay, a reset's settle) would hold a CPU slot doing
   // nothing: such cells start at once in lanes of their own, so their waits overlap with everything else.
   const waits = (cell: PlannedCell): boolean => cell.target.usesServer(mode) && waitsBesidePool(cell.loaded.case, timeoutMs, cell.target.info.kind === 'classifier');
   const waiting = planned.filter(waits);
   const busy = planned.filter((cell) => !waits(cell));
-  let waited: (Cell | undefined)[];
-  let worked: (Cell | undefined)[];
+  let cells: Cell[];
+  let reruns: RunResult['reruns'];
   try {
-    [waited, worked] = await Promise.all([runPool(waiting, MAX_WAITING_LANES, run), runPool(busy, options.concurrency ?? availableParallelism(), run)]);
+    const [waited, worked] = await Promise.all([runPool(waiting, MAX_WAITING_LANES, run), runPool(busy, concurrency, run)]);
+    const byCell = new Map<PlannedCell, Cell | undefined>();
+    waiting.forEach((cell, index) => byCell.set(cell, waited[index]!));
+    busy.forEach((cell, index) => byCell.set(cell, worked[index]!));
+    const ran = planned.flatMap((cell) => {
+      const result = byCell.get(cell);
+      return result === undefined ? [] : [{ planned: cell, cell: result }];
+    });
+    // Confirm before judging: cells the load may have decided run again, few at a time (confirm-cells.ts).
+    ({ cells, reruns } = await confirmCells({ cells: ran, rerun: runOnce, waits, cores, signal, ...(options.onRerun ? { onRerun: options.onRerun } : {}) }));
   } finally {
     options.signal?.removeEventListener('abort', onAbort);
     await hosts?.close();
   }
-  const byCell = new Map<PlannedCell, Cell | undefined>();
-  waiting.forEach((cell, index) => byCell.set(cell, waited[index]!));
-  busy.forEach((cell, index) => byCell.set(cell, worked[index]!));
-  const cells = planned.map((cell) => byCell.get(cell)).filter((cell): cell is Cell => cell !== undefined);
   const unmeasured = findUnmeasuredTargets(options.targets.map((target) => target.info), cells, options.versions);
   const result: RunResult = {
     format: 'mcp-error-matrix/results@1',
@@ -139,6 +165,8 @@ export async function runMatrix(options: RunMatrixOptions): Promise<RunResult> {
     cells,
     summary: summariseCells(cells),
     ...(unmeasured.length > 0 ? { unmeasured } : {}),
+    ...(reruns ? { reruns } : {}),
+    concurrency: concurrency.info(),
   };
   if (failure) throw new MatrixFailure(failure.error, result);
   return result;

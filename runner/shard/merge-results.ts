@@ -4,7 +4,7 @@ import { formatCellKey } from '../../reports/compare-types.js';
 import type { StoredRunResult } from '../compare/results-file.js';
 import { RunnerError } from '../errors.js';
 import { findUnmeasuredTargets, summariseCells } from '../run/run-matrix.js';
-import type { CaseSummary, Cell } from '../types.js';
+import type { CaseSummary, Cell, RerunReason, RunResult } from '../types.js';
 
 export interface ShardInput {
   /** Where the shard came from, as shown in messages. */
@@ -85,8 +85,10 @@ export function mergeShardResults(shards: readonly ShardInput[]): StoredRunResul
     .sort((a, b) => targetOrder.indexOf(a.target) - targetOrder.indexOf(b.target) || compare(a.case, b.case) || compare(a.protocolVersion, b.protocolVersion));
   const summary = summariseCells(merged);
   const times = shards.map((shard) => shard.result);
-  const { comparison: _comparison, baseline, unmeasured: _unmeasured, ...base } = first.result;
+  const { comparison: _comparison, baseline, unmeasured: _unmeasured, reruns: _reruns, concurrency: _concurrency, ...base } = first.result;
   const unmeasured = findUnmeasuredTargets(base.targets, merged);
+  const reruns = mergeReruns(times);
+  const concurrency = mergeConcurrency(times);
   return {
     ...base,
     startedAt: times.map((r) => r.startedAt).sort()[0]!,
@@ -96,6 +98,8 @@ export function mergeShardResults(shards: readonly ShardInput[]): StoredRunResul
     cells: merged,
     summary,
     ...(unmeasured.length > 0 ? { unmeasured } : {}),
+    ...(reruns ? { reruns } : {}),
+    ...(concurrency ? { concurrency } : {}),
     ...(baseline ? { baseline: { ...baseline, applied: summary.xfail, stale: summary.xpass } } : {}),
     shard: { count, planDigest: first.result.shard!.planDigest, plannedCells: planned, merged: [...byIndex.keys()].sort((a, b) => a - b) },
   };
@@ -103,4 +107,25 @@ export function mergeShardResults(shards: readonly ShardInput[]): StoredRunResul
 
 function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** The shards' re-runs after their main pass, added up; none when no shard ran a cell again. */
+function mergeReruns(results: readonly RunResult[]): RunResult['reruns'] {
+  const all = results.flatMap((result) => (result.reruns ? [result.reruns] : []));
+  if (all.length === 0) return undefined;
+  const byReason: NonNullable<RunResult['reruns']>['byReason'] = {};
+  for (const reruns of all) for (const [reason, count] of Object.entries(reruns.byReason) as [RerunReason, number][]) byReason[reason] = (byReason[reason] ?? 0) + count;
+  return { cells: all.reduce((sum, reruns) => sum + reruns.cells, 0), confirmed: all.reduce((sum, reruns) => sum + reruns.confirmed, 0), byReason };
+}
+
+/** The shards' concurrency: the highest start, the lowest back-off, every back-off; pinned when any shard was. */
+function mergeConcurrency(results: readonly RunResult[]): RunResult['concurrency'] {
+  const all = results.flatMap((result) => (result.concurrency ? [result.concurrency] : []));
+  if (all.length === 0) return undefined;
+  return {
+    start: Math.max(...all.map((info) => info.start)),
+    lowest: Math.min(...all.map((info) => info.lowest)),
+    backoffs: all.reduce((sum, info) => sum + info.backoffs, 0),
+    pinned: all.some((info) => info.pinned),
+  };
 }

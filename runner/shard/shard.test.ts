@@ -37,6 +37,16 @@ function makeShards(): { file: string; result: StoredRunResult }[] {
 }
 
 describe('mergeShardResults', () => {
+  it("adds up the shards' re-runs and combines their concurrency", () => {
+    const [one, two] = makeShards();
+    one!.result = { ...one!.result, reruns: { cells: 2, confirmed: 1, byReason: { starved: 2 } }, concurrency: { start: 24, lowest: 6, backoffs: 2, pinned: false } };
+    two!.result = { ...two!.result, reruns: { cells: 1, confirmed: 1, byReason: { timeout: 1 } }, concurrency: { start: 24, lowest: 3, backoffs: 3, pinned: false } };
+    const merged = mergeShardResults([one!, two!]);
+    expect(merged.reruns).toEqual({ cells: 3, confirmed: 2, byReason: { starved: 2, timeout: 1 } });
+    expect(merged.concurrency).toEqual({ start: 24, lowest: 3, backoffs: 5, pinned: false });
+    expect(mergeShardResults(makeShards()).reruns).toBeUndefined();
+  });
+
   it('combines the cells, cases and counts of every shard', () => {
     const merged = mergeShardResults(makeShards());
     expect(merged.cells.map((c) => c.case)).toEqual(['a', 'b', 'c']);

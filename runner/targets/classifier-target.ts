@@ -54,7 +54,7 @@ async function runClassifier(classify: CallClassifier, context: TargetContext): 
         : undefined;
   } catch (error) {
     // No session, no measurement: an error of this cell, never a verdict judged against the case.
-    if (error instanceof HarnessSetupError) return { verdicts, error: error.message };
+    if (error instanceof HarnessSetupError) return { verdicts, error: error.message, ...(error.timedOut ? { errorKind: 'timeout' as const } : {}) };
     throw error;
   }
   try {
@@ -72,7 +72,11 @@ async function runClassifier(classify: CallClassifier, context: TargetContext): 
       // The harness is this process: a timeout the script does not cause is the runner's own
       // slowness (an overloaded machine), and judging the classifier on it would be a false verdict.
       if (session && response.transportError?.kind === 'timeout' && !context.signal.aborted && !scriptOutlastsTimeout(exchange, context.timeoutMs)) {
-        return { verdicts, error: `exchange ${index + 1}: the harness got no complete response within ${context.timeoutMs} ms, although the script answers sooner: the runner was too busy (an overloaded machine), so the cell was not measured` };
+        return {
+          verdicts,
+          error: `exchange ${index + 1}: the harness got no complete response within ${context.timeoutMs} ms, although the script answers sooner: the runner was too busy (an overloaded machine), so the cell was not measured`,
+          errorKind: 'timeout',
+        };
       }
       const input: ClassifierInput = { ...response, expectedId: request.id, protocolVersion, request, ...(outputSchema ? { outputSchema } : {}) };
       let raw: unknown;

@@ -80,10 +80,11 @@ async function runCommandClient(options: CommandTargetOptions, cwd: string, cont
     });
     const run = toRunInfo(result);
     if (result.spawnError !== undefined) return { verdicts: [], run, error: `the client could not be started: ${result.spawnError}` };
+    const starvation = result.starvation ? { starvation: [result.starvation] } : {};
     const verdict = await readVerdictFile(verdictFile);
     if (typeof verdict === 'object') return { verdicts: [], run, error: `the client's verdict file was refused: ${verdict.problem}` };
     const report = readClientReport({ fileText: verdict, lastStdoutLine: result.lastStdoutLine, calls });
-    const reported = { verdicts: report.verdicts, ...(report.invalidVerdicts.length ? { invalidVerdicts: report.invalidVerdicts } : {}), run };
+    const reported = { verdicts: report.verdicts, ...(report.invalidVerdicts.length ? { invalidVerdicts: report.invalidVerdicts } : {}), run, ...starvation };
     // Stopped from outside (the run was interrupted, or the cell budget ran out): what the client
     // had reported by then is kept as evidence beside the error.
     if (result.aborted) return { ...reported, error: 'interrupted: the run was aborted' };

@@ -11,6 +11,7 @@ import { classifyReference } from '../../runner/classify/reference.js';
 import { runMatrix } from '../../runner/run/run-matrix.js';
 import { createClassifierTarget } from '../../runner/targets/classifier-target.js';
 import type { Cell, ClassifierInput, RunResult } from '../../runner/types.js';
+import { readFullResults } from '../read-results.js';
 import { runCli } from '../run-cli.js';
 // @ts-expect-error -- a plain .mjs fixture without type declarations
 import { mutate } from '../fixtures/hostile/classifier-mutates-input.mjs';
@@ -39,7 +40,7 @@ const HOSTILE: Record<string, RegExp> = {
 const SELECT = ['--case', 'baseline', '--case', 'tool-is-error', '--version', '2026-07-28', '--mode', 'direct', '--timeout', '300', '--no-schemas', '--no-baseline', '--quiet'];
 
 function readResults(dir: string): RunResult {
-  return JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as RunResult;
+  return readFullResults(dir);
 }
 
 /** What a target's cells concluded, without timings. */

@@ -9,6 +9,7 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { Parser } from 'tap-parser';
 import { describe, expect, test } from 'vitest';
 import { REPORT_FORMATS, type ReportFormatName } from '../../reports/index.js';
+import { renderFull } from '../../reports/json-full.js';
 import type { RunResult } from '../../runner/types.js';
 import { makeHostileRunResult } from '../make-run-result.js';
 
@@ -141,21 +142,23 @@ describe('every text field in every format, under arbitrary text (fixed seed, bo
     );
   });
 
-  test('results.json parses and writes C1 controls and U+2028/U+2029 as escapes', () => {
+  test('results.json, results.full.json.gz and summary.json parse and write C1 controls and U+2028/U+2029 as escapes', () => {
     fc.assert(
       fc.property(fc.array(text, { minLength: 24, maxLength: 24 }), (texts) => {
-        const json = render(makeResult(texts), 'json');
-        expect(() => JSON.parse(json)).not.toThrow();
-        expect(json).not.toMatch(/[\u007f-\u009f\u2028\u2029]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/);
+        const result = makeResult(texts);
+        for (const json of [render(result, 'json'), renderFull(result), render(result, 'summary')]) {
+          expect(() => JSON.parse(json)).not.toThrow();
+          expect(json).not.toMatch(/[\u007f-\u009f\u2028\u2029]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/);
+        }
       }),
       { seed: SEED, numRuns: RUNS },
     );
   });
 
-  test('results.json keeps the data: a raw U+009B in a body reads back as U+009B', () => {
+  test('results.full.json.gz keeps the data: a raw U+009B in a body reads back as U+009B', () => {
     const result = makeHostileRunResult();
     result.cells[0]!.recording!.exchanges[0]!.response!.body = 'csi \u009b31m and \u2028 separator';
-    const json = render(result, 'json');
+    const json = renderFull(result);
     expect(json).toContain('csi \\u009b31m and \\u2028 separator');
     const back = JSON.parse(json) as RunResult;
     expect(back.cells[0]!.recording!.exchanges[0]!.response!.body).toBe('csi \u009b31m and \u2028 separator');

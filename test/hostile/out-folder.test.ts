@@ -94,7 +94,7 @@ describe('--out replaces what it may replace', () => {
       const result = await runCli([...RUN, '--out', 'report'], { cwd: dir });
       expect(result.code, result.stderr).toBe(1);
       expect(readdirSync(join(dir, 'report')).sort()).toEqual(
-        [REPORT_MARKER_FILE, 'SHA256SUMS', 'matrix.html', 'receipts.json', 'results.json', 'results.junit.xml', 'results.tap', 'summary.md'].sort(),
+        [REPORT_MARKER_FILE, 'SHA256SUMS', 'matrix.html', 'receipts.json', 'results.full.json.gz', 'results.json', 'results.junit.xml', 'results.tap', 'summary.json', 'summary.md'].sort(),
       );
       expect(readdirSync(dir)).toEqual(['report']);
     }

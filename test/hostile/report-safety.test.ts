@@ -3,9 +3,11 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { Parser } from 'tap-parser';
 import { afterAll, describe, expect, test } from 'vitest';
 import { renderReports } from '../../reports/index.js';
+import { renderFull } from '../../reports/json-full.js';
 import { createReportMarker, REPORT_MARKER_FILE } from '../../reports/report-marker.js';
 import { writeRunReports } from '../../reports/write-run-reports.js';
 import { writeReportFolder } from '../../reports/write.js';
@@ -14,6 +16,7 @@ import { runMatrix } from '../../runner/run/run-matrix.js';
 import { createClassifierTarget } from '../../runner/targets/classifier-target.js';
 import type { Classifier, RunResult } from '../../runner/types.js';
 import { HOSTILE, makeHostileRunResult, SECRETS } from '../make-run-result.js';
+import { expandHtmlEvidence } from '../read-results.js';
 
 const root = mkdtempSync(join(tmpdir(), 'mem-report-safety-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -39,7 +42,11 @@ const ALL_SECRETS = { ...SECRETS, ...MORE_SECRETS };
 function readTree(dir: string): Map<string, string> {
   const files = new Map<string, string>();
   for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    if (entry.isFile()) files.set(join(entry.parentPath, entry.name), readFileSync(join(entry.parentPath, entry.name), 'utf8'));
+    if (!entry.isFile()) continue;
+    const bytes = readFileSync(join(entry.parentPath, entry.name));
+    // results.full.json.gz is scanned as the text it holds, matrix.html with its evidence blocks unpacked.
+    const text = (entry.name.endsWith('.gz') ? gunzipSync(bytes) : bytes).toString('utf8');
+    files.set(join(entry.parentPath, entry.name), entry.name.endsWith('.html') ? expandHtmlEvidence(text) : text);
   }
   return files;
 }
@@ -170,8 +177,10 @@ describe('report safety: huge and hostile values still give every report', () =>
     await writeRunReports(out, result, { inputs: [], rootDir: root });
     const written = readdirSync(out, { withFileTypes: true, recursive: true });
     expect(written.every((entry) => entry.isFile())).toBe(true);
-    expect(written.map((entry) => entry.name).sort()).toEqual(['.mcp-error-matrix-report', 'SHA256SUMS', 'matrix.html', 'receipts.json', 'results.json', 'results.junit.xml', 'results.tap', 'summary.md']);
-    const json = readFileSync(join(out, 'results.json'), 'utf8');
+    expect(written.map((entry) => entry.name).sort()).toEqual(['.mcp-error-matrix-report', 'SHA256SUMS', 'matrix.html', 'receipts.json', 'results.full.json.gz', 'results.json', 'results.junit.xml', 'results.tap', 'summary.json', 'summary.md']);
+    JSON.parse(readFileSync(join(out, 'results.json'), 'utf8'));
+    // The wire and the checks' values are in the whole model, results.json's evidence file.
+    const json = gunzipSync(readFileSync(join(out, 'results.full.json.gz'))).toString('utf8');
     JSON.parse(json);
     expect(XMLValidator.validate(readFileSync(join(out, 'results.junit.xml'), 'utf8'))).toBe(true);
     return { json };
@@ -233,7 +242,8 @@ describe('report safety: hostile classifier answers', () => {
     for (const name of Object.keys(answers)) expect(byTarget.get(name)?.status, name).not.toBe('error');
     const out = join(root, 'hostile-classifiers');
     await writeRunReports(out, result, { inputs: [], rootDir: root });
-    const json = readFileSync(join(out, 'results.json'), 'utf8');
+    expect(readFileSync(join(out, 'results.json'), 'utf8').length).toBeLessThan(2 * 1024 * 1024);
+    const json = gunzipSync(readFileSync(join(out, 'results.full.json.gz'))).toString('utf8');
     expect(json.length).toBeLessThan(2 * 1024 * 1024);
     const published = JSON.parse(json) as RunResult;
     const problems = published.cells.flatMap((cell) => cell.checks.filter((check) => !check.passed).map((check) => `${cell.target}: ${check.message}`));
@@ -266,12 +276,14 @@ describe('report safety: credentials redacted, challenges, titles and URLs kept'
   }
 
   test('every format keeps the title, the challenge and its URL, and hides every credential', () => {
-    const files = renderReports(makeChallengeResult());
+    // Every text format, and the whole model results.full.json.gz holds, decompressed.
+    const files = [...renderReports(makeChallengeResult()), { name: 'results.full.json.gz', content: renderFull(makeChallengeResult()) }].map((file) => (file.name === 'matrix.html' ? { ...file, content: expandHtmlEvidence(file.content) } : file));
     const leaks: string[] = [];
     for (const file of files) for (const [name, secret] of Object.entries(CREDENTIALS)) if (file.content.includes(secret)) leaks.push(`${name} in ${file.name}`);
     expect(leaks).toEqual([]);
     const byName = Object.fromEntries(files.map((file) => [file.name, file.content]));
-    const json = JSON.parse(byName['results.json']!) as RunResult;
+    expect((JSON.parse(byName['results.json']!) as RunResult).cells[0]!.reason).toBe(`401 ${CHALLENGE}`);
+    const json = JSON.parse(byName['results.full.json.gz']!) as RunResult;
     expect(json.cells[0]!.recording!.exchanges[0]!.response!.headers['www-authenticate']).toBe(CHALLENGE);
     expect(json.cells[0]!.reason).toBe(`401 ${CHALLENGE}`);
     expect(json.cells[0]!.targetRun!.stderr).toContain(`GET ${METADATA}`);

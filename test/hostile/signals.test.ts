@@ -27,7 +27,7 @@ describe.concurrent.each([
     const mark = `mem-signal-${signal}-${process.pid}-${Date.now()}`;
     const out = join(work, `out-${signal}`);
     const pids = mkdtempSync(join(work, 'pids-'));
-    const cli = startCli(['run', '--cases', cases, '--target', `command:node ${HANGS} #timeout=60000`, '--version', '2026-07-28', '--concurrency', '1', '--no-schemas', '--no-baseline', '--quiet', '--out', out], { HOSTILE_MARK: mark, HOSTILE_PID_DIR: pids });
+    const cli = startCli(['run', '--cases', cases, '--target', `command:node ${HANGS} #timeout=60000`, '--version', '2026-07-28', '--concurrency', '1', '--no-schemas', '--no-baseline', '--quiet', '--out', out, '--tap'], { HOSTILE_MARK: mark, HOSTILE_PID_DIR: pids });
     // The hanging client has started: the run is in the middle of a cell.
     await waitFor(() => readdirSync(pids).length > 0, 25_000);
     const sent = performance.now();

@@ -11,6 +11,7 @@ import { loadCases } from '../../cases/load-cases.js';
 import { runMatrix } from '../../run/run-matrix.js';
 import type { Cell, RunResult, Target } from '../../types.js';
 import { createCommandTarget, resolveCommandTarget } from '../command-target.js';
+import { hasCpuWaitCounter } from '../../starvation/schedstat.js';
 import { MAX_DEAD_STARTS } from './persistent-pool.js';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
@@ -68,6 +69,14 @@ describe('the persistent lane', () => {
       expect(cell.conclusion).toBe('verdict');
     }
     expect(cellOf(CORRECT, 'http-503-empty-body').actual).toMatchObject([{ outcome: 'HTTP_ERROR', status: 503 }]);
+  });
+
+  it("reports with each cell how starved the client's processes were over it (Linux: their CPU wait)", () => {
+    for (const cell of cellsOf(CORRECT)) {
+      const client = cell.timing?.processes.find((process) => process.process === 'client');
+      expect(client, `${cell.case} ${cell.protocolVersion}`).toBeDefined();
+      if (hasCpuWaitCounter()) expect(client!.cpuWaitMs).toBeGreaterThanOrEqual(0);
+    }
   });
 
   it.each([

@@ -3,6 +3,7 @@
 // and its process is retired (it takes no new cells and is ended once the cells it still holds
 // are settled), so one stuck cell never costs the others. A client that keeps dying before it
 // answers anything is given up on after a few starts, so a broken client cannot restart forever.
+import { setStallAwareTimeout, type StallAwareTimeout } from '../../loop-stall.js';
 import type { TargetContext, TargetOutcome } from '../../types.js';
 import { PersistentProcess, type CellAnswer } from './persistent-process.js';
 import { formatCellLine } from './persistent-protocol.js';
@@ -43,16 +44,20 @@ export class PersistentPool {
     if (this.closed) return { verdicts: [], error: 'the persistent client was already closed (harness bug)' };
     const client = this.pick();
     const cell = `c${++this.nextCell}`;
+    const window = client.openWindow();
+    let timedOut = false;
     const answer = await new Promise<CellAnswer>((settle) => {
       let done = false;
       const finish = (value: CellAnswer): void => {
         if (done) return;
         done = true;
-        clearTimeout(timer);
+        timer.clear();
         context.signal.removeEventListener('abort', onAbort);
         settle(value);
       };
-      const timer = setTimeout(() => {
+      // Stall-aware: an answer the client wrote while this loop stalled is read before the limit ends.
+      const timer: StallAwareTimeout = setStallAwareTimeout(() => {
+        timedOut = true;
         client.cancel(cell);
         this.retire(client);
         finish({ error: `the persistent client gave no answer for this cell within ${timeoutMs} ms; its client takes no more cells and a new one is started` });
@@ -64,11 +69,13 @@ export class PersistentPool {
       context.signal.addEventListener('abort', onAbort, { once: true });
       client.send(cell, formatCellLine(cell, context, serverUrl), finish);
     });
+    const measured = client.measureSince(window);
+    const starvation = measured ? { starvation: [measured] } : {};
     this.endIfIdle(client);
-    if ('error' in answer) return { verdicts: [], error: answer.error };
+    if ('error' in answer) return { verdicts: [], error: answer.error, ...starvation, ...(timedOut ? { errorKind: 'timeout' as const } : {}) };
     const report = readReportValue(answer.report, 'stdout', context.case.client?.calls ?? 1);
     if (report.skip !== undefined) return { verdicts: [], skip: report.skip };
-    return { verdicts: report.verdicts, ...(report.invalidVerdicts.length ? { invalidVerdicts: report.invalidVerdicts } : {}) };
+    return { verdicts: report.verdicts, ...(report.invalidVerdicts.length ? { invalidVerdicts: report.invalidVerdicts } : {}), ...starvation };
   }
 
   /** Ends every client: input closed, then killed with everything it started if it lingers. */

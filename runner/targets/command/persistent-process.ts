@@ -4,6 +4,8 @@
 // Whatever goes wrong — an exit, a line that breaks the protocol, a flood — fails the cells it
 // holds with the reason and ends the process; the pool starts another for the next cells.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { processGroups, type GroupMark, type TrackedGroup } from '../../starvation/process-groups.js';
+import type { ProcessStarvation } from '../../types.js';
 import { describeExit } from './spawn-client.js';
 import { CELL_MARK_VARIABLE, createMarkToken, killMarkedProcesses, RUN_MARK_VARIABLE } from './process-marks.js';
 import { formatCancelLine, LineSplitter, MAX_ANSWER_LINE_CHARS, PERSISTENT_PROTOCOL, readAnswerLine } from './persistent-protocol.js';
@@ -34,6 +36,8 @@ export class PersistentProcess {
   private ended = false;
   private closing = false;
   private readonly exited: Promise<void>;
+  /** Its process group, tracked for the process's life: each cell reads its members' CPU wait over its own window. */
+  private readonly group: TrackedGroup | undefined;
   /** Cells this process answered. */
   answered = 0;
   /** It exited or was stopped: it takes no more cells. */
@@ -51,6 +55,7 @@ export class PersistentProcess {
     this.cellMark = `${options.runMark}.${createMarkToken()}`;
     const env = { ...options.env, [RUN_MARK_VARIABLE]: options.runMark, [CELL_MARK_VARIABLE]: this.cellMark, MCP_MATRIX_PERSISTENT: PERSISTENT_PROTOCOL };
     this.child = spawn(options.command, { shell: true, detached: true, cwd: options.cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    this.group = this.child.pid === undefined ? undefined : processGroups.track(this.child.pid);
     this.child.stdin!.on('error', () => {}); // a dead client's stdin: the exit handler reports it
     const lines = new LineSplitter(
       options.maxLineChars ?? MAX_ANSWER_LINE_CHARS,
@@ -80,6 +85,16 @@ export class PersistentProcess {
     this.pending.set(cell, settle);
     this.sent.add(cell);
     this.child.stdin!.write(line);
+  }
+
+  /** Opens a cell's window over the process's starvation (read back with measureSince). */
+  openWindow(): GroupMark | undefined {
+    return this.group?.mark();
+  }
+
+  /** How starved the process and what it started were since `window` opened. */
+  measureSince(window: GroupMark | undefined): ProcessStarvation | undefined {
+    return window && this.group ? this.group.since(window) : undefined;
   }
 
   /** The cell's time is up or the run stopped: its answer is no longer waited for (and ignored if it comes). */
@@ -124,6 +139,7 @@ export class PersistentProcess {
   private end(why: string, selfExit: boolean): void {
     if (this.ended) return;
     this.ended = true;
+    this.group?.release();
     const tail = this.stderrTail.trim();
     const error = tail === '' ? why : `${why}\nits stderr ended with:\n${tail}`;
     for (const settle of this.pending.values()) settle({ error });

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { hasCpuWaitCounter } from '../../starvation/schedstat.js';
 import { describeExit, spawnClient } from './spawn-client.js';
 
 // The shell waits until its background job has become the sleep (setsid done, outside the
@@ -12,6 +13,13 @@ describe('spawnClient', () => {
     const result = await run('echo out; echo err >&2; exit 3');
     expect(result).toMatchObject({ exitCode: 3, signal: null, timedOut: false, aborted: false, crashed: false, stdout: 'out\n', stderr: 'err\n', lastStdoutLine: 'out' });
     expect(describeExit(result)).toBe('exit code 3');
+  });
+
+  it("records how starved the client's process group was while it ran (Linux: its CPU wait)", async () => {
+    const result = await run('sh -c "sleep 0.05"; exit 0');
+    expect(result.starvation).toMatchObject({ process: 'client' });
+    if (hasCpuWaitCounter()) expect(result.starvation!.cpuWaitMs).toBeGreaterThanOrEqual(0);
+    else expect(result.starvation!.cpuWaitMs).toBeUndefined();
   });
 
   it.each([

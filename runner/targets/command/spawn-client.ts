@@ -6,6 +6,9 @@ import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { constants } from 'node:os';
 import type { Readable } from 'node:stream';
+import { setStallAwareTimeout } from '../../loop-stall.js';
+import { processGroups } from '../../starvation/process-groups.js';
+import type { ProcessStarvation } from '../../types.js';
 import { createOutputCapture } from './output-capture.js';
 import { CELL_MARK_VARIABLE, createMarkToken, killMarkedProcesses, RUN_MARK_VARIABLE } from './process-marks.js';
 
@@ -40,6 +43,8 @@ export interface ClientProcessResult {
   durationMs: number;
   /** The process could not be started at all. */
   spawnError?: string;
+  /** How starved the client's processes were while it ran (runner/starvation/process-groups.ts). */
+  starvation?: ProcessStarvation;
 }
 
 export const DEFAULT_MAX_OUTPUT_BYTES = 1024 * 1024;
@@ -70,6 +75,10 @@ export function spawnClient(options: SpawnClientOptions): Promise<ClientProcessR
     const cellMark = `${runMark}.${createMarkToken()}`;
     const env = { ...options.env, [RUN_MARK_VARIABLE]: runMark, [CELL_MARK_VARIABLE]: cellMark };
     const child = spawn(options.command, { shell: true, detached: true, cwd: options.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    // The client leads a process group of its own: its members' CPU wait is its starvation.
+    const group = child.pid === undefined ? undefined : processGroups.track(child.pid);
+    const window = group?.mark();
+    let starvation: ProcessStarvation | undefined;
     const killGroup = (): void => {
       if (child.pid === undefined) return;
       try {
@@ -89,7 +98,8 @@ export function spawnClient(options: SpawnClientOptions): Promise<ClientProcessR
       killedBy ??= reason;
       void killTree();
     };
-    const timer = setTimeout(() => stop('timeout'), options.timeoutMs);
+    // Stall-aware: a client that exited while this loop stalled is not taken for one killed at its limit.
+    const timer = setStallAwareTimeout(() => stop('timeout'), options.timeoutMs);
     const onAbort = (): void => stop('abort');
     options.signal.addEventListener('abort', onAbort, { once: true });
     if (options.signal.aborted) onAbort();
@@ -100,6 +110,7 @@ export function spawnClient(options: SpawnClientOptions): Promise<ClientProcessR
     });
     child.on('exit', (code, signal) => {
       exit = { code, signal };
+      if (group && window) starvation = group.since(window);
       // A client that left a background child behind would hold the pipes open forever:
       // the group goes with its leader, then whatever escaped it, then the pipes themselves.
       killGroup();
@@ -114,7 +125,9 @@ export function spawnClient(options: SpawnClientOptions): Promise<ClientProcessR
     child.on('close', async (code, signal) => {
       closed = true;
       releaseTimers.forEach(clearTimeout);
-      clearTimeout(timer);
+      timer.clear();
+      if (group && window) starvation ??= group.since(window);
+      group?.release();
       options.signal.removeEventListener('abort', onAbort);
       await killTree();
       if (child.pid !== undefined) await waitForGroupExit(child.pid, GROUP_EXIT_WAIT_MS);
@@ -134,6 +147,7 @@ export function spawnClient(options: SpawnClientOptions): Promise<ClientProcessR
         lastStdoutLine: out.lastLine,
         durationMs: Math.round(performance.now() - started),
         ...(spawnError === undefined ? {} : { spawnError }),
+        ...(starvation === undefined ? {} : { starvation }),
       });
     });
   });

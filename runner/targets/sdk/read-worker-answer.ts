@@ -3,15 +3,31 @@
 // A gap makes the cell `error` (kind adapter-gap), naming the library's own words; `none` is the
 // library concluding nothing (it hung until the host's last-resort abort, or died).
 import { readVerdict } from '../../classify/read-verdict.js';
+import { readProcessStarvation } from '../../starvation/read-starvation.js';
 import type { CellObservation, TargetOutcome, Verdict } from '../../types.js';
 import type { WorkerAnswer } from './sdk-worker.js';
+
+/**
+ * A step the worker runs before the call, not under test (connect, list the tools), that ran out of
+ * its time (worker.mjs and the stacks word it so; mcp-remote's bridge answers "nothing in time"): on
+ * a loaded machine that is the load's doing, like a deadline of the runner's, so the cell runs again
+ * (confirm-cells.ts) rather than stay an error.
+ */
+const SETUP_TIMED_OUT = /^(connect|tools\/list) failed before any tools\/call: .*(timed out|timeout|in time)/i;
 
 /** The outcome of a cell from the worker's answer, `calls` explicit calls, after `durationMs`. */
 export function readWorkerAnswer(answer: WorkerAnswer, calls: number, durationMs: number): TargetOutcome {
   const notes = answer.notes?.join('\n');
   const observed = readObserved(answer.observed);
-  const run = { timedOut: answer.error?.includes('no answer within') ?? false, durationMs, ...(notes ? { stderr: notes } : {}) };
-  if (answer.error !== undefined) return { verdicts: [], error: answer.error, run, ...(observed ? { observed } : {}) };
+  const timedOut = answer.error?.includes('no answer within') ?? false;
+  const run = { timedOut, durationMs, ...(notes ? { stderr: notes } : {}) };
+  // The worker's own measure of how starved it was over the cell (worker.mjs, cell-starvation.mjs).
+  const starved = readProcessStarvation(answer.starvation, 'worker');
+  const starvation = starved ? { starvation: [starved] } : {};
+  if (answer.error !== undefined) {
+    const outOfTime = timedOut || SETUP_TIMED_OUT.test(answer.error);
+    return { verdicts: [], error: answer.error, run, ...(observed ? { observed } : {}), ...starvation, ...(outOfTime ? { errorKind: 'timeout' as const } : {}) };
+  }
   const verdicts: (Verdict | null)[] = [];
   const invalidVerdicts: NonNullable<TargetOutcome['invalidVerdicts']> = [];
   const gaps: string[] = [];
@@ -29,7 +45,7 @@ export function readWorkerAnswer(answer: WorkerAnswer, calls: number, durationMs
       invalidVerdicts.push({ index, value: result.value, problem: read.problem });
     }
   }
-  const outcome: TargetOutcome = { verdicts, run, ...(invalidVerdicts.length > 0 ? { invalidVerdicts } : {}), ...(observed ? { observed } : {}) };
+  const outcome: TargetOutcome = { verdicts, run, ...(invalidVerdicts.length > 0 ? { invalidVerdicts } : {}), ...(observed ? { observed } : {}), ...starvation };
   if (gaps.length === 0) return outcome;
   const error = `adapter gap (not measured: the adapter cannot read what the library did): ${gaps.join('; ')}`;
   return { ...outcome, error, errorKind: 'adapter-gap', run: { ...run, stderr: [error, notes].filter(Boolean).join('\n') } };

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadCases } from '../../cases/load-cases.js';
 import type { LoadedCase } from '../../cases/case-types.js';
 import type { Cell, ProtocolVersion } from '../../types.js';
-import { runWaitingBesideAnswered } from '../../../test/run-until-measured.js';
+import { runWaitingBesideAnswered } from '../../../test/run-waiting-beside-answered.js';
 import { createSdkTarget } from './sdk-target.js';
 import { declareLoadedByPath } from '../../../test/loaded-by-path.js';
 
@@ -52,7 +52,7 @@ describe(`${SPEC} (an SDK from before 1.24)`, () => {
     // other cells are answered at once and run beside them with a timeout they never wait for.
     const waits = (loaded: LoadedCase) => STREAM_ENDS_EARLY.includes(loaded.case.id);
     const options = { targets: [target], versions: ['2025-03-26', '2025-06-18'] as ProtocolVersion[], mode: 'http' as const, concurrency: 4 };
-    // A waiting cell a loop stall left not measured runs again (test/run-until-measured.ts).
+    // A waiting cell the load left not measured runs again (runMatrix confirms it, confirm-cells.ts).
     const result = { cells: await runWaitingBesideAnswered({ ...options, cases }, waits, 2000) };
     const got = Object.fromEntries(result.cells.map((cell) => [`${cell.case} ${cell.protocolVersion}`, summarise(cell)]));
     for (const version of ['2025-03-26', '2025-06-18'] as const) {

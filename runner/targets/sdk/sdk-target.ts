@@ -8,6 +8,7 @@ import { SdkWorker, type WorkerAnswer } from './sdk-worker.js';
 import { getCallDeadlines, getWorkerBudgetMs } from './call-deadlines.js';
 import { readWorkerAnswer } from './read-worker-answer.js';
 
+
 export interface CreateSdkTargetOptions extends ResolveSdkOptions {
   /**
    * The protocol versions the run will ask about. A library that declares no version list is probed

@@ -2,6 +2,7 @@
 // A worker that dies or stops answering is replaced; the cells it held become errors, never lost.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { setStallAwareTimeout, type StallAwareTimeout } from '../../loop-stall.js';
 import { packagePath } from '../../package-paths.js';
 import type { ProtocolVersion } from '../../types.js';
 
@@ -21,6 +22,8 @@ export interface WorkerCell {
   callDeadlineMs: number;
   /** The host's last-resort abort per call, the same for every stack. */
   callBudgetMs: number;
+  /** Test hook: the worker blocks its event loop this long once the cell has started (a starved worker). */
+  blockForTestMs?: number;
 }
 
 /** What the worker answered for one cell (or why there is no answer). */
@@ -32,6 +35,8 @@ export interface WorkerAnswer {
   notes?: string[];
   error?: string;
   durationMs?: number;
+  /** How starved the worker was over the cell (cell-starvation.mjs); read by readWorkerStarvation. */
+  starvation?: unknown;
 }
 
 export interface WorkerHello {
@@ -47,7 +52,12 @@ export interface WorkerHello {
 
 interface Pending {
   resolve: (answer: WorkerAnswer) => void;
-  timer: NodeJS.Timeout;
+  timer: StallAwareTimeout | NodeJS.Timeout;
+}
+
+function clearPendingTimer(timer: Pending['timer']): void {
+  if ('clear' in timer) timer.clear();
+  else clearTimeout(timer);
 }
 
 const STDERR_CAP = 16_384;
@@ -66,6 +76,7 @@ export class SdkWorker {
   private stderr = '';
   /** How many times a worker process was started (1 + restarts). */
   starts = 0;
+  private blockNextForTestMs: number | undefined;
 
   /** `probeVersions`: the protocol versions a library that declares no list is probed for (default: all). */
   constructor(
@@ -91,14 +102,22 @@ export class SdkWorker {
     const child = this.child!;
     const id = this.nextId++;
     return new Promise((resolve) => {
-      const timer = setTimeout(() => {
+      // Stall-aware: an answer the worker wrote while this loop stalled is read before the budget ends.
+      const timer = setStallAwareTimeout(() => {
         this.pending.delete(id);
         resolve({ error: `the SDK worker gave no answer within ${budgetMs} ms` });
         void this.checkHealth(child);
       }, budgetMs);
       this.pending.set(id, { resolve, timer });
-      child.stdin!.write(JSON.stringify({ id, ...cell }) + '\n');
+      const block = this.blockNextForTestMs === undefined ? {} : { blockForTestMs: this.blockNextForTestMs };
+      this.blockNextForTestMs = undefined;
+      child.stdin!.write(JSON.stringify({ id, ...cell, ...block }) + '\n');
     });
+  }
+
+  /** Test hook: the worker blocks its event loop for `ms` once the next cell has started (an overloaded machine). */
+  blockNextCellForTest(ms: number): void {
+    this.blockNextForTestMs = ms;
   }
 
   /** Test hook: makes the worker exit as if the SDK had crashed it. */
@@ -152,7 +171,7 @@ export class SdkWorker {
           this.ready = undefined;
         }
         for (const [id, entry] of this.pending) {
-          clearTimeout(entry.timer);
+          clearPendingTimer(entry.timer);
           this.pending.delete(id);
           entry.resolve({ error: why, notes: this.stderr ? [this.stderr.trim().slice(-2000)] : [] });
         }
@@ -164,7 +183,7 @@ export class SdkWorker {
     const id = typeof message.id === 'number' ? message.id : -1;
     const entry = this.pending.get(id);
     if (!entry) return; // an answer after its cell's budget ran out: already reported as an error
-    clearTimeout(entry.timer);
+    clearPendingTimer(entry.timer);
     this.pending.delete(id);
     entry.resolve(message as WorkerAnswer);
   }

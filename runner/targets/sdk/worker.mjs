@@ -9,9 +9,10 @@
 //                                     callDeadlineMs, callBudgetMs}
 //                                    {id, ping: true}
 // stdout, one JSON object per line: {hello: {versions, packageVersion}} once at start-up, then
-//                                    {id, results, observed, notes, durationMs} or {id, error} or {id, pong: true}
+//                                    {id, results, observed, notes, durationMs, starvation} or {id, error, starvation} or {id, pong: true}
 // `observed` is what the library did with each call before any mapping (observe-call.mjs), and
-// `results` what each maps to (map-observation.mjs): {verdict} | {gap} | {none}.
+// `results` what each maps to (map-observation.mjs): {verdict} | {gap} | {none}; `starvation` how
+// starved this worker was over the cell (cell-starvation.mjs).
 // Deadlines (README § Deadlines): `timeoutMs` per request through the library's own options;
 // `callDeadlineMs` for a library whose only deadline covers the whole call (its MRTR rounds,
 // retries and reconnects); `callBudgetMs` the host's last resort per call, the same for every stack.
@@ -22,6 +23,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
 import { createCellLog, createRecordingFetch, flushPendingSends, recordFetch, watchTransport } from './cell-log.mjs';
+import { blockLoopForTest, startCellMeter } from './cell-starvation.mjs';
 import { collectErrorClasses } from './observe-call.mjs';
 import { answerCell, closeWithin, observeCalls } from './stacks/cell-calls.mjs';
 import { probeVersions, warmUp } from './warm-up.mjs';
@@ -59,7 +61,12 @@ lines.on('line', (line) => {
   }
   if (message.ping) return write({ id: message.id, pong: true });
   if (message.crash) process.exit(70); // test hook: die as a crashing SDK would
-  runCell(message).then(write, (error) => write({ id: message.id, error: `worker: ${describe(error)}` }));
+  const meter = startCellMeter();
+  runCell(message).then(
+    (answer) => write({ ...answer, starvation: meter.stop() }),
+    (error) => write({ id: message.id, error: `worker: ${describe(error)}`, starvation: meter.stop() }),
+  );
+  if (message.blockForTestMs) blockLoopForTest(message.blockForTestMs); // test hook: a starved worker
 });
 lines.on('close', () => process.exit(0));
 
