@@ -46,7 +46,12 @@ export function describeCoverage(stack: AtlasStack): string {
   const which = coverage.releases === 'all' ? 'every release' : 'the latest patch of every minor';
   const scope = coverage.range === undefined ? `${which}, newest first, back to the first that speaks none of the table's protocol versions` : `${which} in ${coverage.range}`;
   const parts = [scope];
-  if (coverage.edge !== undefined) parts.push(`${coverage.edge} is where the walk back stopped${coverage.beyondEdge.length > 0 ? `; ${coverage.beyondEdge.length} older (${coverage.beyondEdge.at(-1)}–${coverage.beyondEdge[0]}) not measured` : ''}`);
+  if (coverage.edge !== undefined) {
+    const edge = stack.versions.find((version) => version.version === coverage.edge);
+    const why = edge?.state === 'speaks-none' ? 'it speaks none of them' : `it could not be measured: ${sanitizeText(edge?.reason ?? 'unknown reason')}`;
+    const older = coverage.beyondEdge.length > 0 ? `; ${coverage.beyondEdge.length} older (${coverage.beyondEdge.at(-1)} to ${coverage.beyondEdge[0]}) not measured` : '';
+    parts.push(`the walk back stopped at ${coverage.edge}: ${why}${older}`);
+  }
   if (coverage.pending.length > 0) parts.push(`not measured because the atlas was stopped: ${coverage.pending.join(', ')}`);
   return parts.join('; ');
 }
