@@ -12,8 +12,10 @@ export interface VersionMatrixOptions {
   cases: LoadedCase[];
   versions?: ProtocolVersion[];
   timeoutMs: number;
-  /** Cells of this version at once; undefined: `concurrencyFor(target)`. */
+  /** Cells of this version at once (where it starts, when adaptive). */
   concurrencyFor: (target: Target) => number;
+  /** Back off when cells come back starved (run-matrix.ts); false pins the number (`--concurrency N`). @default false */
+  adaptive?: boolean;
   /** Starts the target of a spec (resolve-target.ts's resolveTarget, or a test's in-process target). */
   resolve: (spec: string) => Promise<Target>;
   checkSchemas?: ((loaded: LoadedCase, version: ProtocolVersion) => SchemaResult[]) | null;
@@ -42,6 +44,7 @@ export async function runVersionMatrix(spec: string, options: VersionMatrixOptio
       mode: 'http',
       timeoutMs: options.timeoutMs,
       concurrency: options.concurrencyFor(target),
+      adaptive: options.adaptive ?? false,
       signal,
       checkSchemas: options.checkSchemas ?? null,
       checkRequest: options.checkRequest ?? null,

@@ -41,8 +41,9 @@ Options:
                       of the new site; DIR may be the --out folder itself (read before it is replaced)
   --fresh             reuse nothing from the atlas already in --out: measure every version again
   --workers N         versions measured at once, each with its live client worker (default ${DEFAULT_ATLAS_WORKERS})
-  --concurrency N     cells in parallel across the versions measuring (default: as \`run\` for the stack,
-                      12 per core, at least 24; 4 per core, at least 8, for mastra and mcp-remote)
+  --concurrency N     cells in parallel across the versions measuring, pinned (default: start as \`run\` does for
+                      the stack, 12 per core, at least 24; 4 per core, at least 8, for mastra and mcp-remote,
+                      shared among the versions measuring, and back off when cells come back starved)
   --cases DIR|GLOB    case files to load (default: the bundled table)
   --case ID           only these case ids; globs allowed (repeatable)
   --version V         only this protocol version (repeatable)
@@ -122,6 +123,8 @@ export async function runAtlasCommand(args: string[], io: CliIo): Promise<number
         resolve: (spec) => resolveTarget(spec, { cwd: io.cwd, ...(versions ? { versions } : {}), ...(quiet ? {} : { onInstall: (line: string) => say(line) }) }),
         // The cells of the versions measuring share one budget: each version gets its share.
         concurrencyFor: (target) => Math.max(2, Math.ceil((concurrency ?? getDefaultConcurrency([target])) / workers)),
+        // As for `run`: the default is where each version starts and backs off when cells come back starved; --concurrency N pins it.
+        adaptive: concurrency === undefined,
         checkSchemas: schemaCheck?.check ?? null,
         checkRequest: schemaCheck?.checkRequest ?? null,
         schemaInfo: schemaCheck?.info ?? null,
