@@ -31,7 +31,8 @@ export function buildAtlasStackView(index: AtlasIndex, stack: AtlasStack) {
       meaning: sanitizeText(info?.meaning ?? ''),
     };
   });
-  const measured = stack.versions.filter((version) => version.path !== undefined);
+  // A version that measured nothing has no cells: the trend leaves it out by itself.
+  const measured = stack.versions.filter((version) => version.cells.length > 0);
   return {
     kind: stack.kind,
     packageName: sanitizeText(stack.packageName),

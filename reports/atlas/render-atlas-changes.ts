@@ -20,7 +20,7 @@ export function renderAtlasChanges(diff: AtlasDiff, titles: ReadonlyMap<string, 
   const lines = [
     `## MCP client error handling: what changed since the atlas of ${diff.previous.finishedAt.slice(0, 10)}`,
     '',
-    `${newCount} new ${newCount === 1 ? 'release' : 'releases'} across ${diff.stacks.filter((s) => s.newReleases.length > 0).length} stacks; ${changedCells} ${changedCells === 1 ? 'cell' : 'cells'} of releases measured before now answer otherwise. (mcp-error-matrix ${md(diff.current.toolVersion)}; the previous atlas: ${md(diff.previous.toolVersion)}, finished ${diff.previous.finishedAt}.)`,
+    `${newCount} new ${newCount === 1 ? 'release' : 'releases'} across ${diff.stacks.filter((s) => s.newReleases.length > 0).length} stacks; ${changedCells} ${changedCells === 1 ? 'cell of releases measured before now answers' : 'cells of releases measured before now answer'} otherwise. (mcp-error-matrix ${md(diff.current.toolVersion)}; the previous atlas: ${md(diff.previous.toolVersion)}, finished ${diff.previous.finishedAt}.)`,
     '',
   ];
   const { added, changed, removed } = diff.cases;
