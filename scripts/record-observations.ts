@@ -8,17 +8,19 @@
 //   npm run record:observations -- report/results.json [rerun/results.json …]
 //
 // Later files (a re-run of cells a loaded machine left unmeasured) replace earlier ones cell by cell.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
+import { readResultsFile } from '../runner/compare/results-file.js';
 import { buildObservationFixture, FIXTURE_PATH } from '../test/observation-fixture.js';
-import type { RunResult } from '../runner/types.js';
 
 const inputs = process.argv.slice(2);
 if (inputs.length === 0) {
   console.error('usage: npm run record:observations -- <results.json of a default run> [results.json of re-runs …]');
   process.exit(2);
 }
-const results = inputs.map((input) => JSON.parse(readFileSync(input, 'utf8')) as RunResult);
+// results.json is an index (results@2): the observations are in the whole model beside it, which
+// the project's own reader finds, checks against the index and reads (as compare and merge do).
+const results = await Promise.all(inputs.map((input) => readResultsFile(input)));
 const fixture = buildObservationFixture(results);
 const json = JSON.stringify(fixture);
 writeFileSync(FIXTURE_PATH, gzipSync(json, { level: 9 }));

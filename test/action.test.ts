@@ -11,6 +11,7 @@ import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packagePath } from '../runner/package-paths.js';
 import { ensureDist } from './build-dist.js';
+import { readFullResults } from './read-results.js';
 import { SDK_KINDS } from '../runner/targets/sdk/resolve-sdk-package.js';
 import { isCi } from './requirements.js';
 
@@ -99,7 +100,8 @@ describe('action.yml', () => {
       expect(result.code, result.stderr).toBe(0);
       expect(result.outputs).toMatchObject({ 'exit-code': '0', total: '4', pass: '4' });
       // Repro lines start the CLI the action ran, by its path: never `npx` (the package is not published).
-      const cells = JSON.parse(await readFile(join(workspace, 'mcp-error-matrix-report', 'results.json'), 'utf8')).cells as { repro: string }[];
+      // (results.json is an index; the repro lines are in the whole model beside it.)
+      const cells = readFullResults(join(workspace, 'mcp-error-matrix-report')).cells;
       expect(cells[0]!.repro).toMatch(new RegExp(`^node ${checkout}/bin/mcp-error-matrix\\.js run --target reference `));
     } finally {
       await rm(work, { recursive: true, force: true });

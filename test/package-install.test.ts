@@ -21,6 +21,7 @@ import { ANSWERED_AT_ONCE_TIMEOUT_MS } from './answered-at-once.js';
 import { ensureDist } from './build-dist.js';
 import { isCi } from './requirements.js';
 import { useTempDirs } from './temp-dirs.js';
+import { readFullResults } from './read-results.js';
 
 const run = promisify(execFile);
 const makeTempDir = useTempDirs();
@@ -139,7 +140,8 @@ describe('the packed tarball', () => {
     expect(result.summary.pass).toBeGreaterThan(400);
     expect(matrix.stderr).not.toMatch(/installing /);
     // The repro line starts the tool as it was started: by its name, never `npx` (not published).
-    expect(result.cells[0]!.repro).toMatch(/^mcp-error-matrix run --target reference --case \S+ --version \S+ --mode direct/);
+    // (results.json is an index; the repro lines are in the whole model beside it.)
+    expect(readFullResults(join(dir, 'report')).cells[0]!.repro).toMatch(/^mcp-error-matrix run --target reference --case \S+ --version \S+ --mode direct/);
     // And over loopback (the mock server, undici), on cases answered at once, with a timeout they never wait for.
     const cases = ['baseline', 'tool-is-error', 'content-not-array', 'error-with-data', 'http-503-empty-body'].flatMap((id) => ['--case', id]);
     const http = await runInstalled(['run', '--target', 'reference', ...cases, '--timeout', String(ANSWERED_AT_ONCE_TIMEOUT_MS), ...schemas]);
