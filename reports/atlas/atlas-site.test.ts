@@ -1,6 +1,9 @@
 // The atlas's pages from a synthetic index: the index colours each version by its worst kind and
 // links down; a stack page lists each change with its first version; a case page answers the case
 // for every stack and version; every link is relative, no page loads anything, wire text is escaped.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeAtlasStack, makeAtlasVersion, makeSampleAtlas, makeAtlasIndex } from '../../test/make-atlas-index.js';
 import { listAtlasFiles } from './list-atlas-files.js';
@@ -77,7 +80,17 @@ describe('atlas pages', () => {
 
   it('writes a shields.io endpoint badge per version and per stack, and the Markdown to paste', () => {
     const files = render();
+    // The versions' own badges are written beside their measured files (here: empty folders).
+    const index = makeSampleAtlas();
+    const empty = mkdtempSync(join(tmpdir(), 'mem-atlas-badges-'));
+    const versionDirs = new Map(index.stacks.flatMap((stack) => stack.versions.map((version) => [version.spec, empty] as const)));
+    const withVersions = new Map(listAtlasFiles(index, { versionDirs }).map((file) => [file.name, String(file.content)]));
+    rmSync(empty, { recursive: true });
     expect(JSON.parse(files.get('stacks/ts-sdk/badge.json')!)).toEqual({ schemaVersion: 1, label: 'MCP errors (ts-sdk@1.2.0)', message: 'all pass', color: 'brightgreen' });
+    // A version's endpoint JSON is what shields.io reads: the regressed version's false success is unsafe.
+    expect(JSON.parse(withVersions.get('stacks/ts-sdk/1.1.0/badge.json')!)).toEqual({ schemaVersion: 1, label: 'MCP errors', message: '1 unsafe', color: 'red' });
+    // An unsafe retry is unsafe too, and a cell the adapter could not map is counted, not hidden.
+    expect(JSON.parse(withVersions.get('stacks/ai-sdk/2.0.99/badge.json')!)).toEqual({ schemaVersion: 1, label: 'MCP errors', message: '1 unsafe · 1 not measured', color: 'red' });
     const markdown = renderBadgesMarkdown(makeSampleAtlas(), 'https://example.github.io/atlas/');
     expect(markdown).toContain('[![MCP errors: ts-sdk](https://img.shields.io/endpoint?url=https%3A%2F%2Fexample.github.io%2Fatlas%2Fstacks%2Fts-sdk%2Fbadge.json)](https://example.github.io/atlas/stacks/ts-sdk/index.html)');
     expect(markdown).toContain('| 1.1.0 | 1 unsafe | `[![MCP errors: ts-sdk@1.1.0](https://img.shields.io/endpoint?url=https%3A%2F%2Fexample.github.io%2Fatlas%2Fstacks%2Fts-sdk%2F1.1.0%2Fbadge.json)](https://example.github.io/atlas/stacks/ts-sdk/1.1.0/matrix.html)` |');
