@@ -15,7 +15,7 @@ export function makeAtlasCell(caseId: string, protocolVersion: ProtocolVersion, 
   const [status, kind, outcome] = text.split(':') as [AtlasCell['status'], string | undefined, Outcome | undefined];
   const concluded = status === 'skip' || status === 'error' ? undefined : [{ outcome: outcome ?? EXPECTED[caseId] ?? 'TOOL_SUCCESS' }];
   const consequence = kind && kind !== 'adapter-gap' && kind !== 'timeout' ? [kind as Consequence] : undefined;
-  return { case: caseId, protocolVersion, status, ...(concluded ? { actual: concluded } : {}), ...(kind ? { kind } : {}), ...(consequence ? { consequences: consequence } : {}) };
+  return { case: caseId, protocolVersion, status, ...(concluded ? { actual: concluded } : {}), ...(kind ? { kind: kind as NonNullable<AtlasCell['kind']> } : {}), ...(consequence ? { consequences: consequence } : {}) };
 }
 
 /** A version whose cells are given per case as `[at 2025-11-25, at 2026-07-28]`. */
