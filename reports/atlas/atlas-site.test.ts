@@ -48,6 +48,18 @@ describe('atlas pages', () => {
     expect(page).toContain('Version trend: ts-sdk');
   });
 
+  it('lists no change to or from a cell that was not measured (error): the library did nothing the atlas saw', () => {
+    // 1.0.0 passes, 1.1.0 was starved (not measured), 1.2.0 passes again: no regression at 1.1.0, no fix at 1.2.0.
+    const stack = makeAtlasStack('ts-sdk', [
+      makeAtlasVersion('ts-sdk', '1.2.0', { 'tool-is-error': ['pass', 'pass'] }),
+      makeAtlasVersion('ts-sdk', '1.1.0', { 'tool-is-error': ['error:starved', 'pass'] }),
+      makeAtlasVersion('ts-sdk', '1.0.0', { 'tool-is-error': ['pass', 'fail:false-success:TOOL_SUCCESS'] }),
+    ]);
+    expect(listStackChanges(stack).map((c) => `${c.change} ${c.caseId} ${c.protocolVersion} at ${c.version} from ${c.previous}`)).toEqual(['fix tool-is-error 2026-07-28 at 1.1.0 from 1.0.0']);
+    const page = render(makeAtlasIndex([stack])).get('stacks/ts-sdk/index.html')!;
+    expect(page).not.toContain('<td class="change-regression">');
+  });
+
   it('answers a case for every stack and version, one column per protocol version', () => {
     const page = render().get('cases/malformed-json.html')!;
     expect(page).toContain('<h1><code>malformed-json</code> <span class="muted">Malformed JSON body on HTTP 200</span></h1>');

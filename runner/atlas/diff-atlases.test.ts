@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { renderAtlasChanges } from '../../reports/atlas/render-atlas-changes.js';
 import { ATLAS_CASES, makeAtlasVersion, makeSampleAtlas } from '../../test/make-atlas-index.js';
-import { diffAtlases } from './diff-atlases.js';
+import { diffAtlases, diffCells } from './diff-atlases.js';
 
 const titles = new Map(ATLAS_CASES.map((item) => [item.id, item.title]));
 
@@ -32,6 +32,12 @@ describe('diffAtlases and renderAtlasChanges', () => {
     expect(ai!.remeasured).toEqual([{ version: '2.0.99', differences: [{ caseId: 'tool-is-error', protocolVersion: '2025-11-25', before: 'TOOL_ERROR', now: 'TOOL_ERROR', statusBefore: 'pass', statusNow: 'non_strict' }] }]);
     // ai-sdk 1.0.102 could not start this time: it is neither new nor gone.
     expect(ai!.newReleases).toEqual([]);
+  });
+
+  it('counts no difference to or from a cell that was not measured (error)', () => {
+    const before = makeAtlasVersion('ai-sdk', '2.0.99', { 'tool-is-error': ['pass', 'error:starved'] }).cells;
+    const now = makeAtlasVersion('ai-sdk', '2.0.99', { 'tool-is-error': ['error:starved', 'pass'] }).cells;
+    expect(diffCells(before, now)).toEqual([]);
   });
 
   it('writes Markdown ready for release notes', () => {

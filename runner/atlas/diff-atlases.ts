@@ -91,13 +91,13 @@ function diffStack(previous: AtlasStack | undefined, current: AtlasStack): Stack
   };
 }
 
-/** Cells of the same (case, protocol version) whose status or outcome differ. */
+/** Cells of the same (case, protocol version) whose status or outcome differ; a cell not measured (error) on either side is none. */
 export function diffCells(before: readonly AtlasCell[], now: readonly AtlasCell[]): CellDifference[] {
   const old = new Map(before.map((cell) => [`${cell.case}\0${cell.protocolVersion}`, cell]));
   const differences: CellDifference[] = [];
   for (const cell of now) {
     const stored = old.get(`${cell.case}\0${cell.protocolVersion}`);
-    if (!stored) continue;
+    if (!stored || stored.status === 'error' || cell.status === 'error') continue;
     const [was, is] = [describeAtlasOutcome(stored), describeAtlasOutcome(cell)];
     if (stored.status !== cell.status || was !== is) differences.push({ caseId: cell.case, protocolVersion: cell.protocolVersion, before: was, now: is, statusBefore: stored.status, statusNow: cell.status });
   }

@@ -19,10 +19,15 @@ export interface StackChange {
   consequence?: string;
 }
 
-/** The atlas's cells of a stack as the trend reads them. */
+/**
+ * The atlas's cells of a stack as the trend reads them. A cell that was not measured (error: the
+ * machine starved it, the adapter could not map it, the worker broke) is left out: it says nothing
+ * about the library, so it is no change and a version's neighbours are compared across it (the
+ * versions table keeps its count).
+ */
 export function toTrendCells(stack: Pick<AtlasStack, 'versions'>): TrendSourceCell[] {
   return stack.versions.flatMap((version) =>
-    version.cells.map((cell) => ({
+    version.cells.filter((cell) => cell.status !== 'error').map((cell) => ({
       target: version.spec,
       case: cell.case,
       protocolVersion: cell.protocolVersion,

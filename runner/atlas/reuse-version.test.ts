@@ -52,6 +52,11 @@ describe('planVersionReuse', () => {
     expect(planVersionReuse(stored(table), [table[0]!], undefined)).toEqual({ kind: 'partial', rerun: [] });
   });
 
+  it('runs again a case with a cell the stored atlas could not measure (error: starved, adapter gap), so a busy machine\'s gaps do not stay', () => {
+    const gap = stored(table, { cells: stored(table).cells.map((cell) => (cell.case === 'b' && cell.protocolVersion === V2 ? { case: 'b', protocolVersion: V2, status: 'error' as const, kind: 'starved' as const } : cell)) });
+    expect(planVersionReuse(gap, table, undefined)).toEqual({ kind: 'partial', rerun: ['b'] });
+  });
+
   it('reuses nothing of a version that was not measured, or when every case changed', () => {
     expect(planVersionReuse(undefined, table, undefined)).toEqual({ kind: 'none' });
     expect(planVersionReuse(stored(table, { state: 'not-started', path: undefined, cells: [] }), table, undefined)).toEqual({ kind: 'none' });

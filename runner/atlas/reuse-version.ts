@@ -1,5 +1,5 @@
 // What a (stack, version) stored by the previous atlas still answers (issue 32 item 3): a cell is
-// reused when its case file has the same digest and it was measured at that protocol version;
+// reused when its case file has the same digest and it was measured (not an error) at that protocol version;
 // the cases that changed, or are new, are run again, and the stored cells of the rest are merged
 // with theirs into one result. (Whether the stored atlas may be used at all, same tool and
 // schemas, verified by its receipts, is decided before: atlas-store.ts.)
@@ -19,7 +19,9 @@ export function listPlannedKeys(cases: readonly LoadedCase[], versions: readonly
 /** How much of a stored version this atlas can reuse. */
 export function planVersionReuse(stored: AtlasVersion | undefined, cases: readonly LoadedCase[], versions: readonly ProtocolVersion[] | undefined): VersionReuse {
   if (!stored || stored.state === 'not-started' || stored.path === undefined) return { kind: 'none' };
-  const measured = new Set(stored.cells.map((cell) => `${cell.case}\0${cell.protocolVersion}`));
+  // A cell that could not be measured (error: starved on a busy machine, an adapter gap) is not an
+  // answer to keep: its case runs again, so a gap does not outlive the load that made it.
+  const measured = new Set(stored.cells.filter((cell) => cell.status !== 'error').map((cell) => `${cell.case}\0${cell.protocolVersion}`));
   const planned = listPlannedKeys(cases, versions);
   const rerun = cases
     .filter((item) => stored.caseDigests[item.case.id] !== item.sha256 || planned.get(item.case.id)!.some((version) => !measured.has(`${item.case.id}\0${version}`)))
