@@ -20,6 +20,8 @@ import { prepareSchemaCheck } from './run-command.js';
 
 /** Versions measured at once without --workers: each holds a client worker (~110 MB; README § The atlas). */
 export const DEFAULT_ATLAS_WORKERS = 6;
+/** How long a stopped atlas may take to write the site of what finished before the process exits anyway. */
+export const ATLAS_STOP_DEADLINE_MS = 10 * 60_000;
 
 export const ATLAS_USAGE = `Usage: mcp-error-matrix atlas --out DIR [options]
   Measures every built-in client stack (${listAtlasKinds().join(', ')}) at the latest
@@ -100,7 +102,11 @@ export async function runAtlasCommand(args: string[], io: CliIo): Promise<number
   const cases = selectCases(await loadCases({ sources: values.cases, cwd: io.cwd }), values.case ?? []);
   const schemaCheck = await prepareSchemaCheck(values['no-schemas'] ? false : values.schemas, io);
   const fingerprints = await computeAtlasFingerprints();
-  io.setStopMode?.('abort', 'stopping: versions measuring are stopped, the site is written with what finished');
+  // Writing the site of what finished (every version's folder copied, every file hashed for the
+  // receipts) took longer than the 20 s every other command gets on a machine at load 40, and the
+  // forced exit lost 50 minutes of measurements: a stopped atlas gets ATLAS_STOP_DEADLINE_MS; a
+  // second signal still exits at once.
+  io.setStopMode?.('abort', 'stopping: versions measuring are stopped, the site is written with what finished', ATLAS_STOP_DEADLINE_MS);
   try {
     const built = await buildAtlas({
       out: values.out,
