@@ -6,6 +6,7 @@ import { availableParallelism, cpus, loadavg, platform, release } from 'node:os'
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadCases } from '../dist/runner/cases/load-cases.js';
+import { measureAtlas } from './lib/atlas.mjs';
 import { measureClients } from './lib/clients.mjs';
 import { measureDefaultRun } from './lib/default-run.mjs';
 import { measureDirectCli, measureDirectThroughput } from './lib/direct.mjs';
@@ -16,7 +17,7 @@ import { REPEAT, ROOT } from './lib/measure.mjs';
 import { measureReports } from './lib/reports.mjs';
 import { measureStartup } from './lib/startup.mjs';
 
-const SECTIONS = (process.env.BENCH_ONLY ?? 'startup,direct,loopback,clients,persistent,reports,default,load').split(',');
+const SECTIONS = (process.env.BENCH_ONLY ?? 'startup,direct,loopback,clients,persistent,reports,default,atlas,load').split(',');
 const REPORT_CELLS = Number(process.env.BENCH_REPORT_CELLS ?? 100_000);
 
 const env = { MCP_SCHEMAS_DIR: process.env.MCP_SCHEMAS_DIR ?? '' };
@@ -37,6 +38,8 @@ const sections = {
   persistent: async () => figures.push(...(await measurePersistentLane(cases, concurrency))),
   reports: async () => figures.push(...(await measureReports(REPORT_CELLS))),
   default: async () => figures.push(...(await measureDefaultRun(cases, env))),
+  // The whole atlas (every stack, or BENCH_ATLAS_STACKS): the longest section by far.
+  atlas: async () => figures.push(...(await measureAtlas(env, note))),
   // Last: it runs CPU hogs beside the CLI (stopped before it returns).
   load: async () => figures.push(...(await measureUnderLoad(env, note))),
 };
