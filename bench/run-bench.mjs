@@ -6,6 +6,7 @@ import { availableParallelism, cpus, loadavg, platform, release } from 'node:os'
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadCases } from '../dist/runner/cases/load-cases.js';
+import { measureAtlas } from './lib/atlas.mjs';
 import { measureClients } from './lib/clients.mjs';
 import { measureDefaultRun } from './lib/default-run.mjs';
 import { measureDirectCli, measureDirectThroughput } from './lib/direct.mjs';
@@ -17,7 +18,8 @@ import { REPEAT, ROOT } from './lib/measure.mjs';
 import { measureReports } from './lib/reports.mjs';
 import { measureStartup } from './lib/startup.mjs';
 
-const SECTIONS = (process.env.BENCH_ONLY ?? 'startup,direct,loopback,clients,persistent,reports,default,memory,load').split(',');
+// memory (a 100,000-case run) and atlas (every stack's releases) take long: only when named in BENCH_ONLY.
+const SECTIONS = (process.env.BENCH_ONLY ?? 'startup,direct,loopback,clients,persistent,reports,default,load').split(',');
 const REPORT_CELLS = Number(process.env.BENCH_REPORT_CELLS ?? 100_000);
 
 const env = { MCP_SCHEMAS_DIR: process.env.MCP_SCHEMAS_DIR ?? '' };
@@ -39,6 +41,8 @@ const sections = {
   reports: async () => figures.push(...(await measureReports(REPORT_CELLS))),
   default: async () => figures.push(...(await measureDefaultRun(cases, env))),
   memory: async () => figures.push(...(await measureMemory(env))),
+  // The whole atlas (every stack, or BENCH_ATLAS_STACKS): the longest section by far.
+  atlas: async () => figures.push(...(await measureAtlas(env, note))),
   // Last: it runs CPU hogs beside the CLI (stopped before it returns).
   load: async () => figures.push(...(await measureUnderLoad(env, note))),
 };

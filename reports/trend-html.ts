@@ -1,9 +1,8 @@
 // The trend partial's data (templates/trend.hbs): the families of reports/trend-view-model.ts
 // with the inline SVG chart laid out (bars per version: passed, failed, false successes) and
 // every user-supplied string sanitized. Handlebars escapes all of it again.
-import type { Cell, RunResult } from '../runner/types.js';
 import { sanitizeText } from './redact.js';
-import { buildTrendFamilies, type TrendChange, type TrendFamily } from './trend-view-model.js';
+import { buildTrendFamilies, type TrendChange, type TrendFamily, type TrendSourceCell } from './trend-view-model.js';
 
 const BAR = 7;
 const GAP = 8;
@@ -34,7 +33,7 @@ export interface TrendChartBar {
 }
 
 /** The template's view of one family. */
-export function buildTrendViews(result: Pick<RunResult, 'targets'> & { cells: Iterable<Cell> }) {
+export function buildTrendViews(result: { targets: readonly { name: string; version?: string }[]; cells: Iterable<TrendSourceCell> }) {
   return buildTrendFamilies(result.cells, result.targets).map((family, index) => toView(family, index));
 }
 

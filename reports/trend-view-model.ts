@@ -6,7 +6,7 @@
 import { compareTableText } from '../runner/cases/compare-table-text.js';
 import { compareVersions } from '../runner/compare/order-versions.js';
 import { getTargetFamily } from '../runner/compare/pair-targets.js';
-import type { Cell, CellStatus, Consequence, Verdict } from '../runner/types.js';
+import type { Cell, CellStatus, Check, Consequence, Verdict } from '../runner/types.js';
 import { PROTOCOL_VERSIONS } from '../runner/types.js';
 
 export type TrendChange = 'fix' | 'regression' | 'changed';
@@ -75,8 +75,15 @@ const RANK: Record<CellStatus, number | undefined> = { pass: 3, xpass: 3, non_st
 const PASSED: ReadonlySet<CellStatus> = new Set(['pass', 'xpass', 'non_strict']);
 const FAILED: ReadonlySet<CellStatus> = new Set(['fail', 'xfail']);
 
+/** What the trend reads of a cell: a whole Cell, or the atlas's compact one (runner/atlas). */
+export type TrendSourceCell = Pick<Cell, 'target' | 'case' | 'protocolVersion' | 'status'> & {
+  actual: readonly (TrendVerdict | null)[];
+  checks: readonly Pick<Check, 'passed' | 'consequence'>[];
+};
+type TrendVerdict = Pick<Verdict, 'outcome' | 'status' | 'code'>;
+
 /** One trend per family with at least two versions in the run, families in order of first appearance. */
-export function buildTrendFamilies(cells: Iterable<Cell>, targets: readonly { name: string; version?: string }[]): TrendFamily[] {
+export function buildTrendFamilies(cells: Iterable<TrendSourceCell>, targets: readonly { name: string; version?: string }[]): TrendFamily[] {
   const names = new Set(targets.map((t) => t.name));
   for (const cell of cells) names.add(cell.target);
   const byFamily = new Map<string, string[]>();
@@ -92,7 +99,7 @@ export function buildTrendFamilies(cells: Iterable<Cell>, targets: readonly { na
   return trends;
 }
 
-function buildFamily(family: string, members: { name: string; version: string }[], cells: Iterable<Cell>): TrendFamily {
+function buildFamily(family: string, members: { name: string; version: string }[], cells: Iterable<TrendSourceCell>): TrendFamily {
   const index = new Map(members.map((m, i) => [m.name, i]));
   // Each cell is kept as what the trend shows of it, never whole: a family may hold most of a huge run.
   const rowsByKey = new Map<string, { caseId: string; protocolVersion: string; cells: (SeenCell | undefined)[] }>();
@@ -165,7 +172,7 @@ interface SeenCell {
   falseSuccess: boolean;
 }
 
-function describeCell(cell: Cell | undefined): TrendCell {
+function describeCell(cell: TrendSourceCell | undefined): TrendCell {
   if (!cell) return { status: 'none', outcome: '—' };
   if (cell.status === 'skip' || cell.status === 'error') return { status: cell.status, outcome: cell.status };
   const consequence = findConsequences(cell)[0];
@@ -173,13 +180,13 @@ function describeCell(cell: Cell | undefined): TrendCell {
 }
 
 /** `HTTP_ERROR 503`, `JSONRPC_ERROR -32602`, `TOOL_SUCCESS`; `none` where the client concluded nothing. */
-export function formatVerdict(verdict: Verdict | null): string {
+export function formatVerdict(verdict: TrendVerdict | null): string {
   if (!verdict) return 'none';
   const detail = verdict.status ?? verdict.code;
   return detail === undefined ? verdict.outcome : `${verdict.outcome} ${detail}`;
 }
 
-function findConsequences(cell: Cell): Consequence[] {
+function findConsequences(cell: Pick<TrendSourceCell, 'checks'>): Consequence[] {
   return cell.checks.filter((c) => !c.passed && c.consequence !== undefined).map((c) => c.consequence!);
 }
 

@@ -15,7 +15,7 @@ export interface CliIo {
   /** Aborted on SIGINT/SIGTERM (while the stop mode is 'abort') or on a fatal error; the reason is the StopReason. */
   signal?: AbortSignal;
   /** What the first SIGINT/SIGTERM does from now on (see StopMode); absent when not a real process. */
-  setStopMode?(mode: StopMode, note?: string): void;
+  setStopMode?(mode: StopMode, note?: string, deadlineMs?: number): void;
   /** Reads all of standard input (`validate -`). @default reads process.stdin */
   readStdin?: () => Promise<string>;
   /** The pinned-schema cache folder (`schemas`, `validate`). @default from env (XDG_CACHE_HOME) */
@@ -53,6 +53,8 @@ let stopMode: StopMode = 'exit';
 let stopNote = DEFAULT_NOTES.exit;
 let signals = 0;
 let deadline: NodeJS.Timeout | undefined;
+/** How long a stop may take before the process exits anyway (a command writing much may ask for more). */
+let stopDeadlineMs = STOP_DEADLINE_MS;
 let finished = false;
 
 /** From now on, exiting with the status already set is planned (the exit guard lets it through). */
@@ -80,9 +82,9 @@ export function stopRun(reason: StopReason): void {
   if (stopMode === 'exit') process.exit(code);
   if (stopMode === 'abort' && controller && !controller.signal.aborted) controller.abort(reason);
   deadline ??= setTimeout(() => {
-    process.stderr.write(`mcp-error-matrix: still not stopped ${STOP_DEADLINE_MS / 1000} s after ${reason}; exiting now (reports may be missing)\n`);
+    process.stderr.write(`mcp-error-matrix: still not stopped ${stopDeadlineMs / 1000} s after ${reason}; exiting now (reports may be missing)\n`);
     process.exit(code);
-  }, STOP_DEADLINE_MS).unref();
+  }, stopDeadlineMs).unref();
 }
 
 function getProcessSignal(): AbortSignal {
@@ -120,9 +122,10 @@ export function createProcessIo(): CliIo {
   }
   return {
     signal: getProcessSignal(),
-    setStopMode: (mode, note) => {
+    setStopMode: (mode, note, deadlineMs) => {
       stopMode = mode;
       stopNote = note ?? DEFAULT_NOTES[mode];
+      stopDeadlineMs = deadlineMs ?? STOP_DEADLINE_MS;
     },
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),

@@ -52,6 +52,10 @@ const COMMANDS: Record<string, { load: () => Promise<CommandModule>; summary: st
     load: () => import('./commands/merge-command.js').then((m) => ({ usage: m.MERGE_USAGE, run: m.runMergeCommand })),
     summary: 'combine the report folders of `run --shard i/n` into one report: merge <dirs…> --out DIR',
   },
+  atlas: {
+    load: () => import('./commands/atlas-command.js').then((m) => ({ usage: m.ATLAS_USAGE, run: m.runAtlasCommand })),
+    summary: 'every built-in client stack × release × protocol version as a static site: atlas --out DIR [--since DIR]',
+  },
 };
 
 const USAGE = `Usage: mcp-error-matrix <command> [options]

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { renderFullChunks as renderJsonChunks } from '../../dist/reports/json-full.js';
 import { makeTempDir, ratio, ROOT } from './measure.mjs';
 import { makeSyntheticReportSource } from './synthetic-result.mjs';
-import { watchTreeRss } from './tree-rss.mjs';
+import { sampleTreeRss } from './tree-rss.mjs';
 
 const CLI = join(ROOT, 'bin', 'mcp-error-matrix.js');
 const RSS_PROBE = fileURLToPath(new URL('./rss-probe.mjs', import.meta.url));
@@ -30,12 +30,12 @@ export function runCliMeasured(args, { cwd, env }) {
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const child = spawn(process.execPath, ['--import', RSS_PROBE, CLI, ...args], { cwd, env: { ...process.env, ...env, BENCH_RSS_FILE: rssFile }, stdio: ['ignore', 'ignore', 'pipe'] });
-    const watch = watchTreeRss(/** @type {number} */ (child.pid));
+    const watch = sampleTreeRss(/** @type {number} */ (child.pid), 100);
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (chunk) => (stderr = (stderr + chunk).slice(-4000)));
     child.on('error', reject);
     child.on('close', (code) => {
-      const treeMb = watch.stop();
+      const treeMb = watch.stop().peakMb;
       let ownMb = NaN;
       try {
         ownMb = Number(readFileSync(rssFile, 'utf8')) / 1024;

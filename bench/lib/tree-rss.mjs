@@ -1,57 +1,65 @@
 // @ts-check
-// Peak RSS of a whole process tree (a process and every descendant), sampled from /proc: the
-// runner, its worker threads (inside its own RSS) and any client processes it starts.
+// The peak resident memory of a whole process tree (the process and every descendant, summed),
+// sampled from Linux /proc every `intervalMs`: a worker per client version lives outside the
+// runner's own resourceUsage(), so only the tree's sum says what the machine had to hold.
 import { readdirSync, readFileSync } from 'node:fs';
 
 const PAGE_KB = 4;
 
-/** RSS (KiB) of `root` and all its live descendants now; NaN without /proc. */
+/** RSS (KiB) of `root` and all its live descendants, or NaN without /proc. */
 export function readTreeRssKb(root) {
   let entries;
   try {
     entries = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
   } catch {
-    return NaN;
+    return { kb: NaN, processes: 0 };
   }
-  const parents = new Map();
-  const rss = new Map();
+  const procs = new Map();
   for (const pid of entries) {
     try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      parents.set(Number(pid), Number(fields[1]));
-      // statm's second field: resident pages.
-      rss.set(Number(pid), Number(readFileSync(`/proc/${pid}/statm`, 'utf8').split(' ')[1]) * PAGE_KB);
+      // Fields after the command name (which may hold spaces) start at the last ')'.
+      const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+      procs.set(Number(pid), { parent: Number(fields[1]), rssKb: Number(fields[21]) * PAGE_KB });
     } catch {
-      // Ended while being read.
+      // The process ended while being read.
     }
   }
-  let total = 0;
+  const mine = procs.get(root);
+  if (!mine) return { kb: 0, processes: 0 };
+  let kb = mine.rssKb;
+  let processes = 1;
   const stack = [root];
-  const seen = new Set();
-  while (stack.length > 0) {
-    const pid = stack.pop();
-    if (seen.has(pid)) continue;
-    seen.add(pid);
-    total += rss.get(pid) ?? 0;
-    for (const [child, parent] of parents) if (parent === pid) stack.push(child);
+  while (stack.length) {
+    const parent = stack.pop();
+    for (const [pid, proc] of procs) {
+      if (proc.parent !== parent) continue;
+      kb += proc.rssKb;
+      processes += 1;
+      stack.push(pid);
+    }
   }
-  return total;
+  return { kb, processes };
 }
 
-/** Samples the tree of `root` every `intervalMs` until stopped; stop() returns the peak in MB. */
-export function watchTreeRss(root, intervalMs = 100) {
+/** Samples the tree under `pid` until stopped; returns the peak (MB) and the most processes seen at once. */
+export function sampleTreeRss(pid, intervalMs = 250) {
   let peakKb = 0;
-  const sample = () => {
-    const kb = readTreeRssKb(root);
-    if (Number.isFinite(kb)) peakKb = Math.max(peakKb, kb);
+  let peakProcesses = 0;
+  let samples = 0;
+  const take = () => {
+    const { kb, processes } = readTreeRssKb(pid);
+    if (!Number.isFinite(kb)) return;
+    samples += 1;
+    if (kb > peakKb) peakKb = kb;
+    if (processes > peakProcesses) peakProcesses = processes;
   };
-  const timer = setInterval(sample, intervalMs);
-  sample();
+  take();
+  const timer = setInterval(take, intervalMs);
   return {
-    stop: () => {
+    stop() {
       clearInterval(timer);
-      return peakKb / 1024;
+      return { peakMb: peakKb / 1024, peakProcesses, samples };
     },
   };
 }

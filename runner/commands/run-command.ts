@@ -302,7 +302,7 @@ function* digestCells(source: ReportSource): Iterable<Pick<Cell, 'case' | 'targe
 }
 
 /** Loads and verifies the pinned schemas (unless --no-schemas) and compiles the validator once for the run. */
-async function prepareSchemaCheck(schemas: string | false | undefined, io: CliIo) {
+export async function prepareSchemaCheck(schemas: string | false | undefined, io: CliIo) {
   if (schemas === false) return undefined;
   const { checkScriptedResponses, createSchemaValidator, getValidatorCodeCacheDir, resolveSchemas, toSchemaInfo } = await import('../schema-check/index.js');
   const loaded = await resolveSchemas({ ...(schemas === undefined ? {} : { schemasDir: resolve(io.cwd, schemas) }), env: io.env });

@@ -105,8 +105,8 @@ interface CachedList {
   versions: string[];
 }
 
-/** The registry's version list for a package: the cached copy while fresh, else npm view (a stale copy when npm fails). */
-async function getPublishedVersions(spec: string, packageName: string, options: ExpandRangeOptions): Promise<string[]> {
+/** The registry's version list for a package: the cached copy while fresh, else npm view (a stale copy when npm fails). `spec` names the flag in errors. */
+export async function getPublishedVersions(spec: string, packageName: string, options: ExpandRangeOptions): Promise<string[]> {
   const file = join(options.cacheDir ?? getDefaultCacheDir(), '.versions', `${packageName.replace('/', '+')}.json`);
   const now = (options.now ?? Date.now)();
   const cached = await readCachedList(file);
