@@ -38,7 +38,8 @@ export async function writeAtlasSite(outDir: string, index: AtlasIndex, options:
         { name: SUMS_FILE, content: receipts.sha256sums },
       ];
     },
-    { ...(cwd === undefined ? {} : { cwd }), ...(home === undefined ? {} : { home }), ...(shownAs === undefined ? {} : { shownAs }) },
+    // The marker names the receipts too, so a later atlas or run knows the tool wrote them (issue 28).
+    { finalizeNames: [RECEIPTS_FILE, SUMS_FILE], ...(cwd === undefined ? {} : { cwd }), ...(home === undefined ? {} : { home }), ...(shownAs === undefined ? {} : { shownAs }) },
   );
   return files.length + 2;
 }
