@@ -43,6 +43,7 @@ const SCOPE_TESTS: Record<string, string[]> = {
     'runner/targets/sdk/read-observation.test.ts',
     'runner/targets/sdk/map-sdk-outcome-edges.test.ts',
     'runner/targets/sdk/stacks/map-*-outcome.test.ts',
+    'runner/targets/sdk/stacks/stack-words.test.ts',
     'runner/targets/sdk/expand-version-range.test.ts',
   ],
   compare: ['runner/compare/*.test.ts', 'runner/shard/*.test.ts', 'reports/trend-*.test.ts', 'reports/html-templates.test.ts'],
