@@ -114,6 +114,9 @@ describe('the mapping contract: a conclusion only from what the library did', ()
       none: "the library hung until the host's last-resort abort, then threw AbortError: aborted",
     });
   });
+  it('a hung record without its time still concludes nothing (it does not crash the mapping)', () => {
+    expect(mapping.mapObservation('ts-sdk', { hung: null }, context)).toEqual({ none: "the call never settled, even undefined ms after the host's last-resort abort" });
+  });
   it('hostAborted must be true: another value leaves the record to its row', () => {
     expect(brief(mapping.mapObservation('ts-sdk', { threw: { class: 'AbortError', name: 'AbortError', message: 'aborted' }, hostAborted: 'yes' }, context))).toEqual({ outcome: 'NO_RESPONSE' });
   });

@@ -72,6 +72,12 @@ describe('Mastra: what execute gave the host, in words', () => {
     const big = 'y'.repeat(300);
     expect(mastra({ returned: big })).toEqual({ verdict: { outcome: 'TOOL_SUCCESS', detail: `execute returned the structured content: ${JSON.stringify(big).slice(0, 200)}` } });
   });
+  it('a value JSON cannot write (undefined) still reads as a success, in words', () => {
+    expect(mastra({ returned: undefined })).toEqual({ verdict: { outcome: 'TOOL_SUCCESS', detail: 'execute returned the structured content: undefined' } });
+    expect(mapFor('openai-agents')({ returned: undefined })).toEqual({ verdict: { outcome: 'TOOL_SUCCESS', detail: 'callTool returned a non-array: undefined' } });
+    const big = { text: 'z'.repeat(300) };
+    expect(mapFor('openai-agents')({ returned: big })).toEqual({ verdict: { outcome: 'TOOL_SUCCESS', detail: `callTool returned a non-array: ${JSON.stringify(big).slice(0, 200)}` } });
+  });
   it('a v2 error with no row is a gap in Mastra\'s name', () => {
     expect(mastra(threw(new SdkError('SOMETHING_NEW', 'new'), v2Client))).toEqual({ gap: expect.stringMatching(/^mastra has no mapping for a thrown SdkError/) });
   });
