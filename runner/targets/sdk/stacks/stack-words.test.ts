@@ -56,6 +56,9 @@ describe('Mastra: what execute gave the host, in words', () => {
   it('a MastraError is one only with a string id and a string domain; otherwise the v2 rows read it', () => {
     expect(mastra(mastraError('MCP_CLIENT_TOOL_EXECUTION_FAILED', undefined, 'failed'))).toEqual({ gap: 'mastra has no mapping for a thrown MastraError: failed' });
     expect(mastra(mastraError(7, 'MCP', 'failed'))).toEqual({ gap: 'mastra has no mapping for a thrown MastraError: failed' });
+    // A v2 error that happens to carry a domain but no string id is read by the v2 rows, not as Mastra's.
+    const timedOut = { class: 'SdkError', name: 'SdkError', instanceOf: ['SdkError'], code: 'REQUEST_TIMEOUT', message: 'Request timed out', properties: { id: 1, domain: 'MCP' } };
+    expect(brief(mastra({ threw: timedOut }))).toEqual({ outcome: 'NO_RESPONSE' });
     expect(mastra(mastraError('OTHER', 'MCP', 'schema too complex'))).toEqual({ gap: 'mastra has no mapping for a thrown MastraError: schema too complex' });
   });
   it('an output validation error keeps the wrapper\'s message; an error object missing a field is a value', () => {
