@@ -1,7 +1,8 @@
-// StrykerJS on the code that decides verdicts and evidence (issue 17): `npm run mutate`, not part
-// of `npm test`. MUTATE_SCOPE=classify|judge|baseline|reports mutates one folder, with its own
-// incremental file and reports under mutation-report/<scope>/ (a full run takes over an hour on
-// two shared cores; see README § Development).
+// StrykerJS on the code that decides verdicts and evidence (issue 17) and, since issue 29, on the
+// code whose mistake changes a verdict, a count, a comparison or a file on disk: `npm run mutate`,
+// not part of `npm test`. MUTATE_SCOPE=<scope> mutates one scope, with its own incremental file
+// and reports under mutation-report/<scope>/, and runs only that scope's tests
+// (vitest.mutate.config.ts). A full run takes hours on two shared cores; see docs/mutation.md.
 const SCOPES = {
   classify: ['runner/classify/**/*.ts'],
   judge: ['runner/judge/**/*.ts'],
@@ -17,6 +18,21 @@ const SCOPES = {
     'reports/redact-text.ts',
     'reports/strip-control.ts',
   ],
+  // Issue 29: what a client library did, mapped onto the taxonomy (a wrong row is a wrong verdict
+  // about a library), and which versions of a range are run.
+  adapters: [
+    'runner/targets/sdk/map-observation.mjs',
+    'runner/targets/sdk/map-sdk-outcome.mjs',
+    'runner/targets/sdk/read-observation.mjs',
+    'runner/targets/sdk/stacks/map-*-outcome.mjs',
+    'runner/targets/sdk/expand-version-range.ts',
+  ],
+  // `compare`, `merge` and the trend: regressions, fixes, counts over shards, version order.
+  compare: ['runner/compare/**/*.ts', 'runner/shard/**/*.ts', 'reports/trend-*.ts'],
+  // The counts every report prints and the --out guard (a wrong answer there loses a user's files).
+  'report-folder': ['reports/count-failures.ts', 'reports/check-report-folder.ts', 'reports/folder-lock.ts', 'reports/recover-report-folder.ts'],
+  // The formats CI reads, and what each protocol version has.
+  formats: ['reports/tap.ts', 'reports/junit.ts', 'reports/markdown.ts', 'runner/version-features.ts'],
 };
 // Tests and the builders they share are not production code.
 const NOT_MUTATED = ['!**/*.test.ts', '!runner/classify/test-inputs.ts', '!runner/judge/client/test-recordings.ts'];

@@ -31,10 +31,12 @@ describe('counting failures per target', () => {
       makeCell({ case: 'c', target: 't', status: 'xfail', checks: [graded('unsafe-retry')] }),
       makeCell({ case: 'd', target: 't', status: 'xfail', checks: [graded('unsafe-retry')] }),
       makeCell({ case: 'e', target: 't', status: 'xfail', checks: [graded('false-success')] }),
+      // A stale baseline entry fails the run: unexpected, never known (issue 29's planted bug).
+      makeCell({ case: 'f', target: 't', status: 'xpass' }),
     ];
     const [failures] = countFailures(makeRunResult({ targets: [{ name: 't', kind: 'builtin' }], cells }));
-    expect(failures).toMatchObject({ target: 't', all: 5, unexpected: { total: 2 }, known: { total: 3 } });
-    expect(formatFailureLine(failures!)).toBe('2 unexpected: 1 false success, 1 error (not measured) · 3 known: 1 false success, 2 unsafe retries');
+    expect(failures).toMatchObject({ target: 't', all: 6, unexpected: { total: 3 }, known: { total: 3 } });
+    expect(formatFailureLine(failures!)).toBe('3 unexpected: 1 false success, 1 error (not measured), 1 stale baseline entry · 3 known: 1 false success, 2 unsafe retries');
   });
 });
 

@@ -52,13 +52,18 @@ beforeAll(async () => {
   // The run's timeout is long although every answer comes at once: a cell is `error` when this
   // process's loop stalls for half of it (run-cell.ts). In one full-suite run the first cell of
   // both runs, while the nine clients were starting, was `error` after a 2.5 s stall at 4000 ms.
-  const [together, oneAtATime] = await Promise.all([
+  // Wedged on baseline, the table's first case: every later case runs after a wedge. A run of its
+  // own, so the faulty targets' run does not wait for its deadlines.
+  const wedged = [createCommandTarget({ name: 'wedged', command: 'node test/fixtures/clients/persistent-faulty.mjs wedged baseline', persistent: 1, cwd: ROOT, env, timeoutMs: 8000 })];
+  const [together, oneAtATime, wedgedRun] = await Promise.all([
     runMatrix({ cases: table, targets: correct, timeoutMs: 10_000, concurrency: 4 }),
     runMatrix({ cases: table, targets: faulty, timeoutMs: 10_000, concurrency: 1 }),
+    runMatrix({ cases: table, targets: wedged, timeoutMs: 10_000, concurrency: 1 }),
   ]);
-  matrix = { ...together, cells: [...together.cells, ...oneAtATime.cells] };
-  await Promise.all([...correct, ...faulty].map((target) => target.close?.()));
-}, 240_000);
+  matrix = { ...together, cells: [...together.cells, ...oneAtATime.cells, ...wedgedRun.cells] };
+  await Promise.all([...correct, ...faulty, ...wedged].map((target) => target.close?.()));
+  // A bound, not a measure: at load 30-38 the three runs took 120-134 s (two runs of this file, issue 29).
+}, 300_000);
 
 describe('the persistent lane', () => {
   it('judges a correct persistent client on every cell, at every version, like a one-process client', () => {
@@ -92,6 +97,20 @@ describe('the persistent lane', () => {
       else expect({ status: cell.status, reason: cell.reason }, where).toMatchObject({ status: 'error', reason: expect.stringMatching(reason) });
     }
     expect(cellsOf(name(fault)).filter((cell) => cell.status === 'error').length).toBe(cellsOf(name(fault)).filter((cell) => cell.case === 'tool-is-error').length);
+  });
+
+  it('retires a wedged client: the cell it stopped on is error with the reason, and every cell after it passes on a new client', () => {
+    // A wedged client answers nothing at all from its first baseline cell on (each new process
+    // wedges on its own first one). Kept in the pool, it would take every later cell and each
+    // would be `error`, its message saying a new client was started.
+    expect(table[0]!.case.id).toBe('baseline'); // the other cases run after a wedge (concurrency 1)
+    const cells = cellsOf('wedged');
+    expect(cells.length).toBe(countCells());
+    for (const cell of cells) {
+      const id = `${cell.case} ${cell.protocolVersion}`;
+      if (cell.case === 'baseline') expect({ id, status: cell.status, reason: cell.reason }).toEqual({ id, status: 'error', reason: 'the persistent client gave no answer for this cell within 8000 ms; its client takes no more cells and a new one is started' });
+      else expect({ id, status: cell.status, reason: cell.reason }).toEqual({ id, status: 'pass', reason: undefined });
+    }
   });
 
   it('fails a cell whose answer says it concluded nothing ("verdict": null): never a pass', () => {

@@ -60,6 +60,15 @@ describe('langchain mapping', () => {
     (result as { cause?: unknown }).cause = new Error('✖ Invalid input\n  → at content[0].text');
     expect(brief(map(threw(result)))).toEqual({ outcome: 'INVALID_TOOL_RESULT' });
   });
+  it("only one issue at the root is the envelope's: several issues are a result's, even when the first has no path", () => {
+    const text = '✖ Invalid input\n✖ Invalid input\n  → at content[0].text';
+    const error = new ToolException(text);
+    (error as { cause?: unknown }).cause = new Error(text);
+    expect(map(threw(error))).toMatchObject({ verdict: { outcome: 'INVALID_TOOL_RESULT', detail: expect.stringMatching(/\(a ZodError of the SDK's result schema\)$/) } });
+    const two = new ToolException('✖ Invalid input\n✖ Required');
+    (two as { cause?: unknown }).cause = new Error('✖ Invalid input\n✖ Required');
+    expect(brief(map(threw(two)))).toEqual({ outcome: 'INVALID_TOOL_RESULT' });
+  });
   it('anything else (e.g. ToolInputParsingException) is an adapter gap', () => {
     const error = Object.assign(new Error('Received tool input did not match expected schema'), { name: 'ToolInputParsingException' });
     expect(map(threw(error))).toEqual({ gap: 'langchain has no mapping for a thrown Error (ToolInputParsingException): Received tool input did not match expected schema' });
