@@ -100,6 +100,10 @@ function mapText(message, context, words) {
   // The v2 transport's InsufficientScopeError: a 403 `insufficient_scope` it cannot step up from.
   if (/^Insufficient scope: /.test(message)) return verdict('HTTP_ERROR', words, { status: 403 });
   if (/ in JSON at position \d+|^Unexpected end of JSON input|is not valid JSON|^Unexpected token|^Bad control character in string literal/.test(message)) return verdict('MALFORMED_JSON', words);
+  // The SDK's own texts for a lost call; but 2.x prints a JSON-RPC error's message without its code,
+  // so when the server answered the call with an error, the same text is the server's (a -32001
+  // "Request timed out" it sent is not the CLI's lost call; issue 29): mapEnvelope reads it as such.
+  if (/^(Request timed out|Connection closed)\b/.test(message) && context.peerErrorCodes.length > 0) return undefined;
   if (/^(Request timed out|Connection closed|fetch failed|terminated)\b/.test(message)) return lostVerdict(context, words);
   if (/exceeded \d+ input[-_]required rounds/.test(message)) return verdict('INPUT_REQUIRED', words);
   if (/^Invalid result for tools\/call|^Unsupported result type|^Protocol value failed schema validation|declares an output schema but returned no structured content|^data(\/\S*)? must /.test(message)) {
