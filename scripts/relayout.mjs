@@ -37,7 +37,7 @@ const MODULES = {
   // The text formats, one module each: TAP, results.json (+ its evidence), summary.json, JUnit, Markdown.
   'reports/formats': ['tap', 'yaml-plain', 'json', 'json-full', 'summary-json', 'junit', 'markdown'],
   // matrix.html: the page, its view model, grid, details, templates and the build step that precompiles them.
-  'reports/html': ['html', 'html-details', 'html-details-text', 'html-grid', 'html-json-script', 'html-target-bars', 'html-templates', 'html-view-model', 'status-style', 'runner/build-html-templates'],
+  'reports/html': ['html', 'html-details', 'html-details-text', 'html-grid', 'html-json-script', 'html-target-bars', 'html-templates', 'html-view-model', 'status-style', 'spilled-parts', 'runner/build-html-templates'],
   // Versions of one client side by side, in the HTML page and in summary.md.
   'reports/trend': ['trend-view-model', 'trend-html', 'trend-markdown'],
   // receipts.json: hashing, signing, verifying.
@@ -45,7 +45,7 @@ const MODULES = {
   // What no report may carry: secrets and control characters.
   'reports/redaction': ['redact', 'redact-text', 'redact-result', 'strip-control'],
   // Whether --out may be used, the lock, the marker, the atomic write and its recovery.
-  'reports/report-folder': ['check-report-folder', 'folder-lock', 'recover-report-folder', 'report-marker', 'write', 'describe-fs-error', 'read-small-file'],
+  'reports/report-folder': ['check-report-folder', 'folder-lock', 'recover-report-folder', 'report-marker', 'write', 'describe-fs-error', 'read-small-file', 'find-foreign-entries', 'hold-report-folder'],
   // The command line: argv, flags, options, the process and its streams.
   'runner/cli': ['cli', 'cli-io', 'cli-process', 'cli-invocation', 'command-flags', 'options'],
   // The words every stage shares: result and recording types, vocabulary, what each protocol version has.
