@@ -8,15 +8,15 @@ const SCOPES = {
   judge: ['runner/judge/**/*.ts'],
   baseline: ['runner/baseline/**/*.ts'],
   reports: [
-    'reports/verify.ts',
-    'reports/receipts.ts',
-    'reports/locate-receipt-roots.ts',
+    'reports/receipts/verify.ts',
+    'reports/receipts/receipts.ts',
+    'reports/receipts/locate-receipt-roots.ts',
     // Signing decides whether a report is believed too (issue 13 §4).
-    'reports/sign-receipts.ts',
-    'reports/verify-signature.ts',
-    'reports/redact.ts',
-    'reports/redact-text.ts',
-    'reports/strip-control.ts',
+    'reports/receipts/sign-receipts.ts',
+    'reports/receipts/verify-signature.ts',
+    'reports/redaction/redact.ts',
+    'reports/redaction/redact-text.ts',
+    'reports/redaction/strip-control.ts',
   ],
   // Issue 29: what a client library did, mapped onto the taxonomy (a wrong row is a wrong verdict
   // about a library), and which versions of a range are run.
@@ -30,9 +30,9 @@ const SCOPES = {
   // `compare`, `merge` and the trend: regressions, fixes, counts over shards, version order.
   compare: ['runner/compare/**/*.ts', 'runner/shard/**/*.ts', 'reports/trend-*.ts'],
   // The counts every report prints and the --out guard (a wrong answer there loses a user's files).
-  'report-folder': ['reports/count-failures.ts', 'reports/check-report-folder.ts', 'reports/folder-lock.ts', 'reports/recover-report-folder.ts'],
+  'report-folder': ['reports/model/count-failures.ts', 'reports/report-folder/check-report-folder.ts', 'reports/report-folder/folder-lock.ts', 'reports/report-folder/recover-report-folder.ts'],
   // The formats CI reads, and what each protocol version has.
-  formats: ['reports/tap.ts', 'reports/junit.ts', 'reports/markdown.ts', 'runner/version-features.ts'],
+  formats: ['reports/formats/tap.ts', 'reports/formats/junit.ts', 'reports/formats/markdown.ts', 'runner/vocabulary/version-features.ts'],
 };
 // Tests and the builders they share are not production code.
 const NOT_MUTATED = ['!**/*.test.ts', '!runner/classify/test-inputs.ts', '!runner/judge/client/test-recordings.ts'];

@@ -7,7 +7,7 @@ import { defineConfig } from 'vitest/config';
 
 // Files that touch the disk or load every fixture run last: StrykerJS stops at the first
 // failing test, so a mutant the table-driven unit tests kill never waits for them.
-const SLOW_LAST = ['reports/receipts.test.ts', 'runner/classify/fixtures.test.ts'];
+const SLOW_LAST = ['reports/receipts/receipts.test.ts', 'runner/classify/fixtures.test.ts'];
 
 class FastFirstSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
@@ -22,15 +22,15 @@ const VERDICT_TESTS = [
   'runner/classify/**/*.test.ts',
   'runner/judge/**/*.test.ts',
   'runner/baseline/**/*.test.ts',
-  'reports/receipts.test.ts',
-  'reports/receipts-rules.test.ts',
-  'reports/redact-rules.test.ts',
-  'reports/redact-text-rules.test.ts',
-  'reports/redact.test.ts',
-  'reports/sign-receipts-rules.test.ts',
-  'reports/locate-receipt-roots.test.ts',
-  'reports/verify.test.ts',
-  'reports/verify-rules.test.ts',
+  'reports/receipts/receipts.test.ts',
+  'reports/receipts/receipts-rules.test.ts',
+  'reports/redaction/redact-rules.test.ts',
+  'reports/redaction/redact-text-rules.test.ts',
+  'reports/redaction/redact.test.ts',
+  'reports/receipts/sign-receipts-rules.test.ts',
+  'reports/receipts/locate-receipt-roots.test.ts',
+  'reports/receipts/verify.test.ts',
+  'reports/receipts/verify-rules.test.ts',
 ];
 const SCOPE_TESTS: Record<string, string[]> = {
   classify: VERDICT_TESTS,
@@ -46,9 +46,9 @@ const SCOPE_TESTS: Record<string, string[]> = {
     'runner/targets/sdk/stacks/stack-words.test.ts',
     'runner/targets/sdk/expand-version-range.test.ts',
   ],
-  compare: ['runner/compare/*.test.ts', 'runner/shard/*.test.ts', 'reports/trend-*.test.ts', 'reports/html-templates.test.ts'],
-  'report-folder': ['reports/count-failures.test.ts', 'reports/adapter-gap-reports.test.ts', 'reports/summary-json.test.ts', 'reports/check-report-folder-rules.test.ts', 'reports/folder-lock.test.ts', 'reports/write.test.ts', 'reports/write-errors.test.ts'],
-  formats: ['reports/tap*.test.ts', 'reports/junit*.test.ts', 'reports/markdown*.test.ts', 'runner/version-features.test.ts'],
+  compare: ['runner/compare/*.test.ts', 'runner/shard/*.test.ts', 'reports/trend-*.test.ts', 'reports/html/html-templates.test.ts'],
+  'report-folder': ['reports/model/count-failures.test.ts', 'reports/formats/adapter-gap-reports.test.ts', 'reports/formats/summary-json.test.ts', 'reports/report-folder/check-report-folder-rules.test.ts', 'reports/report-folder/folder-lock.test.ts', 'reports/report-folder/write.test.ts', 'reports/report-folder/write-errors.test.ts'],
+  formats: ['reports/tap*.test.ts', 'reports/junit*.test.ts', 'reports/markdown*.test.ts', 'runner/vocabulary/version-features.test.ts'],
 };
 // Not test/default-run-observations.test.ts: it maps every recorded call of the default run (a few
 // seconds per mutant, and every mapper mutant is covered by it); measured in issue 29, it made the

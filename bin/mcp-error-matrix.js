@@ -1,11 +1,11 @@
 #!/usr/bin/env node
-// The CLI is compiled from runner/cli.ts by `npm run build` (run automatically by `npm ci`/`npm install`).
+// The CLI is compiled from runner/cli/cli.ts by `npm run build` (run automatically by `npm ci`/`npm install`).
 // runCliProcess owns the exit status: an exit guard, fatal-error handlers and bounded exits.
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const ENTRY = new URL('../dist/runner/cli-process.js', import.meta.url);
+const ENTRY = new URL('../dist/runner/cli/cli-process.js', import.meta.url);
 
 /** A clone (or source checkout) has tsconfig.json; the installed package does not ship it. */
 function isClone() {

@@ -4,10 +4,10 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
 import { HOSTILE, SECRETS, makeHostileRunResult } from '../test/make-run-result.js';
 import { expandHtmlEvidence } from '../test/read-results.js';
-import { expandCellRow, unpackEvidence, type DetailsData } from './html-details.js';
-import { render as renderHtml } from './html.js';
-import { render as renderJUnit } from './junit.js';
-import { render as renderMarkdown } from './markdown.js';
+import { expandCellRow, unpackEvidence, type DetailsData } from './html/index.js';
+import { renderHtml } from './html/index.js';
+import { renderJUnit } from './formats/index.js';
+import { renderMarkdown } from './formats/index.js';
 
 const result = makeHostileRunResult();
 const outputs = {

@@ -2,17 +2,17 @@
 // formats also render in chunks, so writing a big run never holds a whole file in memory, and
 // read the cells from a ReportSource, so a source that makes its cells on demand is never held
 // whole either.
-import { UsageError } from '../runner/errors.js';
-import type { RunResult } from '../runner/types.js';
-import type { Comparison } from './compare-types.js';
-import { render as renderHtml, renderChunks as renderHtmlChunks } from './html.js';
-import { render as renderJson, renderChunks as renderJsonChunks } from './json.js';
-import { FULL_RESULTS_FILE, renderFullGzipChunks } from './json-full.js';
-import { render as renderJunit, renderChunks as renderJunitChunks } from './junit.js';
-import { render as renderMarkdown } from './markdown.js';
-import { toReportSource, type ReportSource } from './report-source.js';
-import { render as renderSummaryJson } from './summary-json.js';
-import { render as renderTap, renderChunks as renderTapChunks } from './tap.js';
+import { UsageError } from '../runner/util/errors.js';
+import type { RunResult } from '../runner/vocabulary/types.js';
+import type { Comparison } from './model/index.js';
+import { renderHtml, renderHtmlChunks } from './html/index.js';
+import { renderJson, renderJsonChunks } from './formats/index.js';
+import { FULL_RESULTS_FILE, renderFullGzipChunks } from './formats/index.js';
+import { renderJunit, renderJunitChunks } from './formats/index.js';
+import { renderMarkdown } from './formats/index.js';
+import { toReportSource, type ReportSource } from './model/index.js';
+import { renderSummaryJson } from './formats/index.js';
+import { renderTap, renderTapChunks } from './formats/index.js';
 
 export interface RenderContext {
   /** Regressions and fixes against a previous run, for the formats that show them. */

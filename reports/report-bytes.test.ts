@@ -7,10 +7,10 @@ import { expectGolden } from '../test/expect-golden.js';
 import { makeFreshSource } from '../test/make-report-source.js';
 import { makeRunResult } from '../test/make-run-result.js';
 import { getMixedLargeResult, getMixedLargeTail } from '../test/mixed-large-result.js';
-import type { RunResult } from '../runner/types.js';
+import type { RunResult } from '../runner/vocabulary/types.js';
 import { renderReportChunks, REPORT_FORMATS, type ReportFormatName } from './index.js';
-import { FULL_RESULTS_FILE, renderFullChunks } from './json-full.js';
-import type { ReportSource } from './report-source.js';
+import { FULL_RESULTS_FILE, renderFullChunks } from './formats/index.js';
+import type { ReportSource } from './model/index.js';
 
 function digestText(name: string, chunks: Iterable<string>): string {
   const hash = createHash('sha256');

@@ -1,10 +1,10 @@
 // Writes a run's report folder: every format, then receipts over the bytes on disk.
-import type { RunResult } from '../runner/types.js';
-import { loadPrecompiledTemplates } from './html-templates.js';
+import type { RunResult } from '../runner/vocabulary/types.js';
+import { loadPrecompiledTemplates } from './html/index.js';
 import { renderReportChunks, type RenderContext, type ReportFormatName } from './index.js';
-import { createReceipts, RECEIPTS_FILE, SIGNATURE_FILE, SUMS_FILE, type ReceiptInput, type ReceiptRootOption, type ReceiptsSigner, type RunProvenance } from './receipts.js';
-import type { ReportSource } from './report-source.js';
-import { writeReportFolder, type WriteReportFolderOptions } from './write.js';
+import { createReceipts, RECEIPTS_FILE, SIGNATURE_FILE, SUMS_FILE, type ReceiptInput, type ReceiptRootOption, type ReceiptsSigner, type RunProvenance } from './receipts/index.js';
+import type { ReportSource } from './model/index.js';
+import { writeReportFolder, type WriteReportFolderOptions } from './report-folder/index.js';
 
 export interface WriteRunReportsOptions extends RenderContext, Pick<WriteReportFolderOptions, 'cwd' | 'home' | 'shownAs' | 'onStep' | 'held'> {
   /** Every input the run read (case files, schemas, baseline, runner code, target files). */

@@ -11,9 +11,9 @@ export { resolveTarget, resolveTargets, expandTargetSpecs, DEFAULT_TARGETS } fro
 export { resolveSchemas, createSchemaValidator, checkScriptedResponses } from './schema-check/index.js';
 export { renderReports, REPORT_FORMATS } from '../reports/index.js';
 export { writeRunReports } from '../reports/write-run-reports.js';
-export { sourceFromResult, type ReportHead, type ReportSource } from '../reports/report-source.js';
-export { RunnerError, UsageError, TargetSpecError } from './errors.js';
+export { sourceFromResult, type ReportHead, type ReportSource } from '../reports/model/index.js';
+export { RunnerError, UsageError, TargetSpecError } from './util/errors.js';
 export { CaseTableError } from './cases/case-errors.js';
 export { runClassifierMatrix, type ClassifierMatrixOptions } from './run/run-classifier-matrix.js';
-export { main } from './cli.js';
-export * from './types.js';
+export { main } from './cli/cli.js';
+export * from './vocabulary/types.js';

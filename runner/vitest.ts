@@ -7,7 +7,7 @@ import { selectCases } from './cases/select-cases.js';
 import type { LoadedCase } from './cases/case-types.js';
 import { runMatrix } from './run/run-matrix.js';
 import { createClassifierTarget } from './targets/classifier-target.js';
-import { PROTOCOL_VERSIONS, type Cell, type Classifier, type ProtocolVersion } from './types.js';
+import { PROTOCOL_VERSIONS, type Cell, type Classifier, type ProtocolVersion } from './vocabulary/types.js';
 
 export interface MatrixTestOptions {
   /** Case selectors (ids or globs). @default all */

@@ -3,10 +3,10 @@
 // Run after a schema pin or an ajv upgrade: `npm run pin:validator-code` (needs the pinned schemas).
 import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { packagePath } from '../runner/package-paths.js';
+import { packagePath } from '../runner/util/package-paths.js';
 import { resolveSchemas } from '../runner/schema-check/index.js';
 import { generateDefinitionCode, hashCode, VALIDATOR_CODE_PINS_FILE, type ValidatorCodePins } from '../runner/schema-check/validator-code.js';
-import { PROTOCOL_VERSIONS } from '../runner/types.js';
+import { PROTOCOL_VERSIONS } from '../runner/vocabulary/types.js';
 
 const require = createRequire(import.meta.url);
 const loaded = await resolveSchemas({ env: process.env });

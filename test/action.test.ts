@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { packagePath } from '../runner/package-paths.js';
+import { packagePath } from '../runner/util/package-paths.js';
 import { ensureDist } from './build-dist.js';
 import { readFullResults } from './read-results.js';
 import { SDK_KINDS } from '../runner/targets/sdk/resolve-sdk-package.js';

@@ -31,8 +31,8 @@ async function runIn(name: string, distFiles: Record<string, string>, layout: La
     writeFileSync(join(root, 'node_modules', 'typescript', 'package.json'), '{"name":"typescript"}');
   }
   for (const [file, text] of Object.entries(distFiles)) {
-    mkdirSync(join(root, 'dist', 'runner'), { recursive: true });
-    writeFileSync(join(root, 'dist', 'runner', file), text);
+    mkdirSync(join(root, 'dist', 'runner', 'cli'), { recursive: true });
+    writeFileSync(join(root, 'dist', 'runner', 'cli', file), text);
   }
   const run = await promisify(execFile)(process.execPath, [join(root, 'bin', 'mcp-error-matrix.js'), 'list'], { cwd: root }).then(
     (done) => ({ code: 0, ...done }),
@@ -45,7 +45,7 @@ describe('bin/ before `npm run build` or `npm ci`', () => {
   it('names `npm ci` in a fresh clone, where `npm run build` would fail for want of tsc', async () => {
     const run = await runIn('fresh-clone', {}, 'fresh clone');
     expect(run.code).toBe(2);
-    expect(run.stderr).toBe(`mcp-error-matrix: the compiled CLI is missing or incomplete (${join(run.root, 'dist/runner/cli-process.js')} not found): run \`npm ci\` in ${run.root}/ (it installs the dependencies and builds)\n`);
+    expect(run.stderr).toBe(`mcp-error-matrix: the compiled CLI is missing or incomplete (${join(run.root, 'dist/runner/cli/cli-process.js')} not found): run \`npm ci\` in ${run.root}/ (it installs the dependencies and builds)\n`);
   });
 
   it('says to reinstall an installed copy that lost its compiled CLI', async () => {
@@ -57,13 +57,13 @@ describe('bin/ before `npm run build` or `npm ci`', () => {
   it('names `npm run build` when the compiled CLI is missing in a clone with its dependencies', async () => {
     const run = await runIn('never-built', {});
     expect(run.code).toBe(2);
-    expect(run.stderr).toBe(`mcp-error-matrix: the compiled CLI is missing or incomplete (${join(run.root, 'dist/runner/cli-process.js')} not found): run \`npm run build\` in ${run.root}/\n`);
+    expect(run.stderr).toBe(`mcp-error-matrix: the compiled CLI is missing or incomplete (${join(run.root, 'dist/runner/cli/cli-process.js')} not found): run \`npm run build\` in ${run.root}/\n`);
   });
 
   it('names `npm run build` when a compiled module it imports is missing', async () => {
     const run = await runIn('half-built', { 'cli-process.js': "export { runCliProcess } from './cli.js';\n" });
     expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/^mcp-error-matrix: the compiled CLI is missing or incomplete \(.*dist\/runner\/cli\.js not found\): run `npm run build` in /);
+    expect(run.stderr).toMatch(/^mcp-error-matrix: the compiled CLI is missing or incomplete \(.*dist\/runner\/cli\/cli\.js not found\): run `npm run build` in /);
     expect(run.stderr.trim().split('\n')).toHaveLength(1);
   });
 

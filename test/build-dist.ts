@@ -84,7 +84,7 @@ function build(root: string): void {
   const started = performance.now();
   try {
     execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-    execFileSync(process.execPath, [join(root, 'dist/runner/build-html-templates.js')], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    execFileSync(process.execPath, [join(root, 'dist/reports/html/build-html-templates.js')], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
     execFileSync(process.execPath, [join(root, 'dist/runner/cases/build-case-validator.js')], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
   } catch (error) {
     const { stdout, stderr } = error as { stdout?: unknown; stderr?: unknown };

@@ -1,7 +1,7 @@
 // The bundled client libraries' own modules, imported as the workers import them, so mapping tests
 // build errors with the libraries' real classes (names, fields, brands).
 import { pathToFileURL } from 'node:url';
-import { packagePath } from '../runner/package-paths.js';
+import { packagePath } from '../runner/util/package-paths.js';
 
 async function load(...path: string[]): Promise<Record<string, unknown>> {
   return (await import(pathToFileURL(packagePath('node_modules', ...path)).href)) as Record<string, unknown>;

@@ -9,7 +9,7 @@ import { parseSseBody } from '../runner/classify/parse-sse-body.js';
 import { classifyReference, createClassifier } from '../runner/classify/reference.js';
 import { createVerdict } from '../runner/classify/verdict.js';
 import { createClassifierTarget } from '../runner/targets/classifier-target.js';
-import type { Classifier, ClassifierInput, Target, Verdict } from '../runner/types.js';
+import type { Classifier, ClassifierInput, Target, Verdict } from '../runner/vocabulary/types.js';
 
 /** `await res.json()` before `res.ok`: an error status is read through its body (empty or HTML ⇒ MALFORMED_JSON). */
 export function classifyBodyFirst(input: ClassifierInput): Verdict {

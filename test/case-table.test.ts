@@ -11,7 +11,7 @@ import { classifyReference } from '../runner/classify/reference.js';
 import { ALTERNATIVE_NOTE } from '../runner/judge/judge-conclusion.js';
 import { runMatrix } from '../runner/run/run-matrix.js';
 import { createClassifierTarget } from '../runner/targets/classifier-target.js';
-import { OUTCOMES, type Cell, type RunResult } from '../runner/types.js';
+import { OUTCOMES, type Cell, type RunResult } from '../runner/vocabulary/types.js';
 import { loadOneRuleTargets } from './case-table-fixtures.js';
 import { describeCellFailure } from './describe-cell.js';
 

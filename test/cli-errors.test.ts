@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test, vi } from 'vitest';
-import { getPackageVersion, packagePath } from '../runner/package-paths.js';
+import { getPackageVersion, packagePath } from '../runner/util/package-paths.js';
 import { listTargetKinds } from '../runner/targets/resolve-target.js';
 import { pickNearestVersions, resolveSdkPackage, type RunNpm } from '../runner/targets/sdk/resolve-sdk-package.js';
 import { runCli } from './run-cli.js';
@@ -87,7 +87,7 @@ describe('every command helps itself', () => {
   });
 
   test('run --help documents every run flag', async () => {
-    const { RUN_FLAGS } = await import('../runner/options.js');
+    const { RUN_FLAGS } = await import('../runner/cli/options.js');
     const { stdout } = await runCli(['run', '--help']);
     for (const flag of Object.keys(RUN_FLAGS)) expect(stdout).toContain(`--${flag}`);
   });

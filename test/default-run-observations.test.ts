@@ -6,9 +6,9 @@ import { describe, expect, it } from 'vitest';
 import { loadCases } from '../runner/cases/load-cases.js';
 import { loadBaselineFile } from '../runner/baseline/load-baseline.js';
 import { BUNDLED_BASELINE } from '../runner/baseline/run-baseline.js';
-import { packagePath } from '../runner/package-paths.js';
+import { packagePath } from '../runner/util/package-paths.js';
 import { DEFAULT_TARGETS } from '../runner/targets/resolve-target.js';
-import type { CallObservation } from '../runner/types.js';
+import type { CallObservation } from '../runner/vocabulary/types.js';
 import { mapping } from './map-observation-helpers.js';
 import { readObservationFixture } from './observation-fixture.js';
 

@@ -1,5 +1,5 @@
 // One line per cell for a test's failure message: case, version, status, expected and actual outcomes.
-import type { Cell } from '../runner/types.js';
+import type { Cell } from '../runner/vocabulary/types.js';
 
 /** `case [version] status: expected A, got B (reason)` */
 export function describeCellFailure(cell: Cell): string {

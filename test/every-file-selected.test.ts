@@ -11,7 +11,7 @@ import { join, relative } from 'node:path';
 import ts from 'typescript';
 import { expect, test } from 'vitest';
 import { createVitest } from 'vitest/node';
-import { getPackageRoot } from '../runner/package-paths.js';
+import { getPackageRoot } from '../runner/util/package-paths.js';
 
 const root = getPackageRoot();
 
@@ -69,7 +69,7 @@ test('every product file is selected by a test that imports it directly or throu
 });
 
 test('the walk sees scripts run by path only through their declarations, and types-only modules as such', () => {
-  expect(isTypesOnly('runner/recording-types.ts')).toBe(true);
-  expect(isTypesOnly('runner/version-features.ts')).toBe(false);
+  expect(isTypesOnly('runner/vocabulary/recording-types.ts')).toBe(true);
+  expect(isTypesOnly('runner/vocabulary/version-features.ts')).toBe(false);
   expect(isTypesOnly('runner/targets/sdk/worker.mjs')).toBe(false);
 });

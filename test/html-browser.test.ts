@@ -6,16 +6,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { render } from '../reports/html.js';
+import { render } from '../reports/html/index.js';
 import { describeRequiring } from './describe-requiring.js';
-import type { Cell, Consequence, ProtocolVersion } from '../runner/types.js';
+import type { Cell, Consequence, ProtocolVersion } from '../runner/vocabulary/types.js';
 import { makeCase, makeCell, makeCheck, makeHostileRunResult, makeRecording, makeRunResult, makeSyntheticRunResult } from './make-run-result.js';
 import { makeTrendRunResult } from './make-trend-result.js';
 import { CHROMIUM_PATH, getBrowserRequirement } from './requirements.js';
 import { declareLoadedByPath } from './loaded-by-path.js';
 
 // The page's scripts, read by path and inlined by html-templates.ts.
-declareLoadedByPath(() => import('../reports/templates/matrix.client.js' as string), () => import('../reports/templates/matrix.rows.js' as string));
+declareLoadedByPath(() => import('../reports/html/templates/matrix.client.js' as string), () => import('../reports/html/templates/matrix.rows.js' as string));
 
 // Flags that keep Chromium from phoning home, so any request seen comes from the page.
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];

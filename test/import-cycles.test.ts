@@ -4,7 +4,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { expect, test } from 'vitest';
-import { getPackageRoot } from '../runner/package-paths.js';
+import { getPackageRoot } from '../runner/util/package-paths.js';
 
 const root = getPackageRoot();
 

@@ -1,7 +1,7 @@
 // A synthetic atlas index for the site's tests: stacks of versions whose cells are written as
 // short strings ("pass", "fail:false-success:TOOL_SUCCESS", "skip"), so a test reads as a table.
 import type { AtlasCell, AtlasIndex, AtlasStack, AtlasVersion } from '../runner/atlas/atlas-types.js';
-import type { Consequence, Outcome, ProtocolVersion } from '../runner/types.js';
+import type { Consequence, Outcome, ProtocolVersion } from '../runner/vocabulary/types.js';
 
 export const ATLAS_CASES = [
   { id: 'tool-is-error', title: 'Tool execution error (isError true)', layer: 'application', meaning: 'HTTP 200 with a CallToolResult whose isError is true.', sha256: '1'.repeat(64), versions: ['2025-11-25', '2026-07-28'] as ProtocolVersion[] },

@@ -1,7 +1,7 @@
 // Report inputs for the tests of the streamed writers: a mixed 10,000-cell result and a source
 // that makes its cells afresh on every read, as a generator over a huge run does.
-import type { ReportSource } from '../reports/report-source.js';
-import type { Cell, RunResult } from '../runner/types.js';
+import type { ReportSource } from '../reports/model/index.js';
+import type { Cell, RunResult } from '../runner/vocabulary/types.js';
 import { HOSTILE, makeCell, makeHostileRunResult, makeRunResult, makeSyntheticRunResult, summarize } from './make-run-result.js';
 
 /** 10,000 synthetic cells, then hostile cells, a two-version target family, raw C1 and separator characters. */

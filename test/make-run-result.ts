@@ -10,9 +10,9 @@ import type {
   RunResult,
   RunSummary,
   TargetInfo,
-} from '../runner/types.js';
-import { CELL_STATUSES, PROTOCOL_VERSIONS } from '../runner/types.js';
-import type { CaseDetails } from '../reports/case-info.js';
+} from '../runner/vocabulary/types.js';
+import { CELL_STATUSES, PROTOCOL_VERSIONS } from '../runner/vocabulary/types.js';
+import type { CaseDetails } from '../reports/model/index.js';
 
 const V1: ProtocolVersion = '2025-11-25';
 const V2: ProtocolVersion = '2026-07-28';

@@ -2,7 +2,7 @@
 // with a fix, a regression carrying a consequence, another outcome, a skip between versions and an
 // error (which ranks with fail: a regression into it, a fix out of it):
 // the input of the trend view tests (unit, summary.md and the browser test).
-import type { Cell, RunResult, Verdict } from '../runner/types.js';
+import type { Cell, RunResult, Verdict } from '../runner/vocabulary/types.js';
 import { makeCell, makeCheck, makeRunResult } from './make-run-result.js';
 
 const VERSIONS = ['1.23.1', '1.24.3', '1.25.3'] as const;

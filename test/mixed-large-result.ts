@@ -5,7 +5,7 @@
 // frozen, so a writer or a test that changed one would throw instead of changing the next file's
 // input. (Not deeper: a cell's checks hold make-run-result's shared FAILING_CHECK, which other
 // files' cells share too; and freezing every nested object cost half a build.)
-import type { RunResult } from '../runner/types.js';
+import type { RunResult } from '../runner/vocabulary/types.js';
 import { makeMixedLargeResult } from './make-report-source.js';
 import { summarize } from './make-run-result.js';
 

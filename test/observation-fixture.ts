@@ -4,8 +4,8 @@
 // cases and versions, so each distinct one is stored once.
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
-import { packagePath } from '../runner/package-paths.js';
-import type { CallObservation, Cell, RecordedExchange, RunResult } from '../runner/types.js';
+import { packagePath } from '../runner/util/package-paths.js';
+import type { CallObservation, Cell, RecordedExchange, RunResult } from '../runner/vocabulary/types.js';
 
 export const FIXTURE_PATH = packagePath('test', 'fixtures', 'default-run-observations.json.gz');
 

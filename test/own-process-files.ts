@@ -2,7 +2,7 @@
 // "own-process"); every other file shares the suite's worker threads and their modules (project
 // "shared-workers", not isolated). A file belongs here only when sharing would let it disturb, or
 // be disturbed by, the files that ran before it in the same thread:
-// - reports/write-errors.test.ts mocks node:fs/promises (vi.mock), which a shared module graph
+// - reports/report-folder/write-errors.test.ts mocks node:fs/promises (vi.mock), which a shared module graph
 //   would keep for the files after it;
 // - runner/run/abort-listeners.test.ts counts the process's MaxListenersExceededWarning events,
 //   which any file sharing its process could raise;
@@ -16,7 +16,7 @@
 // A fresh worker process costs about 0.8 s of CPU per file (vitest's worker, its imports and the
 // project's modules loaded again), which the suite paid for 73 files before this list (README § Development).
 export const OWN_PROCESS_FILES: readonly string[] = [
-  'reports/write-errors.test.ts',
+  'reports/report-folder/write-errors.test.ts',
   'runner/run/abort-listeners.test.ts',
   'runner/targets/command/persistent-lane.test.ts',
   'runner/harness/post-message.test.ts',

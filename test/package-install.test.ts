@@ -14,9 +14,9 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { packagePath } from '../runner/package-paths.js';
+import { packagePath } from '../runner/util/package-paths.js';
 import { SDK_KINDS } from '../runner/targets/sdk/resolve-sdk-package.js';
-import type { RunResult } from '../runner/types.js';
+import type { RunResult } from '../runner/vocabulary/types.js';
 import { ANSWERED_AT_ONCE_TIMEOUT_MS } from './answered-at-once.js';
 import { ensureDist } from './build-dist.js';
 import { isCi } from './requirements.js';
@@ -95,7 +95,7 @@ describe('the packed tarball', () => {
     const dir = makeTempDir('mem-package-');
     const packed = await packInto(dir);
     // What ships: the compiled CLI, the data it reads, no tests and no TypeScript sources of the runner.
-    expect(packed.files).toEqual(expect.arrayContaining(['bin/mcp-error-matrix.js', 'dist/runner/cli-process.js', 'cases/application/baseline.json', 'baselines/default.yaml', 'runner/targets/sdk/worker.mjs', 'package.json']));
+    expect(packed.files).toEqual(expect.arrayContaining(['bin/mcp-error-matrix.js', 'dist/runner/cli/cli-process.js', 'cases/application/baseline.json', 'baselines/default.yaml', 'runner/targets/sdk/worker.mjs', 'package.json']));
     expect(packed.files.filter((file) => /\.test\.|^test\/|\.ts$/.test(file) && !file.endsWith('.d.ts'))).toEqual([]);
 
     writeProject(dir, packed.file);

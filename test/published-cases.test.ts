@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { CELL_BUDGET_GRACE_MS, getCellBudgetMs } from '../runner/run/cell-budget.js';
-import { OUTCOMES, type RunResult } from '../runner/types.js';
+import { OUTCOMES, type RunResult } from '../runner/vocabulary/types.js';
 import { compileFixture } from './compile-fixture.js';
 import { describeWithSchemas } from './describe-requiring.js';
 import { readFullResults } from './read-results.js';

@@ -1,5 +1,5 @@
 // Loop stalls in tests: stall the event loop on purpose, and race an answer already sent against
-// a deadline (runner/loop-stall.ts, runner/harness/post-deadlines.ts).
+// a deadline (runner/starvation/loop-stall.ts, runner/harness/post-deadlines.ts).
 import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 
 const blocker = new Int32Array(new SharedArrayBuffer(4));

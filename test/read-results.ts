@@ -4,8 +4,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { unpackEvidence, type DetailsData } from '../reports/html-details.js';
-import type { RunResult } from '../runner/types.js';
+import { unpackEvidence, type DetailsData } from '../reports/html/index.js';
+import type { RunResult } from '../runner/vocabulary/types.js';
 
 /** results.full.json.gz of a report folder, decompressed and parsed. */
 export function readFullResults(dir: string): RunResult {

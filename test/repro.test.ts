@@ -13,8 +13,8 @@ import { promisify } from 'node:util';
 import { afterAll, expect, test } from 'vitest';
 import { describeWithSchemas } from './describe-requiring.js';
 import { BUNDLED_BASELINE } from '../runner/baseline/run-baseline.js';
-import { packagePath } from '../runner/package-paths.js';
-import type { Cell, RunResult } from '../runner/types.js';
+import { packagePath } from '../runner/util/package-paths.js';
+import type { Cell, RunResult } from '../runner/vocabulary/types.js';
 import { readFullResults } from './read-results.js';
 import { runCli } from './run-cli.js';
 import { ANSWERED_AT_ONCE_TIMEOUT_MS } from './answered-at-once.js';
@@ -65,7 +65,7 @@ function pick(result: RunResult, target: string, caseId: string): Cell {
 
 describeWithSchemas('a repro line pasted into sh gives its cell again, with the same status', () => {
   test('bundled table with its baseline, SDK client; --cases table, classifier module, command with quotes; direct mode', { timeout: 180_000 }, async () => {
-    if (!existsSync(resolve(ROOT, 'dist/runner/cli.js'))) throw new Error('test/repro.test.ts runs the compiled naive classifier as a module target: run `npm run build` first');
+    if (!existsSync(resolve(ROOT, 'dist/runner/cli/cli.js'))) throw new Error('test/repro.test.ts runs the compiled naive classifier as a module target: run `npm run build` first');
     // One run at a time, here and for the pasted lines: runs in this process share its event loop,
     // and one run's loading (the case table, the schemas) stalled a neighbour's SDK cell past the
     // stall guard ("not measured"), which separate CLI processes never did.

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { PROTOCOL_VERSIONS } from '../runner/vocabulary.js';
+import { PROTOCOL_VERSIONS } from '../runner/vocabulary/vocabulary.js';
 import {
   decideRequirementMode,
   describeMissing,

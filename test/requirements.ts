@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { getSchemaCacheDir } from '../runner/schema-check/schema-files.js';
-import { PROTOCOL_VERSIONS } from '../runner/types.js';
+import { PROTOCOL_VERSIONS } from '../runner/vocabulary/types.js';
 
 export interface Requirement {
   /** What the tests need, e.g. "the pinned official schemas". */

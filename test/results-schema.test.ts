@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { checkResults } from '../runner/compare/results-file.js';
-import { CONSEQUENCES, ERROR_KINDS, RERUN_REASONS, TIMED_PROCESSES } from '../runner/vocabulary.js';
+import { CONSEQUENCES, ERROR_KINDS, RERUN_REASONS, TIMED_PROCESSES } from '../runner/vocabulary/vocabulary.js';
 import { makeHostileRunResult, makeRunResult, makeSyntheticRunResult } from './make-run-result.js';
 import { describeWithSchemas } from './describe-requiring.js';
-import { render as renderIndex } from '../reports/json.js';
+import { renderIndex } from '../reports/formats/index.js';
 import { readFullResults } from './read-results.js';
 import { runCli } from './run-cli.js';
 

@@ -1,6 +1,6 @@
 // Runs the CLI in-process and captures what it prints.
-import { main } from '../runner/cli.js';
-import type { CliIo } from '../runner/cli-io.js';
+import { main } from '../runner/cli/cli.js';
+import type { CliIo } from '../runner/cli/cli-io.js';
 
 export interface CliRun {
   code: number;

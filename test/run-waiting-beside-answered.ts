@@ -8,7 +8,7 @@
 // cells that wait for their timeout cannot have a long one, since it costs its length in every run.
 import type { LoadedCase } from '../runner/cases/case-types.js';
 import { runMatrix, type RunMatrixOptions } from '../runner/run/run-matrix.js';
-import type { Cell } from '../runner/types.js';
+import type { Cell } from '../runner/vocabulary/types.js';
 import { ANSWERED_AT_ONCE_TIMEOUT_MS } from './answered-at-once.js';
 
 /**

@@ -13,7 +13,7 @@ import { classifyReference } from '../runner/classify/reference.js';
 import { runMatrix } from '../runner/run/run-matrix.js';
 import { createClassifierTarget } from '../runner/targets/classifier-target.js';
 import { resolveCommandTarget } from '../runner/targets/command-target.js';
-import type { Cell, Check, ProtocolVersion } from '../runner/types.js';
+import type { Cell, Check, ProtocolVersion } from '../runner/vocabulary/types.js';
 import { classifyInputRequiredAtItsWord, CASE_TABLE_FIXTURES } from './case-table-fixtures.js';
 
 const ROOT = resolve(import.meta.dirname, '..');

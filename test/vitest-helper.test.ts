@@ -3,7 +3,7 @@ import { loadCasesSync } from '../runner/cases/load-cases.js';
 import { classifyNaive } from '../runner/classify/naive.js';
 import { classifyReference } from '../runner/classify/reference.js';
 import { runClassifierMatrix } from '../runner/index.js';
-import type { Classifier } from '../runner/types.js';
+import type { Classifier } from '../runner/vocabulary/types.js';
 import { describeMatrix, expectCellToPass } from '../runner/vitest.js';
 
 // The helper as a classifier author would use it: one vitest test per case and version.

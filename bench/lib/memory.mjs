@@ -8,7 +8,7 @@ import { closeSync, mkdirSync, openSync, readFileSync, statSync, writeFileSync, 
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 // results@1, the whole model in one file (as the 422 MB files were; still read by compare).
-import { renderFullChunks as renderJsonChunks } from '../../dist/reports/json-full.js';
+import { renderFullChunks as renderJsonChunks } from '../../dist/reports/formats/json-full.js';
 import { makeTempDir, ratio, ROOT } from './measure.mjs';
 import { makeSyntheticReportSource } from './synthetic-result.mjs';
 import { sampleTreeRss } from './tree-rss.mjs';

@@ -8,7 +8,7 @@
 import { writeFileSync, statSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeRunReports } from '../../dist/reports/write-run-reports.js';
-import { PROTOCOL_VERSIONS } from '../../dist/runner/types.js';
+import { PROTOCOL_VERSIONS } from '../../dist/runner/vocabulary/types.js';
 import { REPORT_FORMAT_NAMES } from '../../dist/reports/index.js';
 import { makeSyntheticReportSource, makeSyntheticRunResult } from './synthetic-result.mjs';
 import { ROOT } from './measure.mjs';

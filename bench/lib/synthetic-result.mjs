@@ -2,7 +2,7 @@
 // A synthetic RunResult of any size for the report figures: every cell carries the realistic
 // payload of a real run (checks, schema results, a one-exchange wire recording, target output).
 import { summariseCells } from '../../dist/runner/run/run-matrix.js';
-import { CELL_STATUSES, PROTOCOL_VERSIONS } from '../../dist/runner/types.js';
+import { CELL_STATUSES, PROTOCOL_VERSIONS } from '../../dist/runner/vocabulary/types.js';
 
 const REQUEST_BODY = '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hi"}}}';
 const RESPONSE_BODY = '{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"ok"}],"isError":false}}';

@@ -1,7 +1,7 @@
 // A case's page (issue 32 item 5): how every stack and version answers it, one row per version,
 // one column per protocol version the case applies to; and the list of every case.
-import { sanitizeText } from '../redact.js';
-import { STATUS_STYLE } from '../status-style.js';
+import { sanitizeText } from '../redaction/index.js';
+import { STATUS_STYLE } from '../html/index.js';
 import type { AtlasCaseInfo, AtlasCell, AtlasIndex } from '../../runner/atlas/atlas-types.js';
 import { describeAtlasOutcome } from '../../runner/atlas/summarise-version.js';
 import { ATLAS_INDEX_PAGE, CASES_INDEX_PAGE, getCasePage, getStackPage, getVersionPage, linkFrom } from './atlas-paths.js';

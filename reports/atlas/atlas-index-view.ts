@@ -1,8 +1,8 @@
 // The atlas's front page (issue 32 item 5): one row per stack, one cell per version (newest
 // first), each coloured by its worst unexpected consequence and listing its failing cells by
 // kind, linking down to the version's matrix; the stack's name links to its trend page.
-import { describeFailureKind, FAILURE_KINDS, getFailureKindTitle } from '../count-failures.js';
-import { sanitizeText } from '../redact.js';
+import { describeFailureKind, FAILURE_KINDS, getFailureKindTitle } from '../model/index.js';
+import { sanitizeText } from '../redaction/index.js';
 import type { AtlasIndex, AtlasStack, AtlasVersion } from '../../runner/atlas/atlas-types.js';
 import { ATLAS_INDEX_PAGE, CASES_INDEX_PAGE, getStackPage, getVersionPage, linkFrom } from './atlas-paths.js';
 import { tallyVersion } from './tally-version.js';

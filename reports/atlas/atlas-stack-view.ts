@@ -4,9 +4,9 @@
 // what it costs, and what the case means.
 import type { AtlasCaseInfo, AtlasIndex, AtlasStack, AtlasVersion } from '../../runner/atlas/atlas-types.js';
 import { listStackChanges, toTrendCells } from '../../runner/atlas/list-stack-changes.js';
-import { sanitizeText } from '../redact.js';
-import { buildTrendViews } from '../trend-html.js';
-import type { TrendChange } from '../trend-view-model.js';
+import { sanitizeText } from '../redaction/index.js';
+import { buildTrendViews } from '../trend/index.js';
+import type { TrendChange } from '../trend/index.js';
 import { ATLAS_INDEX_PAGE, getCasePage, getStackPage, getVersionBadge, getVersionPage, linkFrom } from './atlas-paths.js';
 import { describeCoverage, describeVersionCell } from './atlas-index-view.js';
 import { makeVersionBadge, tallyVersion } from './tally-version.js';

@@ -1,9 +1,9 @@
-// The atlas pages' templates (reports/templates/atlas-*.hbs), compiled once per process with
+// The atlas pages' templates (reports/html/templates/atlas-*.hbs), compiled once per process with
 // handlebars' compiler: an atlas is written once per run, so the build's precompiled form (which
 // the run report needs for its start-up time) would save nothing here. The stack page reuses the
 // run report's version-trend partial (trend.hbs) and its stylesheet.
 import { createRequire } from 'node:module';
-import { readTemplateFile } from '../html-templates.js';
+import { readTemplateFile } from '../html/index.js';
 
 export interface AtlasTemplates {
   index: (view: object) => string;

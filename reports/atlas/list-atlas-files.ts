@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import type { AtlasIndex } from '../../runner/atlas/atlas-types.js';
 import { ATLAS_INDEX_FILE } from '../../runner/atlas/atlas-types.js';
-import type { ReportFile } from '../write.js';
+import type { ReportFile } from '../report-folder/index.js';
 import { makeStackBadge, renderBadgesMarkdown } from './atlas-badges.js';
 import { buildAtlasCasesView, buildAtlasCaseView, indexCellsByCase } from './atlas-case-view.js';
 import { buildAtlasIndexView } from './atlas-index-view.js';

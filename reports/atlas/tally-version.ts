@@ -2,7 +2,7 @@
 // failing cells by what they count as (their worst consequence, or an error's cause: count-failures.ts),
 // its worst kind (the colour of its index cell), and its unsafe cells: false successes and unsafe
 // retries, the two that harm the caller (a result that does not exist; a tool run twice).
-import { describeFailureKind, FAILURE_KINDS, nameFailureKind, type FailureKind } from '../count-failures.js';
+import { describeFailureKind, FAILURE_KINDS, nameFailureKind, type FailureKind } from '../model/index.js';
 import type { AtlasCell, AtlasVersion } from '../../runner/atlas/atlas-types.js';
 
 const UNSAFE: ReadonlySet<FailureKind> = new Set(['false-success', 'unsafe-retry']);

@@ -3,8 +3,8 @@
 // the inputs that made it (case files, schemas, the runner's code, the client packages still
 // installed), so `verify <site>` checks it after it moved, like any report folder.
 import type { AtlasIndex } from '../../runner/atlas/atlas-types.js';
-import { createReceipts, RECEIPTS_FILE, SUMS_FILE, type ReceiptInput, type ReceiptRootOption, type RunProvenance } from '../receipts.js';
-import { writeReportFolder, type WriteReportFolderOptions } from '../write.js';
+import { createReceipts, RECEIPTS_FILE, SUMS_FILE, type ReceiptInput, type ReceiptRootOption, type RunProvenance } from '../receipts/index.js';
+import { writeReportFolder, type WriteReportFolderOptions } from '../report-folder/index.js';
 import { listAtlasFiles, type AtlasSiteOptions } from './list-atlas-files.js';
 
 export interface WriteAtlasSiteOptions extends AtlasSiteOptions, Pick<WriteReportFolderOptions, 'cwd' | 'home' | 'shownAs'> {

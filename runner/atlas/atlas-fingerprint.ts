@@ -8,14 +8,14 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { glob } from 'tinyglobby';
-import { hashFile, mapWithLimit } from '../../reports/receipts.js';
-import { getPackageRoot } from '../package-paths.js';
+import { hashFile, mapWithLimit } from '../../reports/receipts/index.js';
+import { getPackageRoot } from '../util/package-paths.js';
 import { RUNNER_FILES } from '../run/collect-inputs.js';
 
 const IGNORED = ['**/*.test.ts', '**/*.test.js', '**/__golden__/**'];
 // Orchestration only: which cells run and how the atlas is drawn, never what a cell concludes.
 const NOT_MEASURING = ['runner/atlas/**', 'runner/commands/**', 'dist/runner/atlas/**', 'dist/runner/commands/**', 'runner/cli*.ts', 'dist/runner/cli*.js'];
-const REPORT_FILES = ['reports/**/*.ts', 'reports/templates/**', 'dist/reports/**/*.js'];
+const REPORT_FILES = ['reports/**/*.ts', 'reports/html/templates/**', 'dist/reports/**/*.js'];
 
 export interface AtlasFingerprints {
   /** Runner code that measures. */

@@ -8,11 +8,11 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
-import { verifyReport } from '../../reports/verify.js';
+import { verifyReport } from '../../reports/receipts/index.js';
 import { describeSchemaErrors } from '../cases/case-errors.js';
-import { RunnerError } from '../errors.js';
+import { RunnerError } from '../util/errors.js';
 import { readUserText, UserFileError } from '../io/read-user-file.js';
-import { packagePath } from '../package-paths.js';
+import { packagePath } from '../util/package-paths.js';
 import { ATLAS_FORMAT, ATLAS_INDEX_FILE, type AtlasIndex, type AtlasSettings } from './atlas-types.js';
 
 /** atlas.json holds a compact line per cell: 100,000 cells are about 10 MB. */

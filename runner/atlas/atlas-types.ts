@@ -1,8 +1,8 @@
 // The atlas's own values (issue 32): what `atlas` plans, what one (stack, version) came to, and
 // atlas.json, the index a site keeps of itself so the next atlas can reuse it and `--since` can
 // say what changed. A (stack, version)'s cells themselves live in its folder as results.json.
-import type { Consequence, Outcome, ProtocolVersion, SchemaInfo } from '../types.js';
-import type { FailureKind } from '../../reports/count-failures.js';
+import type { Consequence, Outcome, ProtocolVersion, SchemaInfo } from '../vocabulary/types.js';
+import type { FailureKind } from '../../reports/model/index.js';
 
 export const ATLAS_FORMAT = 'mcp-error-matrix/atlas@1';
 /** The index file at the root of an atlas site. */

@@ -1,8 +1,8 @@
 // Every change of a stack's cells between consecutive versions, read from the version trend of
-// the run reports (reports/trend-view-model.ts), so the stack page, the trend table and `--since`
+// the run reports (reports/trend/trend-view-model.ts), so the stack page, the trend table and `--since`
 // name the same changes: the version it changed at, against the nearest earlier version that
 // measured the same (case, protocol version), fix, regression or another outcome.
-import { buildTrendFamilies, type TrendChange, type TrendFamily, type TrendSourceCell } from '../../reports/trend-view-model.js';
+import { buildTrendFamilies, type TrendChange, type TrendFamily, type TrendSourceCell } from '../../reports/trend/index.js';
 import { compareVersions } from '../compare/order-versions.js';
 import type { AtlasStack } from './atlas-types.js';
 

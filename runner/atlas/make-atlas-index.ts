@@ -4,8 +4,8 @@
 import { platform, release } from 'node:os';
 import type { LoadedCase } from '../cases/case-types.js';
 import { SDK_KINDS } from '../targets/sdk/resolve-sdk-package.js';
-import type { ProtocolVersion, SchemaInfo } from '../types.js';
-import { PROTOCOL_VERSIONS } from '../types.js';
+import type { ProtocolVersion, SchemaInfo } from '../vocabulary/types.js';
+import { PROTOCOL_VERSIONS } from '../vocabulary/types.js';
 import { ATLAS_FORMAT, type AtlasCaseInfo, type AtlasIndex, type AtlasSettings, type AtlasStack } from './atlas-types.js';
 import type { SettledVersion } from './measure-atlas-version.js';
 import type { StackPlan } from './plan-atlas.js';

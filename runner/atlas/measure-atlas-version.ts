@@ -5,12 +5,12 @@
 // kept in memory only as its atlas.json entry.
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { loadPrecompiledTemplates } from '../../reports/html-templates.js';
+import { loadPrecompiledTemplates } from '../../reports/html/index.js';
 import { renderReportChunks } from '../../reports/index.js';
-import { writeContent } from '../../reports/write.js';
+import { writeContent } from '../../reports/report-folder/index.js';
 import type { LoadedCase } from '../cases/case-types.js';
 import { readResultsFile } from '../compare/results-file.js';
-import type { ProtocolVersion, RunResult, TargetInfo } from '../types.js';
+import type { ProtocolVersion, RunResult, TargetInfo } from '../vocabulary/types.js';
 import type { AtlasVersion } from './atlas-types.js';
 import type { ScheduledOutcome } from './run-atlas-schedule.js';
 import { mergeVersionResults, planVersionReuse } from './reuse-version.js';

@@ -7,7 +7,7 @@
 import { createRequire } from 'node:module';
 import type SemverModule from 'semver';
 import { closest } from '../cases/case-errors.js';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../util/errors.js';
 import { selectRangeVersions } from '../targets/sdk/expand-version-range.js';
 import { SDK_KINDS } from '../targets/sdk/resolve-sdk-package.js';
 

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { makeCase, makeCell, makeRunResult } from '../../test/make-run-result.js';
 import type { Case, LoadedCase } from '../cases/case-types.js';
-import type { ProtocolVersion } from '../types.js';
+import type { ProtocolVersion } from '../vocabulary/types.js';
 import type { AtlasVersion } from './atlas-types.js';
 import { mergeVersionResults, planVersionReuse } from './reuse-version.js';
 

@@ -5,7 +5,7 @@
 // schemas, verified by its receipts, is decided before: atlas-store.ts.)
 import type { LoadedCase } from '../cases/case-types.js';
 import { findUnmeasuredTargets, summariseCells } from '../run/run-matrix.js';
-import type { Cell, ProtocolVersion, RunResult } from '../types.js';
+import type { Cell, ProtocolVersion, RunResult } from '../vocabulary/types.js';
 import type { AtlasVersion } from './atlas-types.js';
 
 /** `whole`: every selected cell is stored, and nothing else; `partial`: run `rerun` again and merge; `none`: measure it all. */

@@ -6,7 +6,7 @@ import type { CheckRequestMessage } from '../judge/judge-client.js';
 import { MatrixFailure } from '../run/matrix-failure.js';
 import type { ReproContext } from '../run/repro.js';
 import { runMatrix } from '../run/run-matrix.js';
-import type { ProtocolVersion, RunResult, SchemaInfo, SchemaResult, Target } from '../types.js';
+import type { ProtocolVersion, RunResult, SchemaInfo, SchemaResult, Target } from '../vocabulary/types.js';
 
 export interface VersionMatrixOptions {
   cases: LoadedCase[];

@@ -2,10 +2,10 @@
 // it was measured at, and each cell cut down to what the index, the trend, the case pages and
 // `--since` read. The whole cell (evidence, wire transcript, the library's own words) stays in the
 // version's results.json and matrix.html.
-import { getFailureKind } from '../../reports/count-failures.js';
-import { formatVerdict } from '../../reports/trend-view-model.js';
-import type { Cell, Consequence, ProtocolVersion, RunResult, Verdict } from '../types.js';
-import { PROTOCOL_VERSIONS } from '../types.js';
+import { getFailureKind } from '../../reports/model/index.js';
+import { formatVerdict } from '../../reports/trend/index.js';
+import type { Cell, Consequence, ProtocolVersion, RunResult, Verdict } from '../vocabulary/types.js';
+import { PROTOCOL_VERSIONS } from '../vocabulary/types.js';
 import type { AtlasCell, AtlasVerdict, AtlasVersion, VersionState } from './atlas-types.js';
 
 /** The atlas's view of one cell. */

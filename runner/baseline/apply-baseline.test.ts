@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { makeCell, makeCheck } from '../../test/make-run-result.js';
 import { summariseCells } from '../run/run-matrix.js';
-import type { CellStatus } from '../types.js';
+import type { CellStatus } from '../vocabulary/types.js';
 import { applyBaseline, applyBaselineToCell, validateBaselineChecks, validateBaselineEntries } from './apply-baseline.js';
 import { parseBaselineText, type Baseline } from './load-baseline.js';
 

@@ -2,7 +2,7 @@
 // become xpass (a stale entry fails the run). Entries naming things that do not exist are
 // input errors, caught before the run (cases, targets, versions) or right after it (check ids).
 import { closest } from '../cases/case-errors.js';
-import type { Cell, CheckLevel, ProtocolVersion } from '../types.js';
+import type { Cell, CheckLevel, ProtocolVersion } from '../vocabulary/types.js';
 import { getBaselineTarget } from './baseline-target.js';
 import { BaselineError, describeEntryLocation, type Baseline, type BaselineEntry } from './load-baseline.js';
 

@@ -77,7 +77,7 @@ describe('the bundled baseline', () => {
   it('parses and names only cases of the bundled table and built-in targets', async () => {
     const { loadCases } = await import('../cases/load-cases.js');
     const { loadBaselineFile } = await import('./load-baseline.js');
-    const { packagePath } = await import('../package-paths.js');
+    const { packagePath } = await import('../util/package-paths.js');
     const { BUNDLED_BASELINE } = await import('./run-baseline.js');
     const { DEFAULT_TARGETS } = await import('../targets/resolve-target.js');
     const table = await loadCases({ cwd: process.cwd() });
@@ -92,7 +92,7 @@ describe('the bundled baseline', () => {
   it('is not stale for the classifier targets: reference and naive over the whole table exit 0 with no xpass', async () => {
     const { runCli } = await import('../../test/run-cli.js');
     const { BUNDLED_BASELINE } = await import('./run-baseline.js');
-    const { packagePath } = await import('../package-paths.js');
+    const { packagePath } = await import('../util/package-paths.js');
     const result = await runCli(['run', '--target', 'reference', '--target', 'naive', '--mode', 'direct', '--no-schemas', '--baseline', packagePath(BUNDLED_BASELINE), '--quiet']);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);

@@ -7,7 +7,7 @@ import { judgeExitStatus } from '../judge/client/judge-exit-status.js';
 import { ALTERNATIVE_NOTE } from '../judge/judge-conclusion.js';
 import { makeCase } from '../mock-server/test-cases.js';
 import type { Case, IdMode } from '../cases/case-types.js';
-import type { Cell, Check, Consequence, ExpectedVerdict, Verdict } from '../types.js';
+import type { Cell, Check, Consequence, ExpectedVerdict, Verdict } from '../vocabulary/types.js';
 import { describeObservedFailure } from './describe-observed.js';
 
 const verdict = (outcome: Verdict['outcome'], extra: Partial<Verdict> = {}): Verdict => ({ outcome, layer: 'application', ...extra });

@@ -5,7 +5,7 @@ import { judgeExitStatus } from '../judge/client/judge-exit-status.js';
 import { judgeClient } from '../judge/judge-client.js';
 import { judgeVerdicts } from '../judge/judge-verdicts.js';
 import { makeCase } from '../mock-server/test-cases.js';
-import type { Cell, ExpectedVerdict, TargetOutcome, Verdict } from '../types.js';
+import type { Cell, ExpectedVerdict, TargetOutcome, Verdict } from '../vocabulary/types.js';
 import { describeObservedFailure } from './describe-observed.js';
 
 const verdict = (outcome: Verdict['outcome'], extra: Partial<Verdict> = {}): Verdict => ({ outcome, layer: 'transport', ...extra });

@@ -2,7 +2,7 @@
 // generated from the judged checks (consequence, expected against concluded), never typed per entry.
 import type { Case, ExchangeSpec } from '../cases/case-types.js';
 import { ALTERNATIVE_NOTE } from '../judge/judge-conclusion.js';
-import { CONSEQUENCES, type CallObservation, type Cell, type Check, type Consequence, type ExpectedVerdict, type Outcome, type Verdict } from '../types.js';
+import { CONSEQUENCES, type CallObservation, type Cell, type Check, type Consequence, type ExpectedVerdict, type Outcome, type Verdict } from '../vocabulary/types.js';
 
 const CONSEQUENCE_WORDS: Readonly<Record<Consequence, string>> = {
   'false-success': 'false success',

@@ -1,12 +1,12 @@
 // Reading an expected-failures baseline (YAML or JSON): the entries with where each one sits,
 // so every later error can name the file, the entry and its line.
 import { createHash } from 'node:crypto';
-import { loadYaml } from '../lazy-yaml.js';
+import { loadYaml } from '../util/lazy-yaml.js';
 import { closest } from '../cases/case-errors.js';
-import { RunnerError } from '../errors.js';
+import { RunnerError } from '../util/errors.js';
 import { BASELINE_FILE_MAX_BYTES } from '../io/input-caps.js';
 import { decodeUserText, readUserFile, UserFileError } from '../io/read-user-file.js';
-import { PROTOCOL_VERSIONS, type ProtocolVersion } from '../types.js';
+import { PROTOCOL_VERSIONS, type ProtocolVersion } from '../vocabulary/types.js';
 
 export const BASELINE_FORMAT = 'mcp-error-matrix/baseline@1';
 

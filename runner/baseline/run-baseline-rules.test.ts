@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeCell, makeRunResult } from '../../test/make-run-result.js';
 import type { LoadedCase } from '../cases/case-types.js';
 import { makeCase } from '../mock-server/test-cases.js';
-import type { Cell } from '../types.js';
+import type { Cell } from '../vocabulary/types.js';
 import { BaselineError } from './load-baseline.js';
 import { BUNDLED_BASELINE, prepareBaseline, settleBaseline, type PrepareBaselineOptions } from './run-baseline.js';
 

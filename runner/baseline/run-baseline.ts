@@ -2,10 +2,10 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { LoadedCase } from '../cases/case-types.js';
-import { packagePath } from '../package-paths.js';
+import { packagePath } from '../util/package-paths.js';
 import { summariseCells } from '../run/run-matrix.js';
-import type { Cell, RunResult } from '../types.js';
-import { sourceFromResult, type ReportHead, type ReportSource } from '../../reports/report-source.js';
+import type { Cell, RunResult } from '../vocabulary/types.js';
+import { sourceFromResult, type ReportHead, type ReportSource } from '../../reports/model/index.js';
 import type { RunResultExtras } from '../compare/results-file.js';
 import { applyBaselineToCell, validateBaselineChecks, validateBaselineEntries } from './apply-baseline.js';
 import { loadBaselineFile, type Baseline } from './load-baseline.js';

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeCell as makeFixtureCell } from '../../test/make-run-result.js';
 import { makeCase } from '../mock-server/test-cases.js';
-import type { Cell, CellStatus } from '../types.js';
+import type { Cell, CellStatus } from '../vocabulary/types.js';
 import { parseBaselineText, type Baseline } from './load-baseline.js';
 import { buildBaselineEntries, OBSERVED_PREFIX, renderBaseline, writeBaselineFile } from './write-baseline.js';
 

@@ -2,9 +2,9 @@
 // one is a single command. Hand-written reasons of entries that still hold are kept; every other
 // reason says the observed behaviour in a sentence generated from the judged checks.
 import type { Case } from '../cases/case-types.js';
-import { loadYaml } from '../lazy-yaml.js';
-import { writeFileAtomic } from '../../reports/write.js';
-import type { Cell, ProtocolVersion } from '../types.js';
+import { loadYaml } from '../util/lazy-yaml.js';
+import { writeFileAtomic } from '../../reports/report-folder/index.js';
+import type { Cell, ProtocolVersion } from '../vocabulary/types.js';
 import { getBaselineTarget } from './baseline-target.js';
 import { describeObservedFailure } from './describe-observed.js';
 import { BASELINE_FORMAT, type Baseline, type BaselineEntry } from './load-baseline.js';

@@ -5,7 +5,7 @@
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { packagePath } from '../package-paths.js';
+import { packagePath } from '../util/package-paths.js';
 import { GENERATED_VALIDATOR_FILE, generateCaseValidatorCode } from './case-validator-code.js';
 import { writeCheckedBundledCases } from './checked-cases.js';
 import { loadCasesSync } from './load-cases.js';

@@ -3,7 +3,7 @@
 import type { ErrorObject } from 'ajv';
 import { createRequire } from 'node:module';
 import type { distance as DistanceFunction } from 'fastest-levenshtein';
-import { RunnerError } from '../errors.js';
+import { RunnerError } from '../util/errors.js';
 
 export interface CaseProblem {
   file: string;

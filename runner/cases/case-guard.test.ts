@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, describe, expect, it } from 'vitest';
-import { packagePath } from '../package-paths.js';
+import { packagePath } from '../util/package-paths.js';
 import { buildCaseValidator } from './build-case-validator.js';
 import { CASE_AJV_OPTIONS, getCaseGuard, loadGeneratedValidator } from './case-guard.js';
 import { compileCaseSchema } from './case-validator-code.js';

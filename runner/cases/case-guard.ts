@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ErrorObject } from 'ajv';
-import { packagePath } from '../package-paths.js';
+import { packagePath } from '../util/package-paths.js';
 import { describeSchemaErrors, type CaseProblem } from './case-errors.js';
 import type { Case } from './case-types.js';
 import { compileCaseSchema, GENERATED_VALIDATOR_FILE, hashSchemaText } from './case-validator-code.js';

@@ -2,7 +2,7 @@
 // system and references between fields.
 import type { CaseProblem } from './case-errors.js';
 import { getExpectedVerdict, type Case, type SseEvent } from './case-types.js';
-import { hasStreamResumption } from '../version-features.js';
+import { hasStreamResumption } from '../vocabulary/version-features.js';
 
 interface Location {
   /** The file name without .json. */

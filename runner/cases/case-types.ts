@@ -1,7 +1,7 @@
 // The case-file format as TypeScript types. `schemas/case.schema.json` is the source
 // of truth; the loader's ajv guard is what turns `unknown` into `Case`.
-import { deepFreeze } from '../deep-freeze.js';
-import type { CheckLevel, Consequence, ExpectedVerdict, Outcome, ProtocolVersion } from '../vocabulary.js';
+import { deepFreeze } from '../util/deep-freeze.js';
+import type { CheckLevel, Consequence, ExpectedVerdict, Outcome, ProtocolVersion } from '../vocabulary/vocabulary.js';
 
 export const CASE_LAYERS = ['transport', 'protocol', 'application', 'stream', 'interaction', 'session'] as const;
 export type CaseLayer = (typeof CASE_LAYERS)[number];

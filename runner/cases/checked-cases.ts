@@ -13,7 +13,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync, renameSync, statSync, writeFileSync, type Stats } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { packagePath } from '../package-paths.js';
+import { packagePath } from '../util/package-paths.js';
 import { compareTableText } from './compare-table-text.js';
 
 export const CHECKED_CASES_FILE = 'bundled-cases.checked.json';

@@ -6,7 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { packagePath } from '../package-paths.js';
+import { packagePath } from '../util/package-paths.js';
 import { CaseTextStore, LAZY_CASES, LazyLoadedCase, releaseLoadedCases } from './lazy-loaded-case.js';
 import { loadCases } from './load-cases.js';
 

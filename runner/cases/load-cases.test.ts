@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { packagePath } from '../package-paths.js';
+import { packagePath } from '../util/package-paths.js';
 import { CaseTableError } from './case-errors.js';
 import { CHECKED_CASES_FILE, writeCheckedBundledCases } from './checked-cases.js';
 import { loadCases, loadCasesSync } from './load-cases.js';

@@ -17,7 +17,7 @@ import { CASE_FILE_MAX_BYTES, CASE_MAX_NESTING } from '../io/input-caps.js';
 import { decodeUserText, readUserFileSync, UserFileError } from '../io/read-user-file.js';
 import { freezeParsedJson } from './freeze-parsed-json.js';
 import { CaseTextStore, LAZY_CASES, LazyLoadedCase } from './lazy-loaded-case.js';
-import { packagePath } from '../package-paths.js';
+import { packagePath } from '../util/package-paths.js';
 
 export interface LoadCasesOptions {
   /** Directories, files or glob patterns. @default the package's cases/ folder */

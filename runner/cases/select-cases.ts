@@ -1,7 +1,7 @@
 // Narrows the case table by `--case` selectors (exact ids or globs such as `sse-*`).
 import { createRequire } from 'node:module';
 import type picomatchType from 'picomatch';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../util/errors.js';
 import { closest } from './case-errors.js';
 import type { LoadedCase } from './case-types.js';
 

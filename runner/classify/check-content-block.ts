@@ -3,8 +3,8 @@
 // `icons`; 2025-03-26 has no resource_link and leaves `_meta` and `lastModified` undeclared
 // (WIRE-FACTS-LEGACY §3.2, 3.7–3.8, D4–D8). Hand-written, not ajv: the schemas are checked
 // elsewhere, and this is the reading a client is expected to apply.
-import type { ProtocolVersion } from '../types.js';
-import { hasStructuredContent, isAtLeast } from '../version-features.js';
+import type { ProtocolVersion } from '../vocabulary/types.js';
+import { hasStructuredContent, isAtLeast } from '../vocabulary/version-features.js';
 import { isPlainObject } from './json-value.js';
 
 type FieldKind = 'string' | 'integer' | 'array' | 'object';

@@ -1,7 +1,7 @@
 // The JSON-RPC 2.0 envelope of the message that should answer this request
 // (B25/B26 § Messages, § Responses; WIRE-FACTS §3, S4).
-import type { ProtocolVersion, Verdict } from '../types.js';
-import { allowsBatching, hasUrlElicitationError } from '../version-features.js';
+import type { ProtocolVersion, Verdict } from '../vocabulary/types.js';
+import { allowsBatching, hasUrlElicitationError } from '../vocabulary/version-features.js';
 import { classifyToolResult } from './check-tool-result.js';
 import { isPlainObject } from './json-value.js';
 import type { ClassifyContext } from './rules.js';

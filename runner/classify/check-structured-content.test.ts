@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import type { ProtocolVersion } from '../types.js';
+import type { ProtocolVersion } from '../vocabulary/types.js';
 import { checkStructuredContent, countCompiledSchemas, MAX_COMPILED } from './check-structured-content.js';
 import { classifyReference } from './reference.js';
 import { makeClassifierInput, makeResultMessage, makeToolResult } from './test-inputs.js';

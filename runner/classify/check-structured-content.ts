@@ -7,8 +7,8 @@
 import { createRequire } from 'node:module';
 import type { ValidateFunction } from 'ajv';
 import type { FormatsPlugin } from 'ajv-formats';
-import type { ProtocolVersion } from '../types.js';
-import { getOutputSchemaDialect } from '../version-features.js';
+import type { ProtocolVersion } from '../vocabulary/types.js';
+import { getOutputSchemaDialect } from '../vocabulary/version-features.js';
 
 // ajv (CommonJS, about a hundred modules with its formats) is required on the first outputSchema
 // to compile, not when the classifier is imported: a run whose cases declare none never loads it.

@@ -1,8 +1,8 @@
 // The `result` member of a tools/call response: a CallToolResult, or under 2026-07-28 an
 // InputRequiredResult, told apart by `resultType` first (WIRE-FACTS §8.4: the 2026 union is
 // looser than its prose, so dispatch on resultType before checking the shape).
-import type { Verdict } from '../types.js';
-import { hasStructuredContent } from '../version-features.js';
+import type { Verdict } from '../vocabulary/types.js';
+import { hasStructuredContent } from '../vocabulary/version-features.js';
 import { isPlainObject } from './json-value.js';
 import type { ClassifyContext } from './rules.js';
 import { createVerdict } from './verdict.js';

@@ -3,7 +3,7 @@
 // Runs the whole table, so StrykerJS leaves it out (vitest.mutate.config.ts).
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { runClassifierMatrix } from '../run/run-classifier-matrix.js';
-import type { ClassifierInput, Verdict } from '../types.js';
+import type { ClassifierInput, Verdict } from '../vocabulary/types.js';
 import { CLASSIFIER_BUG_PREFIX, classifyReference, RETHROW_CLASSIFIER_BUGS_ENV } from './reference.js';
 
 afterEach(() => {

@@ -2,7 +2,7 @@
 // routing in front of it): which events can answer the call, which only remember a miss, and the
 // detail each verdict gives.
 import { describe, expect, test } from 'vitest';
-import type { ClassifierInput, Outcome, ProtocolVersion } from '../types.js';
+import type { ClassifierInput, Outcome, ProtocolVersion } from '../vocabulary/types.js';
 import { classifySseBody } from './classify-sse.js';
 import { REFERENCE_RULES } from './rules.js';
 import { makeResultMessage as response, makeSseBody as sse, makeSseInput, makeToolResult as tool } from './test-inputs.js';

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import type { ClassifierInput, Outcome, ProtocolVersion } from '../types.js';
+import type { ClassifierInput, Outcome, ProtocolVersion } from '../vocabulary/types.js';
 import { parseSseBody } from './parse-sse-body.js';
 import { classifyReference } from './reference.js';
 import { makeResultMessage as response, makeSseBody as sse, makeSseInput, makeToolResult as tool } from './test-inputs.js';

@@ -1,7 +1,7 @@
 // Finds this request's final response in an SSE stream and classifies it
 // (T25 § Sending Messages to the Server, item 6; SH26 § Receiving Messages; WIRE-FACTS §1.3).
-import type { Verdict } from '../types.js';
-import { allowsBatching, allowsServerRequestsOnStream } from '../version-features.js';
+import type { Verdict } from '../vocabulary/types.js';
+import { allowsBatching, allowsServerRequestsOnStream } from '../vocabulary/version-features.js';
 import { classifyResponseBatch, classifyResponseMessage } from './check-envelope.js';
 import { isPlainObject, parseJsonText } from './json-value.js';
 import { parseSseBody } from './parse-sse-body.js';

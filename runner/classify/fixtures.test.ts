@@ -4,7 +4,7 @@ import { readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, test } from 'vitest';
-import type { ClassifierInput, Outcome } from '../types.js';
+import type { ClassifierInput, Outcome } from '../vocabulary/types.js';
 import { readVerdict } from './read-verdict.js';
 import { classifyReference } from './reference.js';
 import {

@@ -1,6 +1,6 @@
 // The negative control: a classifier that only looks at the HTTP status, as a client that
 // checks `response.ok` and nothing else would. The matrix must show it failing.
-import type { ClassifierInput, Verdict } from '../types.js';
+import type { ClassifierInput, Verdict } from '../vocabulary/types.js';
 import { createVerdict } from './verdict.js';
 
 /** Concludes from the status alone: 2xx is success, anything else an HTTP error. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { OUTCOMES } from '../types.js';
+import { OUTCOMES } from '../vocabulary/types.js';
 import { readOutcomesTable } from './read-outcomes-table.js';
 import { getRecovery } from './verdict.js';
 

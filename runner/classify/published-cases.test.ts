@@ -8,7 +8,7 @@ import { getExpectedVerdict, type Case, type ExchangeSpec, type IdMode } from '.
 import { loadCases } from '../cases/load-cases.js';
 import { runMatrix } from '../run/run-matrix.js';
 import { createClassifierTarget } from '../targets/classifier-target.js';
-import type { ClassifierInput, ProtocolVersion } from '../types.js';
+import type { ClassifierInput, ProtocolVersion } from '../vocabulary/types.js';
 import { classifyReference } from './reference.js';
 import { makeClassifierInput } from './test-inputs.js';
 

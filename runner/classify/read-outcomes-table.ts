@@ -2,7 +2,7 @@
 // the code (getRecovery) and the consequence grading to the document rather than to a copy of it.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { OUTCOMES, REPLAY_ADVICE, type Outcome, type ReplayAdvice } from '../types.js';
+import { OUTCOMES, REPLAY_ADVICE, type Outcome, type ReplayAdvice } from '../vocabulary/types.js';
 
 export interface DocumentedRecovery {
   outcome: Outcome;

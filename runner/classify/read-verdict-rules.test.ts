@@ -2,7 +2,7 @@
 // author reads it in the report), how an untrusted value is described, and that a field the
 // target left out stays out of the verdict.
 import { describe, expect, test } from 'vitest';
-import { OUTCOMES, REPLAY_ADVICE, VERDICT_LAYERS } from '../types.js';
+import { OUTCOMES, REPLAY_ADVICE, VERDICT_LAYERS } from '../vocabulary/types.js';
 import { readVerdict } from './read-verdict.js';
 
 function problemOf(value: unknown): unknown {

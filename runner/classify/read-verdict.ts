@@ -10,8 +10,8 @@ import {
   type ReplayAdvice,
   type Verdict,
   type VerdictLayer,
-} from '../types.js';
-import { describeThrown, stringifySafe } from '../safe-copy.js';
+} from '../vocabulary/types.js';
+import { describeThrown, stringifySafe } from '../util/safe-copy.js';
 import { isPlainObject } from './json-value.js';
 
 export type ReadVerdictResult = { verdict: Verdict } | { problem: string };

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { OUTCOME_LAYER, type ClassifierInput, type Outcome } from '../types.js';
+import { OUTCOME_LAYER, type ClassifierInput, type Outcome } from '../vocabulary/types.js';
 import { classifyReference } from './reference.js';
 import { makeClassifierInput as input, makeInputFromBytes, makeResultMessage as response, makeSseBody, makeToolResult as tool, withBoms } from './test-inputs.js';
 

@@ -1,7 +1,7 @@
 // The reference classifier: the project's own reading of one tools/call exchange. Pure,
 // deterministic, never throws. Every boundary rule is written once, here or in the module
 // named beside it, with its spec reference (aliases from WIRE-FACTS.md); OUTCOMES.md lists them.
-import type { PublishedClassifierInput, Verdict } from '../types.js';
+import type { PublishedClassifierInput, Verdict } from '../vocabulary/types.js';
 import { classifyResponseMessage } from './check-envelope.js';
 import { classifySseBody } from './classify-sse.js';
 import { parseJsonText } from './json-value.js';

@@ -1,6 +1,6 @@
 // The boundary rules that the wrong-on-purpose fixtures replace one at a time
 // (test/fixtures/classifiers). Every other rule lives in the module that applies it.
-import type { ClassifierInput, ProtocolVersion } from '../types.js';
+import type { ClassifierInput, ProtocolVersion } from '../vocabulary/types.js';
 import { checkContentBlock } from './check-content-block.js';
 import { checkInputRequest } from './check-input-request.js';
 import { checkStructuredContent } from './check-structured-content.js';

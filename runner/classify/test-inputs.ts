@@ -1,6 +1,6 @@
 // Builders for classifier inputs, shared by the classifier tests and the fixtures' witnesses.
 import { decodeBody } from '../harness/exchange-response.js';
-import type { ClassifierInput, ProtocolVersion } from '../types.js';
+import type { ClassifierInput, ProtocolVersion } from '../vocabulary/types.js';
 
 export interface InputOptions extends Partial<Omit<ClassifierInput, 'request'>> {
   /** A JSON value to serialise as the body (ignored when `body` is given). */

@@ -1,7 +1,7 @@
 // -32042 URLElicitationRequiredError: a defined error with required data only in 2025-11-25
 // (SJ25; WIRE-FACTS-LEGACY 2.12, D17); before, a plain server-range code; 2026-07-28 retired it.
 import { describe, expect, test } from 'vitest';
-import { PROTOCOL_VERSIONS, type ProtocolVersion } from '../types.js';
+import { PROTOCOL_VERSIONS, type ProtocolVersion } from '../vocabulary/types.js';
 import { classifyReference } from './reference.js';
 import { makeClassifierInput } from './test-inputs.js';
 

@@ -2,7 +2,7 @@
 // rows of one outcome (INVALID_ENVELOPE, INVALID_TOOL_RESULT) differ only by it. One row per rule,
 // so a check that answers for another rule (same outcome, wrong reason) fails here.
 import { describe, expect, test } from 'vitest';
-import type { ClassifierInput, Outcome } from '../types.js';
+import type { ClassifierInput, Outcome } from '../vocabulary/types.js';
 import { classifyReference, createClassifier } from './reference.js';
 import { makeClassifierInput as input, makeResultMessage as response, makeToolResult as tool } from './test-inputs.js';
 

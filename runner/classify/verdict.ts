@@ -1,6 +1,6 @@
 // Builds verdicts: every verdict the reference classifier returns goes through
 // createVerdict, so the layer and the recovery advice always agree with the outcome.
-import { OUTCOME_LAYER, type Outcome, type Recovery, type Verdict } from '../types.js';
+import { OUTCOME_LAYER, type Outcome, type Recovery, type Verdict } from '../vocabulary/types.js';
 
 /** JSON-RPC "Invalid params": the one code whose replay depends on the caller (DESIGN §2). */
 const INVALID_PARAMS = -32602;

@@ -7,15 +7,15 @@ import { buildAtlas } from '../atlas/build-atlas.js';
 import { listAtlasKinds, parseStackSelectors } from '../atlas/plan-atlas.js';
 import { loadCases } from '../cases/load-cases.js';
 import { selectCases } from '../cases/select-cases.js';
-import type { CliIo } from '../cli-io.js';
-import { parseCommandFlags } from '../command-flags.js';
-import { UsageError } from '../errors.js';
-import { DEFAULT_TIMEOUT_MS, getDefaultConcurrency, parseVersion } from '../options.js';
-import { getPackageRoot, getPackageVersion } from '../package-paths.js';
+import type { CliIo } from '../cli/cli-io.js';
+import { parseCommandFlags } from '../cli/command-flags.js';
+import { UsageError } from '../util/errors.js';
+import { DEFAULT_TIMEOUT_MS, getDefaultConcurrency, parseVersion } from '../cli/options.js';
+import { getPackageRoot, getPackageVersion } from '../util/package-paths.js';
 import { resolveTarget } from '../targets/resolve-target.js';
 import { getPublishedVersions } from '../targets/sdk/expand-version-range.js';
 import { SDK_KINDS, type SdkKind } from '../targets/sdk/resolve-sdk-package.js';
-import { PROTOCOL_VERSIONS } from '../types.js';
+import { PROTOCOL_VERSIONS } from '../vocabulary/types.js';
 import { prepareSchemaCheck } from './run-command.js';
 
 /** Versions measured at once without --workers: each holds a client worker (~110 MB; README § The atlas). */
@@ -98,7 +98,7 @@ export async function runAtlasCommand(args: string[], io: CliIo): Promise<number
   };
 
   // The site folder is checked before anything runs, as `run --out` does.
-  await (await import('../../reports/check-report-folder.js')).checkReportFolder(values.out, { cwd: io.cwd, home: io.env['HOME'], shownAs: values.out });
+  await (await import('../../reports/report-folder/check-report-folder.js')).checkReportFolder(values.out, { cwd: io.cwd, home: io.env['HOME'], shownAs: values.out });
   const cases = selectCases(await loadCases({ sources: values.cases, cwd: io.cwd }), values.case ?? []);
   const schemaCheck = await prepareSchemaCheck(values['no-schemas'] ? false : values.schemas, io);
   const fingerprints = await computeAtlasFingerprints();

@@ -1,13 +1,13 @@
 // `mcp-error-matrix compare <old results.json> <new results.json>`: regressions, fixes, added and
 // removed cells. Exit 1 when anything regressed, 2 when an input is not a results file.
 import { resolve } from 'node:path';
-import type { CliIo } from '../cli-io.js';
-import { parseCommandFlags } from '../command-flags.js';
+import type { CliIo } from '../cli/cli-io.js';
+import { parseCommandFlags } from '../cli/command-flags.js';
 import { compareResults } from '../compare/compare-results.js';
 import { checkPairs, choosePairs, describeUnpaired, listResultTargets, parsePairs } from '../compare/pair-targets.js';
 import { renderComparison, type ComparisonFormat } from '../compare/render-comparison.js';
 import { readResultsDigest } from '../compare/read-results-digest.js';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../util/errors.js';
 
 export const COMPARE_USAGE = `Usage: mcp-error-matrix compare <old results.json> <new results.json> [--format markdown|text] [--pair OLD=NEW]
   Lists regressions, fixes, added and removed cells between two runs (the old run first).

@@ -2,7 +2,7 @@
 // typo away; else the ids that contain what was typed (`show reset`); else says that none is near
 // and how to search the table, so the user never gets a bare "no such case".
 import { closest } from '../cases/case-errors.js';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../util/errors.js';
 
 /** At most this many ids are suggested by what they contain. */
 const MAX_CONTAINING = 5;

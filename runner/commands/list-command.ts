@@ -1,12 +1,12 @@
 // `mcp-error-matrix list`: the case table as a text table, with filters.
-import type { CliIo } from '../cli-io.js';
-import { parseCommandFlags } from '../command-flags.js';
+import type { CliIo } from '../cli/cli-io.js';
+import { parseCommandFlags } from '../cli/command-flags.js';
 import { CASE_LAYERS, CASE_ORIGINS } from '../cases/case-types.js';
 import { loadCases } from '../cases/load-cases.js';
 import { selectCases } from '../cases/select-cases.js';
-import { UsageError } from '../errors.js';
-import { parseVersion } from '../options.js';
-import { PROTOCOL_VERSIONS } from '../types.js';
+import { UsageError } from '../util/errors.js';
+import { parseVersion } from '../cli/options.js';
+import { PROTOCOL_VERSIONS } from '../vocabulary/types.js';
 
 const LIST_FLAGS = {
   cases: { type: 'string', multiple: true },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { makeCell, makeRunResult } from '../../test/make-run-result.js';
-import type { CliIo } from '../cli-io.js';
+import type { CliIo } from '../cli/cli-io.js';
 import { createProgress, type ProgressOptions } from './progress.js';
 
 function capture(io: Partial<CliIo>, options: ProgressOptions) {

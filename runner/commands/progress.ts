@@ -1,7 +1,7 @@
 // Progress on stderr: a live line on a TTY (not in CI), a one-line summary otherwise, one line
 // per cell with --verbose, nothing with --quiet. Colour only on a TTY and never with NO_COLOR.
-import type { CliIo } from '../cli-io.js';
-import { ERROR_KINDS, type Cell, type CellStatus, type RunResult } from '../types.js';
+import type { CliIo } from '../cli/cli-io.js';
+import { ERROR_KINDS, type Cell, type CellStatus, type RunResult } from '../vocabulary/types.js';
 import { describePassSources, describeWireOnlyTargets } from '../run/describe-conclusions.js';
 import { describeBackoff, describeReruns } from '../run/describe-reruns.js';
 

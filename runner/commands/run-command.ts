@@ -3,22 +3,22 @@
 // Modules only some runs need (report writing, compare, shards) are imported when used:
 // start-up time is most of a small run's wall time.
 import { isAbsolute, relative, resolve } from 'node:path';
-import { countFailures, formatFailureLine } from '../../reports/count-failures.js';
-import { toPassableResult, type ReportHead, type ReportSource } from '../../reports/report-source.js';
-import { renderChunks as renderTapChunks } from '../../reports/tap.js';
-import { countUnsafe } from '../../reports/unsafe-cells.js';
+import { countFailures, formatFailureLine } from '../../reports/model/index.js';
+import { toPassableResult, type ReportHead, type ReportSource } from '../../reports/model/index.js';
+import { renderTapChunks } from '../../reports/formats/index.js';
+import { countUnsafe } from '../../reports/model/index.js';
 import { applyBaselineToCell } from '../baseline/apply-baseline.js';
 import type { LoadedCase } from '../cases/case-types.js';
 import { releaseLoadedCases } from '../cases/lazy-loaded-case.js';
 import { loadCases } from '../cases/load-cases.js';
 import { selectCases } from '../cases/select-cases.js';
-import type { CliIo } from '../cli-io.js';
+import type { CliIo } from '../cli/cli-io.js';
 import type { ResultsDigest } from '../compare/read-results-digest.js';
 import type { RunResultExtras } from '../compare/results-file.js';
-import type { HeldReportFolder } from '../../reports/hold-report-folder.js';
-import { DEFAULT_TIMEOUT_MS, getDefaultConcurrency, parseRunOptions } from '../options.js';
-import { getPackageRoot } from '../package-paths.js';
-import { UsageError } from '../errors.js';
+import type { HeldReportFolder } from '../../reports/report-folder/index.js';
+import { DEFAULT_TIMEOUT_MS, getDefaultConcurrency, parseRunOptions } from '../cli/options.js';
+import { getPackageRoot } from '../util/package-paths.js';
+import { UsageError } from '../util/errors.js';
 import { createFaultInjector } from '../run/fault-injection.js';
 import { describeUnconfirmedCells } from '../run/describe-reruns.js';
 import { MatrixFailure } from '../run/matrix-failure.js';
@@ -26,7 +26,7 @@ import { createCellStore, toCellSource } from '../run/cell-store.js';
 import { planCells, runMatrix } from '../run/run-matrix.js';
 import { DEFAULT_TARGETS, expandTargetSpecs, resolveTargets } from '../targets/resolve-target.js';
 import { getDefaultCacheDir, listBundledSdkTargets, SDK_KINDS } from '../targets/sdk/resolve-sdk-package.js';
-import { PROTOCOL_VERSIONS, type Cell, type ProtocolVersion, type RunResult, type Target, type TargetInfo } from '../types.js';
+import { PROTOCOL_VERSIONS, type Cell, type ProtocolVersion, type RunResult, type Target, type TargetInfo } from '../vocabulary/types.js';
 
 /** A run's fields, as results.json stores them, its cells aside. */
 type StoredRunHead = ReportHead & RunResultExtras;
@@ -91,7 +91,7 @@ export async function runRunCommand(args: string[], io: CliIo): Promise<number> 
   const options = parseRunOptions(args, DEFAULT_TARGETS);
   // A report folder that would be refused is refused now, before the run, not after it.
   const outFolder = { cwd: io.cwd, home: io.env['HOME'], shownAs: options.out ?? '' };
-  if (options.out !== undefined) await (await import('../../reports/check-report-folder.js')).checkReportFolder(options.out, outFolder);
+  if (options.out !== undefined) await (await import('../../reports/report-folder/check-report-folder.js')).checkReportFolder(options.out, outFolder);
   if (options.sign !== undefined && options.out === undefined) throw new UsageError('run: --sign KEY signs the receipts of a report folder; add --out DIR');
   // Every input is read and checked (below) before the folder's lock is taken: a second run to the same
   // --out that has a bad flag fails at once instead of waiting for the first.
@@ -102,7 +102,7 @@ export async function runRunCommand(args: string[], io: CliIo): Promise<number> 
   const held =
     options.out === undefined
       ? undefined
-      : await (await import('../../reports/hold-report-folder.js')).holdReportFolder(options.out, {
+      : await (await import('../../reports/report-folder/hold-report-folder.js')).holdReportFolder(options.out, {
           ...outFolder,
           ...(io.signal ? { signal: io.signal } : {}),
           onWait: (holder) => {
@@ -121,7 +121,7 @@ export async function runRunCommand(args: string[], io: CliIo): Promise<number> 
 /** What `run` reads and checks before it takes the report folder: the signing key, the cases and the file to compare with. */
 async function prepareRunInputs(options: ReturnType<typeof parseRunOptions>, io: CliIo) {
   // A bad key is refused before the run, not after it.
-  const signer = options.sign === undefined ? undefined : await (await import('../../reports/sign-receipts.js')).loadSigningKey(resolve(io.cwd, options.sign), '--sign', options.sign);
+  const signer = options.sign === undefined ? undefined : await (await import('../../reports/receipts/sign-receipts.js')).loadSigningKey(resolve(io.cwd, options.sign), '--sign', options.sign);
   const shards = options.shard === undefined ? undefined : await import('../shard/select-shard.js');
   const shard = shards && options.shard !== undefined ? shards.parseShard(options.shard) : undefined;
   const table = await loadCases({ sources: options.cases, cwd: io.cwd });

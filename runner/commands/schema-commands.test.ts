@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeWithSchemas, getTestSchemasDir } from '../../test/describe-requiring.js';
-import { PROTOCOL_VERSIONS } from '../types.js';
-import type { CliIo } from '../cli-io.js';
-import { main } from '../cli.js';
+import { PROTOCOL_VERSIONS } from '../vocabulary/types.js';
+import type { CliIo } from '../cli/cli-io.js';
+import { main } from '../cli/cli.js';
 import { getSchemaPins } from '../schema-check/pins.js';
 import { getCachedSchemaPath } from '../schema-check/schema-files.js';
 

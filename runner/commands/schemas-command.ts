@@ -1,9 +1,9 @@
 // `mcp-error-matrix schemas` (where each pinned schema is found and whether it matches its
 // pin) and `schemas fetch [--from DIR]` (fill the user cache, verified).
 import { resolve } from 'node:path';
-import type { CliIo } from '../cli-io.js';
-import { parseCommandFlags } from '../command-flags.js';
-import { UsageError } from '../errors.js';
+import type { CliIo } from '../cli/cli-io.js';
+import { parseCommandFlags } from '../cli/command-flags.js';
+import { UsageError } from '../util/errors.js';
 import { downloadPinnedSchema, getDownloadUrl } from '../schema-check/download-schema.js';
 import { getExplicitDir, resolveSchema } from '../schema-check/load-schemas.js';
 import { getSchemaPins, type SchemaPin } from '../schema-check/pins.js';
@@ -17,7 +17,7 @@ import {
   readIfExists,
   writeFileAtomic,
 } from '../schema-check/schema-files.js';
-import { PROTOCOL_VERSIONS } from '../types.js';
+import { PROTOCOL_VERSIONS } from '../vocabulary/types.js';
 
 export const SCHEMAS_USAGE = `Usage:
   mcp-error-matrix schemas [--schemas DIR]     show where each pinned schema is found and whether it matches its pin

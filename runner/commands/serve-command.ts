@@ -1,18 +1,18 @@
 // `mcp-error-matrix serve <case> [--version V] [--port N]`: the mock server for one case, for
 // debugging a client by hand (MCP Inspector, curl). Prints the URL and what the script will
 // send, logs each exchange as it happens, and stops on Ctrl+C (or when io.signal aborts).
-import type { CliIo } from '../cli-io.js';
-import { parseCommandFlags } from '../command-flags.js';
+import type { CliIo } from '../cli/cli-io.js';
+import { parseCommandFlags } from '../cli/command-flags.js';
 import { describeUnknownCase } from './describe-unknown-case.js';
 import { DEFAULT_TOOL, getExpectedVerdict, type Case, type ExchangeSpec } from '../cases/case-types.js';
 import { loadCases } from '../cases/load-cases.js';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../util/errors.js';
 import { buildToolCallRequest } from '../harness/build-tool-call-request.js';
 import { renderResponse } from '../mock-server/render-response.js';
 import { startMockServer } from '../mock-server/server.js';
-import { parseVersion } from '../options.js';
-import { PROTOCOL_VERSIONS, type ProtocolVersion, type RecordedExchange } from '../types.js';
-import { hasInitializeSession } from '../version-features.js';
+import { parseVersion } from '../cli/options.js';
+import { PROTOCOL_VERSIONS, type ProtocolVersion, type RecordedExchange } from '../vocabulary/types.js';
+import { hasInitializeSession } from '../vocabulary/version-features.js';
 
 const SERVE_FLAGS = {
   version: { type: 'string' },

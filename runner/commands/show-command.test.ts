@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
-import type { CliIo } from '../cli-io.js';
+import type { CliIo } from '../cli/cli-io.js';
 import { loadCases } from '../cases/load-cases.js';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../util/errors.js';
 import { formatCase, runShowCommand } from './show-command.js';
 
 function createIo(): CliIo & { out: string[] } {

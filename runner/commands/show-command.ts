@@ -1,19 +1,19 @@
 // `mcp-error-matrix show <case> [--version V]`: one case in readable form — what the server
 // sends per version (rendered by the mock server's own renderer, so it is what goes on the
 // wire), what a correct classifier concludes and why, and what a real client should do.
-import type { CliIo } from '../cli-io.js';
-import { parseCommandFlags } from '../command-flags.js';
+import type { CliIo } from '../cli/cli-io.js';
+import { parseCommandFlags } from '../cli/command-flags.js';
 import { describeUnknownCase } from './describe-unknown-case.js';
 import { DEFAULT_TOOL, getExpectedVerdict, type Case, type ExchangeSpec, type LoadedCase, type SseBody } from '../cases/case-types.js';
 import { loadCases } from '../cases/load-cases.js';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../util/errors.js';
 import { getAcceptedAlternatives } from '../judge/server-fault.js';
 import { getContentLength, isBodylessStatus } from '../mock-server/framing.js';
 import { renderResponse } from '../mock-server/render-response.js';
 import { renderSseEvents } from '../mock-server/render-sse.js';
 import { getResponseIdText, type ResponseIdText } from '../mock-server/serialize-message.js';
-import { parseVersion } from '../options.js';
-import { PROTOCOL_VERSIONS, type ExpectedVerdict, type Outcome, type ProtocolVersion } from '../types.js';
+import { parseVersion } from '../cli/options.js';
+import { PROTOCOL_VERSIONS, type ExpectedVerdict, type Outcome, type ProtocolVersion } from '../vocabulary/types.js';
 
 const SHOW_FLAGS = {
   version: { type: 'string' },

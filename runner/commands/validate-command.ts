@@ -1,15 +1,15 @@
 // `mcp-error-matrix validate <file.json> [--version V] [--def NAME]`: check any message
 // against the pinned schemas, for people debugging their own servers and clients.
 import { resolve } from 'node:path';
-import type { CliIo } from '../cli-io.js';
-import { parseCommandFlags } from '../command-flags.js';
-import { RunnerError, UsageError } from '../errors.js';
+import type { CliIo } from '../cli/cli-io.js';
+import { parseCommandFlags } from '../cli/command-flags.js';
+import { RunnerError, UsageError } from '../util/errors.js';
 import { VALIDATE_INPUT_MAX_BYTES } from '../io/input-caps.js';
 import { readUserText, UserFileError } from '../io/read-user-file.js';
 import type { DetectResult } from '../schema-check/detect.js';
 import { resolveSchemas } from '../schema-check/load-schemas.js';
 import { createSchemaValidator } from '../schema-check/validator.js';
-import { PROTOCOL_VERSIONS, type ProtocolVersion } from '../types.js';
+import { PROTOCOL_VERSIONS, type ProtocolVersion } from '../vocabulary/types.js';
 
 export const VALIDATE_USAGE = `Usage: mcp-error-matrix validate <file.json | -> [--version V] [--def NAME] [--schemas DIR] [--json]
   Checks one JSON-RPC message against the pinned official schemas. Without --version it uses the

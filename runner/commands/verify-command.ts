@@ -2,11 +2,11 @@
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { loadVerifyKey } from '../../reports/sign-receipts.js';
-import { verifyReport } from '../../reports/verify.js';
-import type { CliIo } from '../cli-io.js';
-import { parseCommandFlags } from '../command-flags.js';
-import { UsageError } from '../errors.js';
+import { loadVerifyKey } from '../../reports/receipts/index.js';
+import { verifyReport } from '../../reports/receipts/index.js';
+import type { CliIo } from '../cli/cli-io.js';
+import { parseCommandFlags } from '../cli/command-flags.js';
+import { UsageError } from '../util/errors.js';
 import { getSchemaPins } from '../schema-check/pins.js';
 import { getSchemaCacheDir, getValidatorCodeCacheDir } from '../schema-check/schema-files.js';
 

@@ -2,8 +2,8 @@
 // (pair-targets.ts) matches the old run's target with a new target of another name. Both runs
 // may be the same file: a sweep's `--pair ts-sdk@1.24.3=ts-sdk@1.25.3` compares one version
 // with the next inside one run.
-import { formatCellKey, type ComparedCell, type Comparison, type TargetPair } from '../../reports/compare-types.js';
-import type { CaseSummary, Cell, CellStatus } from '../types.js';
+import { formatCellKey, type ComparedCell, type Comparison, type TargetPair } from '../../reports/model/index.js';
+import type { CaseSummary, Cell, CellStatus } from '../vocabulary/types.js';
 import { listSetAsideTargets } from './pair-targets.js';
 
 /** What comparing reads of a run: each cell's key and status, each case's file digest (a RunResult is one). */

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeCell, makeRunResult } from '../../test/make-run-result.js';
 import { readFullResults } from '../../test/read-results.js';
 import { runCli } from '../../test/run-cli.js';
-import type { Cell } from '../types.js';
+import type { Cell } from '../vocabulary/types.js';
 import { compareResults } from './compare-results.js';
 import { renderComparison } from './render-comparison.js';
 

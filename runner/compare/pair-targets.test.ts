@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeCell, makeRunResult } from '../../test/make-run-result.js';
 import { runCli } from '../../test/run-cli.js';
-import type { Cell, RunResult } from '../types.js';
+import type { Cell, RunResult } from '../vocabulary/types.js';
 import { compareResults } from './compare-results.js';
 import { AmbiguousPairingError, canPairPlannedRun, checkPairs, choosePairs, listResultTargets, parsePairs } from './pair-targets.js';
 import { renderComparison } from './render-comparison.js';

@@ -3,9 +3,9 @@
 // targets of different names (ts-client@2.0.0 with ts-client@2.4.0); without --pair, a family
 // (ts-sdk, ts-client) with exactly one target in each run, under different names, pairs itself.
 // Pairing is never a guess: a family that could pair more than one way is an error naming the choices.
-import type { TargetPair } from '../../reports/compare-types.js';
-import { RunnerError, UsageError } from '../errors.js';
-import type { Cell, TargetInfo } from '../types.js';
+import type { TargetPair } from '../../reports/model/index.js';
+import { RunnerError, UsageError } from '../util/errors.js';
+import type { Cell, TargetInfo } from '../vocabulary/types.js';
 import { compareVersions } from './order-versions.js';
 
 /** What pairing reads of a run: its target names and its cells' keys. */

@@ -14,7 +14,7 @@ import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { describeSchemaErrors } from '../cases/case-errors.js';
 import { RESULTS_CELL_MAX_BYTES, RESULTS_FILE_MAX_BYTES } from '../io/input-caps.js';
 import { formatByteCap, forEachUserFileChunk, readUserFile, UserFileError } from '../io/read-user-file.js';
-import type { CaseSummary, Cell } from '../types.js';
+import type { CaseSummary, Cell } from '../vocabulary/types.js';
 import { checkResults, FULL_RESULTS_FORMAT, getResultsDefinitionValidator, ResultsFileError, RESULTS_INDEX_FORMAT, type StoredRunResult } from './results-file.js';
 import { JsonMembersScanner, JsonScanError } from './scan-json-members.js';
 

@@ -1,5 +1,5 @@
 // The `compare` command's output: Markdown (for a PR comment or step summary) or TAP-like text.
-import type { ComparedCell, Comparison } from '../../reports/compare-types.js';
+import type { ComparedCell, Comparison } from '../../reports/model/index.js';
 
 export type ComparisonFormat = 'markdown' | 'text';
 

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { renderFull } from '../../reports/json-full.js';
+import { renderFull } from '../../reports/formats/index.js';
 import { writeRunReports } from '../../reports/write-run-reports.js';
 import { makeCell, makeRunResult } from '../../test/make-run-result.js';
 import { readResultsFile } from './results-file.js';

@@ -6,13 +6,13 @@ import { basename, dirname, join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import type { Comparison } from '../../reports/compare-types.js';
+import type { Comparison } from '../../reports/model/index.js';
 import { describeSchemaErrors } from '../cases/case-errors.js';
-import { RunnerError } from '../errors.js';
+import { RunnerError } from '../util/errors.js';
 import { RESULTS_FILE_MAX_BYTES } from '../io/input-caps.js';
 import { decodeUserText, formatByteCap, readUserFile, readUserText, UserFileError } from '../io/read-user-file.js';
-import { packagePath } from '../package-paths.js';
-import type { RunResult } from '../types.js';
+import { packagePath } from '../util/package-paths.js';
+import type { RunResult } from '../vocabulary/types.js';
 
 /** Run metadata this project adds to RunResult; optional, stored in results.json. */
 export interface RunResultExtras {

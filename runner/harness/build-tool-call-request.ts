@@ -1,8 +1,8 @@
 // Builds the tools/call request the harness sends for one exchange of a case.
 import { DEFAULT_TOOL, type Case, type ToolSpec } from '../cases/case-types.js';
-import { deepFreeze } from '../deep-freeze.js';
-import type { ProtocolVersion, ToolCallRequest } from '../types.js';
-import { hasStructuredContent } from '../version-features.js';
+import { deepFreeze } from '../util/deep-freeze.js';
+import type { ProtocolVersion, ToolCallRequest } from '../vocabulary/types.js';
+import { hasStructuredContent } from '../vocabulary/version-features.js';
 
 /** The client capabilities the harness declares: it can answer every kind of input request. */
 export const HARNESS_CLIENT_CAPABILITIES = deepFreeze({ elicitation: {}, roots: {}, sampling: {} });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { freezeParsedJson } from '../cases/freeze-parsed-json.js';
-import type { ClassifierInput } from '../types.js';
+import type { ClassifierInput } from '../vocabulary/types.js';
 import { copyClassifierInput } from './copy-classifier-input.js';
 
 function makeInput(): ClassifierInput {

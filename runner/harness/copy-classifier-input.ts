@@ -1,7 +1,7 @@
 // A classifier function runs in-process on its own copy of each input, so a mutation reaches
 // nothing else (the harness, another target, the evidence). The input is plain data with a known
 // shape: strings are immutable and shared, everything else is copied.
-import type { ClassifierInput } from '../types.js';
+import type { ClassifierInput } from '../vocabulary/types.js';
 
 // Deeper than any case the table validates; past it the copy falls back to structuredClone.
 const MAX_COPY_DEPTH = 64;

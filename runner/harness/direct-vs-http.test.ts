@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { Case, ResponseSpec } from '../cases/case-types.js';
 import { startMockServer } from '../mock-server/server.js';
 import { makeCase, SUCCESS_JSON } from '../mock-server/test-cases.js';
-import type { ProtocolVersion } from '../types.js';
+import type { ProtocolVersion } from '../vocabulary/types.js';
 import { estimateWaitMs } from '../run/estimate-wait.js';
 import { buildToolCallRequest } from './build-tool-call-request.js';
 import { openHarnessSession } from './harness-session.js';

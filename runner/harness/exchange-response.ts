@@ -2,7 +2,7 @@
 import { constants, gunzipSync } from 'node:zlib';
 import { DECODED_BODY_MAX_BYTES } from '../io/input-caps.js';
 import { formatByteCap } from '../io/read-user-file.js';
-import type { TransportErrorKind } from '../types.js';
+import type { TransportErrorKind } from '../vocabulary/types.js';
 
 /** One exchange's response: what arrived, and how the transport failed if it did. */
 export interface ExchangeResponse {

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Case, ResponseSpec } from '../cases/case-types.js';
 import { startMockServer, type MockServer } from '../mock-server/server.js';
 import { makeCase, SUCCESS_JSON } from '../mock-server/test-cases.js';
-import type { ProtocolVersion } from '../types.js';
+import type { ProtocolVersion } from '../vocabulary/types.js';
 import { buildToolCallRequest } from './build-tool-call-request.js';
 import { HarnessSetupError, openHarnessSession, type HarnessSession } from './harness-session.js';
 

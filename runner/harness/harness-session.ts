@@ -2,8 +2,8 @@
 import { createParser } from 'eventsource-parser';
 import type { Dispatcher } from 'undici';
 import type { ToolSpec } from '../cases/case-types.js';
-import { PROTOCOL_VERSIONS, type ProtocolVersion, type ToolCallRequest } from '../types.js';
-import { allowsBatching, hasInitializeSession, hasProtocolVersionHeader } from '../version-features.js';
+import { PROTOCOL_VERSIONS, type ProtocolVersion, type ToolCallRequest } from '../vocabulary/types.js';
+import { allowsBatching, hasInitializeSession, hasProtocolVersionHeader } from '../vocabulary/version-features.js';
 import { answerInputRequest, getHarnessCapabilities, HARNESS_CLIENT_INFO } from './build-tool-call-request.js';
 import type { ExchangeResponse } from './exchange-response.js';
 import { createPostDeadlines, type PostDeadlines } from './post-deadlines.js';

@@ -1,6 +1,6 @@
 // The time budgets of one session's POSTs: one timer and one abort listener for all of them,
 // instead of an AbortController, an AbortSignal.any and a timer per POST.
-import { readLostMs } from '../loop-stall.js';
+import { readLostMs } from '../starvation/loop-stall.js';
 
 /** One POST being watched: whether it was stopped, and how to stop watching it. */
 export interface WatchedPost {
@@ -58,7 +58,7 @@ export function createPostDeadlines(timeoutMs: number, signal?: AbortSignal): Po
     timer = setTimeout(expire, Math.max(1, Math.ceil(deadline - now)));
   };
   // The time this process's event loop stalled (or waited for a CPU) while a POST waited is not
-  // counted against it (runner/loop-stall.ts): after a stall, expired timers run before the socket is read, so an
+  // counted against it (runner/starvation/loop-stall.ts): after a stall, expired timers run before the socket is read, so an
   // answer the server had already sent would otherwise be lost to the deadline. Credits keep the
   // deadlines in start order: a later POST saw no stall that an earlier one did not.
   const expire = (): void => {

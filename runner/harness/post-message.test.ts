@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { Pool, util as undiciUtil } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { raceAnswerAgainstDeadline, raceTwoStepAnswerAgainstDeadline } from '../../test/race-answer-against-deadline.js';
-import { isWatchingLoopStalls, watchLoopStalls } from '../loop-stall.js';
+import { isWatchingLoopStalls, watchLoopStalls } from '../starvation/loop-stall.js';
 import { createPostDeadlines } from './post-deadlines.js';
 import { normalizeResponseHeaders } from './exchange-response.js';
 import { pairRawHeaders, postMessage } from './post-message.js';

@@ -1,6 +1,6 @@
 // One POST over undici that never throws for wire problems: it returns what arrived.
 import type { Dispatcher } from 'undici';
-import type { TransportErrorKind } from '../types.js';
+import type { TransportErrorKind } from '../vocabulary/types.js';
 import { createTransportError, decodeBody, normalizeResponseHeaders, type ExchangeResponse } from './exchange-response.js';
 import type { PostDeadlines, WatchedPost } from './post-deadlines.js';
 

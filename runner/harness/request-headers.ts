@@ -1,6 +1,6 @@
 // 2026-07-28 request headers: Mcp-Method, Mcp-Name and Mcp-Param-* (SH26 § Standard Request Headers).
 import type { ToolSpec } from '../cases/case-types.js';
-import type { ToolCallRequest } from '../types.js';
+import type { ToolCallRequest } from '../vocabulary/types.js';
 
 /** The headers of a 2026 tools/call POST, beyond Accept and Content-Type. */
 export function buildModernHeaders(request: ToolCallRequest, tool: ToolSpec | undefined): Record<string, string> {

@@ -4,7 +4,7 @@
 // named as such), read up to a stated cap, and optionally decoded as strict UTF-8. Issue 11 items 4, 5, 15.
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
-import { RunnerError } from '../errors.js';
+import { RunnerError } from '../util/errors.js';
 import { findInvalidUtf8 } from './find-invalid-utf8.js';
 
 export interface ReadUserFileOptions {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CellStatus, Check, CheckLevel, TargetOutcome } from '../types.js';
+import type { CellStatus, Check, CheckLevel, TargetOutcome } from '../vocabulary/types.js';
 import { decideCellStatus } from './cell-status.js';
 import { judgeVerdicts } from './judge-verdicts.js';
 import { makeCheck } from './make-check.js';

@@ -1,5 +1,5 @@
 // Decides a cell's status from its checks (DESIGN §6).
-import type { CellStatus, Check, TargetOutcome } from '../types.js';
+import type { CellStatus, Check, TargetOutcome } from '../vocabulary/types.js';
 
 /** pass, fail (a MUST failed), non_strict (only SHOULD/POLICY failed), skip or error. */
 export function decideCellStatus(outcome: TargetOutcome, checks: Check[]): { status: CellStatus; reason?: string } {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readOutcomesTable, type DocumentedRecovery } from '../classify/read-outcomes-table.js';
-import { CONSEQUENCES, type Consequence, type ExpectedVerdict, type Outcome } from '../types.js';
+import { CONSEQUENCES, type Consequence, type ExpectedVerdict, type Outcome } from '../vocabulary/types.js';
 import { CONSEQUENCE_LEVEL, getFailureLevel, gradeConsequence, gradeExitConsequence } from './grade-consequence.js';
 
 // The rules, stated over the recovery column of OUTCOMES.md (not over getRecovery).

@@ -2,7 +2,7 @@
 // table defines for each outcome (runner/classify/OUTCOMES.md: `hasFinalResult`, `replay`;
 // in code: getRecovery), never written per case.
 import { getRecovery } from '../classify/verdict.js';
-import type { CheckLevel, Consequence, ExpectedVerdict, Outcome, ReplayAdvice } from '../types.js';
+import type { CheckLevel, Consequence, ExpectedVerdict, Outcome, ReplayAdvice } from '../vocabulary/types.js';
 
 /** The first four fail a MUST; losing a recovery or being imprecise fails a SHOULD (`non_strict`). */
 export const CONSEQUENCE_LEVEL: Readonly<Record<Consequence, 'MUST' | 'SHOULD'>> = {

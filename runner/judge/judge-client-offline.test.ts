@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AlternativeVerdict } from '../cases/case-types.js';
 import { makeCase } from '../mock-server/test-cases.js';
-import type { TargetOutcome } from '../types.js';
+import type { TargetOutcome } from '../vocabulary/types.js';
 import { makeClientRecording, makeToolCallPost } from './client/test-recordings.js';
 import { getClientExpectedVerdicts, judgeClient } from './judge-client.js';
 

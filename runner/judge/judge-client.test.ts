@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Case } from '../cases/case-types.js';
 import { startMockServer } from '../mock-server/server.js';
 import { makeCase, SUCCESS_JSON } from '../mock-server/test-cases.js';
-import type { Check, ProtocolVersion, Recording, TargetOutcome, Verdict } from '../types.js';
+import type { Check, ProtocolVersion, Recording, TargetOutcome, Verdict } from '../vocabulary/types.js';
 import { judgeClient } from './judge-client.js';
 
 const V25 = '2025-11-25';

@@ -2,7 +2,7 @@
 // reported. Pure: the case, the version, the target's outcome and the recording go in, checks
 // and the request schema results come out.
 import type { Case } from '../cases/case-types.js';
-import type { Check, Conclusion, ExpectedVerdict, ProtocolVersion, Recording, SchemaResult, TargetOutcome } from '../types.js';
+import type { Check, Conclusion, ExpectedVerdict, ProtocolVersion, Recording, SchemaResult, TargetOutcome } from '../vocabulary/types.js';
 import { judgeExitStatus } from './client/judge-exit-status.js';
 import { getClientExpectations, getClientExpectedVerdicts, judgeReported } from './client/judge-reported.js';
 import { judgeRequestHeaders, judgeRequestSchemas, type CheckRequestMessage } from './client/judge-requests.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AlternativeVerdict } from '../cases/case-types.js';
-import type { Check, Verdict } from '../types.js';
+import type { Check, Verdict } from '../vocabulary/types.js';
 import { judgeConclusion } from './judge-conclusion.js';
 
 const ids = { outcome: 'client.outcome', status: 'client.status', code: 'client.code', layer: 'client.layer' };

@@ -2,7 +2,7 @@
 // the outcome, status, code and layer checks every judge shares, each failure graded by what it
 // costs the caller (grade-consequence.ts).
 import type { AlternativeVerdict } from '../cases/case-types.js';
-import { OUTCOME_LAYER, type Check, type CheckLevel, type Consequence, type ExpectedVerdict, type Verdict } from '../types.js';
+import { OUTCOME_LAYER, type Check, type CheckLevel, type Consequence, type ExpectedVerdict, type Verdict } from '../vocabulary/types.js';
 import { getFailureLevel, getWeakerLevel, gradeConsequence } from './grade-consequence.js';
 import { makeCheck } from './make-check.js';
 

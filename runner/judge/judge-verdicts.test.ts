@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { makeCase } from '../mock-server/test-cases.js';
-import type { Check, ExpectedVerdict, TargetOutcome, Verdict } from '../types.js';
+import type { Check, ExpectedVerdict, TargetOutcome, Verdict } from '../vocabulary/types.js';
 import { getAlternatives, getExpectedVerdicts, judgeVerdicts } from './judge-verdicts.js';
 
 const outcomeOf = (...verdicts: (Verdict | null)[]): TargetOutcome => ({ verdicts });

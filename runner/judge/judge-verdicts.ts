@@ -1,7 +1,7 @@
 // Judges what a classifier concluded, exchange by exchange, against the case's expectations.
 import { getExpectedVerdict, type AlternativeVerdict, type Case } from '../cases/case-types.js';
 import { getAcceptedAlternatives } from './server-fault.js';
-import type { Check, ExpectedVerdict, ProtocolVersion, TargetOutcome } from '../types.js';
+import type { Check, ExpectedVerdict, ProtocolVersion, TargetOutcome } from '../vocabulary/types.js';
 import { judgeConclusion } from './judge-conclusion.js';
 import { makeCheck } from './make-check.js';
 

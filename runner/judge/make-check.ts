@@ -1,5 +1,5 @@
 // The one constructor every judged expectation goes through.
-import type { Check, CheckLevel, Consequence } from '../types.js';
+import type { Check, CheckLevel, Consequence } from '../vocabulary/types.js';
 
 /** Builds a check whose message says what was expected and what happened. */
 export function makeCheck(options: {

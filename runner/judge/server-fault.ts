@@ -4,7 +4,7 @@
 // states only its facts: the server's duty, the client's SHOULD if the specification gives one, the
 // result the server sent, and the versions in which it is a fault.
 import type { AlternativeVerdict, ExchangeSpec } from '../cases/case-types.js';
-import type { ProtocolVersion } from '../types.js';
+import type { ProtocolVersion } from '../vocabulary/types.js';
 
 /**
  * The result the server sent, accepted beside the strict expectation: at POLICY when the client has

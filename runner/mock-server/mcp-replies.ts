@@ -1,9 +1,9 @@
 // The correct MCP server around the script: built-in replies per protocol version.
 import type { Case, ResponseSpec } from '../cases/case-types.js';
 import { DEFAULT_TOOL } from '../cases/case-types.js';
-import { deepFreeze } from '../deep-freeze.js';
-import type { ProtocolVersion } from '../types.js';
-import { getAdvertisedOutputSchema, hasInitializeSession } from '../version-features.js';
+import { deepFreeze } from '../util/deep-freeze.js';
+import type { ProtocolVersion } from '../vocabulary/types.js';
+import { getAdvertisedOutputSchema, hasInitializeSession } from '../vocabulary/version-features.js';
 
 export const SERVER_INFO = deepFreeze({ name: 'mcp-error-matrix-mock', version: '0.1.0' });
 

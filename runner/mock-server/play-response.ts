@@ -1,7 +1,7 @@
 // Writes a rendered response to the socket with its delays, stalls and resets, recording it.
 import type { ServerResponse } from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
-import type { RecordedResponse } from '../types.js';
+import type { RecordedResponse } from '../vocabulary/types.js';
 import { getContentLength } from './framing.js';
 import type { RenderedResponse } from './render-response.js';
 import type { ReplyWaiter } from './reply-waiter.js';

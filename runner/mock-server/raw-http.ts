@@ -1,6 +1,6 @@
 // Test support: raw HTTP/1.1 over node:net, so tests see the exact bytes the server wrote.
 import { connect } from 'node:net';
-import { setStallAwareTimeout, watchLoopStalls } from '../loop-stall.js';
+import { setStallAwareTimeout, watchLoopStalls } from '../starvation/loop-stall.js';
 
 export interface RawRequest {
   method?: string;

@@ -1,7 +1,7 @@
 // Reads and records one incoming HTTP request, with its JSON-RPC shape when it has one.
 import type { IncomingMessage } from 'node:http';
 import { freezeParsedJson } from '../cases/freeze-parsed-json.js';
-import type { RecordedExchange, RecordedRequest } from '../types.js';
+import type { RecordedExchange, RecordedRequest } from '../vocabulary/types.js';
 
 /** Bodies above this size are refused with 413 (the mock server is a test fixture, not a sink). */
 export const MAX_BODY_BYTES = 1024 * 1024;

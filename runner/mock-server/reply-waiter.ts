@@ -1,6 +1,6 @@
 // Matches client JSON-RPC responses (POSTed separately) to server requests sent on a stream.
 import { isDeepStrictEqual } from 'node:util';
-import { setStallAwareTimeout } from '../loop-stall.js';
+import { setStallAwareTimeout } from '../starvation/loop-stall.js';
 
 export interface ReplyWaiter {
   /** Resolves true when a reply with this id arrived (before or after the call), false on timeout or close. */
@@ -39,7 +39,7 @@ export function createReplyWaiter(): ReplyWaiter {
             resolve(received);
           },
         };
-        // A stall of this process's loop is not the client's delay (runner/loop-stall.ts).
+        // A stall of this process's loop is not the client's delay (runner/starvation/loop-stall.ts).
         const timer = setStallAwareTimeout(() => entry.settle(false), timeoutMs);
         pending.add(entry);
       });

@@ -1,8 +1,8 @@
 // Decides what the mock server answers to one request: a script step or a built-in reply.
 import { randomUUID } from 'node:crypto';
 import type { Case, ResponseSpec, SseEvent } from '../cases/case-types.js';
-import type { ProtocolVersion, RecordedRequest } from '../types.js';
-import { allowsBatching, hasInitializeSession, hasProtocolVersionHeader, hasStreamResumption } from '../version-features.js';
+import type { ProtocolVersion, RecordedRequest } from '../vocabulary/types.js';
+import { allowsBatching, hasInitializeSession, hasProtocolVersionHeader, hasStreamResumption } from '../vocabulary/version-features.js';
 import * as replies from './mcp-replies.js';
 
 export const MCP_PATH = '/mcp';

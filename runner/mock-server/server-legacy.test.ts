@@ -3,7 +3,7 @@
 // its own errors, accepts 2025-03-26 batches of notifications and responses, and nothing else
 // batched; 2025-06-18 refuses every array.
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ProtocolVersion } from '../types.js';
+import type { ProtocolVersion } from '../vocabulary/types.js';
 import { sendRaw } from './raw-http.js';
 import { startMockServer, type MockServer } from './server.js';
 import { makeCase, SUCCESS_JSON } from './test-cases.js';

@@ -1,7 +1,7 @@
 import { gunzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Case, ResponseSpec } from '../cases/case-types.js';
-import type { ProtocolVersion } from '../types.js';
+import type { ProtocolVersion } from '../vocabulary/types.js';
 import { sendRaw, type RawRequest } from './raw-http.js';
 import { startMockServer, type MockServer } from './server.js';
 import { makeCase, SUCCESS_JSON } from './test-cases.js';

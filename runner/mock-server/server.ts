@@ -2,7 +2,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Case } from '../cases/case-types.js';
-import type { ProtocolVersion, RecordedExchange, RecordedResponse, Recording } from '../types.js';
+import type { ProtocolVersion, RecordedExchange, RecordedResponse, Recording } from '../vocabulary/types.js';
 import { playResponse, type PlayContext } from './play-response.js';
 import { listenOnLoopback } from './listen-loopback.js';
 import { isLoopbackOrigin } from './lockdown.js';
@@ -10,8 +10,8 @@ import { createErrorReply } from './mcp-replies.js';
 import { freezeRecordedExchange, readRequest } from './record-request.js';
 import { renderResponseSpec } from './render-response.js';
 import { createReplyWaiter } from './reply-waiter.js';
-import { allowsBatching } from '../version-features.js';
-import { setStallAwareTimeout } from '../loop-stall.js';
+import { allowsBatching } from '../vocabulary/version-features.js';
+import { setStallAwareTimeout } from '../starvation/loop-stall.js';
 import { createRouterState, MCP_PATH, routeRequest } from './route-request.js';
 
 export interface MockServer {

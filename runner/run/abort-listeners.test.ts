@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { loadCases } from '../cases/load-cases.js';
 import { createCommandTarget } from '../targets/command-target.js';
-import type { RunResult } from '../types.js';
+import type { RunResult } from '../vocabulary/types.js';
 import { runMatrix } from './run-matrix.js';
 
 const CELLS = 12;

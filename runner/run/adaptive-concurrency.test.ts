@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Cell } from '../types.js';
+import type { Cell } from '../vocabulary/types.js';
 import { createAdaptiveConcurrency } from './adaptive-concurrency.js';
 import { runPool } from './run-pool.js';
 

@@ -9,7 +9,7 @@
 // a process that was merely slowed: on a machine shared with other work, every process waits for a
 // CPU now and then, and backing off for that made a default run at load 16-25 crawl at one or two
 // cells at once (9 min 46 s, against about 1 min) while the cells it protected were few.
-import type { Cell, ConcurrencyInfo } from '../types.js';
+import type { Cell, ConcurrencyInfo } from '../vocabulary/types.js';
 import type { PoolLimit } from './run-pool.js';
 
 export interface AdaptiveConcurrency extends PoolLimit {

@@ -5,7 +5,7 @@ import { loadCases } from '../cases/load-cases.js';
 import { makeCase, SUCCESS_JSON } from '../mock-server/test-cases.js';
 import { createCommandTarget, getDefaultCellTimeout } from '../targets/command-target.js';
 import { parseCommandSpec } from '../targets/command/parse-command-spec.js';
-import type { Target, TargetContext } from '../types.js';
+import type { Target, TargetContext } from '../vocabulary/types.js';
 import { CELL_BUDGET_SLACK_MS, getCellBudgetMs, MAX_CELL_EXCHANGE_TIMEOUTS, MAX_TARGET_CELL_MS } from './cell-budget.js';
 import { runCell } from './run-cell.js';
 

@@ -7,8 +7,8 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, openSync, readSync, unlinkSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ReportHead, ReportSource } from '../../reports/report-source.js';
-import type { Cell } from '../types.js';
+import type { ReportHead, ReportSource } from '../../reports/model/index.js';
+import type { Cell } from '../vocabulary/types.js';
 import { createHeapBound } from './heap-bound.js';
 
 /** Planned cells at which a run's store writes its cells to disk instead of holding them. */

@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import picomatch from 'picomatch';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadCases } from '../cases/load-cases.js';
-import { getPackageRoot, packagePath } from '../package-paths.js';
-import type { Target, TargetInfo } from '../types.js';
+import { getPackageRoot, packagePath } from '../util/package-paths.js';
+import type { Target, TargetInfo } from '../vocabulary/types.js';
 import { collectRunInputs, findCommonFolder, RUNNER_FILES } from './collect-inputs.js';
 
 let dir: string;
@@ -24,7 +24,7 @@ afterEach(async () => {
 describe('collectRunInputs', () => {
   it('covers bin/, the worker scripts and the generated case validator, all under the package root', async () => {
     const covered = picomatch(RUNNER_FILES);
-    for (const file of ['bin/mcp-error-matrix.js', 'dist/runner/cases/case-validator.generated.cjs', 'runner/targets/classifier-worker.mjs', 'runner/targets/sdk/worker.mjs', 'dist/runner/cli.js']) {
+    for (const file of ['bin/mcp-error-matrix.js', 'dist/runner/cases/case-validator.generated.cjs', 'runner/targets/classifier-worker.mjs', 'runner/targets/sdk/worker.mjs', 'dist/runner/cli/cli.js']) {
       expect(covered(file), file).toBe(true);
     }
     const { inputs } = await collectRunInputs({ cases: [], schemas: [], targets: [] });

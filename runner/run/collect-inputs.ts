@@ -5,11 +5,11 @@
 // `verify --root NAME=DIR`: "package" for everything shipped with this tool, else a root per source.
 import { dirname, parse, relative, resolve, sep } from 'node:path';
 import { glob } from 'tinyglobby';
-import type { ReceiptRootOption } from '../../reports/receipts.js';
+import type { ReceiptRootOption } from '../../reports/receipts/index.js';
 import type { LoadedCase } from '../cases/case-types.js';
-import { getPackageRoot } from '../package-paths.js';
+import { getPackageRoot } from '../util/package-paths.js';
 import type { LoadedSchema, UsedValidatorCode } from '../schema-check/index.js';
-import type { Target } from '../types.js';
+import type { Target } from '../vocabulary/types.js';
 import { listLocalImports } from './list-local-imports.js';
 
 export interface ReceiptInputEntry {
@@ -44,7 +44,7 @@ export const RUNNER_FILES = [
   'runner/**/*.ts',
   'runner/**/*.mjs', // worker scripts: classifier isolation, SDK clients
   'reports/**/*.ts',
-  'reports/templates/**',
+  'reports/html/templates/**',
   'package.json',
   'package-lock.json',
   'schemas/*.json',

@@ -1,7 +1,7 @@
 // Confirm before judging, over made-up cells (no timer, no load): which cells run again, what a
 // re-run may replace, and what a cell that stays starved becomes.
 import { describe, expect, it } from 'vitest';
-import type { Cell, ProcessStarvation } from '../types.js';
+import type { Cell, ProcessStarvation } from '../vocabulary/types.js';
 import { confirmCells, findRerunReason, MAX_RERUNS } from './confirm-cells.js';
 
 const STARVED_WORKER: ProcessStarvation = { process: 'worker', windowMs: 3000, stalledMs: 2900, longestStallMs: 2900, starved: true };

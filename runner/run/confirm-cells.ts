@@ -7,7 +7,7 @@
 // result replaces the first one only when it is measured; a cell still starved after both stays
 // `error`, with its cause and remedy.
 import { isMeasured } from '../starvation/judge-starvation.js';
-import type { Cell, RerunReason, RerunSummary } from '../types.js';
+import type { Cell, RerunReason, RerunSummary } from '../vocabulary/types.js';
 import { runPool } from './run-pool.js';
 
 /**

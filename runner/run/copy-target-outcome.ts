@@ -2,8 +2,8 @@
 // cyclic, holds a BigInt or a throwing toJSON, an error message of any size. Every cell copies
 // its target's outcome through here before judging, so the results hold only bounded JSON data
 // and no report can fail to serialise it.
-import { capText, copySafeValue } from '../safe-copy.js';
-import type { TargetOutcome, Verdict } from '../types.js';
+import { capText, copySafeValue } from '../util/safe-copy.js';
+import type { TargetOutcome, Verdict } from '../vocabulary/types.js';
 
 /** Characters of a verdict's `detail` kept; the rest is cut with a visible marker. */
 export const MAX_DETAIL_CHARS = 16 * 1024;

@@ -1,6 +1,6 @@
 // Words for where passes came from, shared by the CLI summary line and the reports: a pass the
 // client never stated (exit status alone, or the wire alone) is never shown as a plain pass.
-import type { Cell, Conclusion, RunResult, RunSummary } from '../types.js';
+import type { Cell, Conclusion, RunResult, RunSummary } from '../vocabulary/types.js';
 
 /** Short labels for a cell whose conclusion is not a verdict, e.g. for a TAP line or an HTML cell. */
 export const CONCLUSION_LABEL: Record<Exclude<Conclusion, 'verdict'>, string> = {

@@ -2,7 +2,7 @@
 // many cells were run again and why, how far the concurrency backed off, and, per cell that could
 // not be measured even then, which process was starved, by how much, and what to do.
 import { describeRemedy, describeStarvation } from '../starvation/judge-starvation.js';
-import type { Cell, RerunReason, RunResult } from '../types.js';
+import type { Cell, RerunReason, RunResult } from '../vocabulary/types.js';
 
 const REASON_WORDS: Record<RerunReason, string> = {
   starved: 'a process was starved during a deadline',

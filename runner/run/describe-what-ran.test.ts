@@ -5,7 +5,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { getPackageRoot, getPackageVersion, packagePath } from '../package-paths.js';
+import { getPackageRoot, getPackageVersion, packagePath } from '../util/package-paths.js';
 import { describeWhatRan } from './describe-what-ran.js';
 import { readGitCommit } from './read-git-commit.js';
 

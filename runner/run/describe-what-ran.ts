@@ -3,10 +3,10 @@
 // recorded for it (the project's package-lock.json, npm's hidden node_modules/.package-lock.json,
 // or the installed package.json's `_integrity`). Whatever cannot be read is omitted, not guessed.
 import { basename, dirname, join, relative, sep } from 'node:path';
-import type { RunProvenance, TargetProvenance } from '../../reports/receipts.js';
+import type { RunProvenance, TargetProvenance } from '../../reports/receipts/index.js';
 import { readUserText } from '../io/read-user-file.js';
-import { getPackageRoot, getPackageVersion } from '../package-paths.js';
-import type { TargetInfo } from '../types.js';
+import { getPackageRoot, getPackageVersion } from '../util/package-paths.js';
+import type { TargetInfo } from '../vocabulary/types.js';
 import { readGitCommit } from './read-git-commit.js';
 
 const PACKAGE_JSON_MAX_BYTES = 1024 * 1024;

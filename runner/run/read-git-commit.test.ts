@@ -5,7 +5,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { getPackageRoot } from '../package-paths.js';
+import { getPackageRoot } from '../util/package-paths.js';
 import { readGitCommit } from './read-git-commit.js';
 
 let dir: string;

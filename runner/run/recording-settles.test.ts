@@ -8,10 +8,10 @@ import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { LoadedCase } from '../cases/case-types.js';
 import { makeCase } from '../mock-server/test-cases.js';
-import type { Cell, Target } from '../types.js';
+import type { Cell, Target } from '../vocabulary/types.js';
 import { RECORDING_SETTLE_MS, runCell } from './run-cell.js';
 import { createServerHosts, type ServerHosts } from './server-hosts.js';
-import { readStalledMs, watchLoopStalls } from '../loop-stall.js';
+import { readStalledMs, watchLoopStalls } from '../starvation/loop-stall.js';
 
 const hangCase: LoadedCase = { case: makeCase([{ start: 'hang' }]), file: 'x.json', relativeFile: 'x.json', sha256: '0'.repeat(64) };
 const CALL = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'synthetic_tool', arguments: {} } });

@@ -3,9 +3,9 @@
 // run was started (cli-invocation.ts), and carries everything that decides the cell: the full
 // target spec, the case table when it is not the bundled one, the mode, a timeout other than the
 // default, the baseline applied and whether schemas were off.
-import { DEFAULT_INVOCATION } from '../cli-invocation.js';
-import { DEFAULT_TIMEOUT_MS } from '../options.js';
-import type { ProtocolVersion } from '../types.js';
+import { DEFAULT_INVOCATION } from '../cli/cli-invocation.js';
+import { DEFAULT_TIMEOUT_MS } from '../cli/options.js';
+import type { ProtocolVersion } from '../vocabulary/types.js';
 
 /** What a repro line carries beyond the cell itself, the same for every cell of a run. */
 export interface ReproContext {

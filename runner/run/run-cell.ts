@@ -5,12 +5,12 @@ import { judgeClient, type CheckRequestMessage } from '../judge/judge-client.js'
 import { getAlternatives, getExpectedVerdicts, judgeVerdicts } from '../judge/judge-verdicts.js';
 import { startMockServer, type MockServer } from '../mock-server/server.js';
 import type { ServerHosts } from './server-hosts.js';
-import type { Cell, CellTiming, ProcessStarvation, ProtocolVersion, Recording, SchemaResult, Target, TargetOutcome } from '../types.js';
-import { describeThrownMessage } from '../safe-copy.js';
+import type { Cell, CellTiming, ProcessStarvation, ProtocolVersion, Recording, SchemaResult, Target, TargetOutcome } from '../vocabulary/types.js';
+import { describeThrownMessage } from '../util/safe-copy.js';
 import { copyTargetOutcome } from './copy-target-outcome.js';
 import { buildReproCommand, type ReproContext } from './repro.js';
 import { CELL_BUDGET_GRACE_MS, getCellBudgetMs } from './cell-budget.js';
-import { setStallAwareTimeout, watchLoopStalls, type StallAwareTimeout } from '../loop-stall.js';
+import { setStallAwareTimeout, watchLoopStalls, type StallAwareTimeout } from '../starvation/loop-stall.js';
 import { describeStarvedCell, describeStarvedError, isDeadlineBound, markStarved } from '../starvation/judge-starvation.js';
 import { startRunnerMeter } from '../starvation/measure-runner.js';
 import { findAnswerWindows, isCallAnswerDue } from '../starvation/answer-windows.js';

@@ -2,7 +2,7 @@
 import { loadCases } from '../cases/load-cases.js';
 import { selectCases } from '../cases/select-cases.js';
 import { createClassifierTarget } from '../targets/classifier-target.js';
-import type { Classifier, ProtocolVersion, RunResult } from '../types.js';
+import type { Classifier, ProtocolVersion, RunResult } from '../vocabulary/types.js';
 import { runMatrix } from './run-matrix.js';
 
 export interface ClassifierMatrixOptions {

@@ -2,8 +2,8 @@
 import { availableParallelism, platform, release } from 'node:os';
 import type { LoadedCase } from '../cases/case-types.js';
 import type { CheckRequestMessage } from '../judge/judge-client.js';
-import { getPackageVersion } from '../package-paths.js';
-import { CELL_STATUSES, type Cell, type CaseSummary, type ProtocolVersion, type RunResult, type RunSummary, type SchemaInfo, type SchemaResult, type Target, type TargetInfo, type UnmeasuredTarget } from '../types.js';
+import { getPackageVersion } from '../util/package-paths.js';
+import { CELL_STATUSES, type Cell, type CaseSummary, type ProtocolVersion, type RunResult, type RunSummary, type SchemaInfo, type SchemaResult, type Target, type TargetInfo, type UnmeasuredTarget } from '../vocabulary/types.js';
 import type { CellStore } from './cell-store.js';
 import { waitsBesidePool } from './estimate-wait.js';
 import { MatrixFailure } from './matrix-failure.js';

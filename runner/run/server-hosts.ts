@@ -5,7 +5,7 @@ import type { Dispatcher } from 'undici';
 import type { Case } from '../cases/case-types.js';
 import type { MockServer } from '../mock-server/server.js';
 import { startSharedMockServer, type SharedMockServer } from '../mock-server/shared-server.js';
-import type { ProtocolVersion } from '../types.js';
+import type { ProtocolVersion } from '../vocabulary/types.js';
 import { canShareConnections } from './shares-connections.js';
 
 export interface ServerCell {

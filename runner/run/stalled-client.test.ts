@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { LoadedCase } from '../cases/case-types.js';
 import { sendRaw } from '../mock-server/raw-http.js';
 import { makeCase, SUCCESS_JSON } from '../mock-server/test-cases.js';
-import type { Target, Verdict } from '../types.js';
+import type { Target, Verdict } from '../vocabulary/types.js';
 import { stallLoop } from '../../test/race-answer-against-deadline.js';
 import { runCell } from './run-cell.js';
 

@@ -6,7 +6,7 @@ import { renderReports } from '../../reports/index.js';
 import { runCli } from '../../test/run-cli.js';
 import { loadCases } from '../cases/load-cases.js';
 import { resolveCommandTarget } from '../targets/command-target.js';
-import type { RunResult } from '../types.js';
+import type { RunResult } from '../vocabulary/types.js';
 import { findUnmeasuredTargets, runMatrix } from './run-matrix.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');

@@ -3,7 +3,7 @@
 import { beforeAll, expect, it } from 'vitest';
 import { loadCases } from '../cases/load-cases.js';
 import type { LoadedCase } from '../cases/case-types.js';
-import { PROTOCOL_VERSIONS } from '../types.js';
+import { PROTOCOL_VERSIONS } from '../vocabulary/types.js';
 import { resolveSchemas } from './load-schemas.js';
 import { getScriptedMessage } from './scripted-message.js';
 import { createSchemaValidator, type SchemaValidator } from './validator.js';

@@ -1,8 +1,8 @@
 // The core a schema validator offers: validate a value against one `$defs` name of a loaded
 // version. message-checks.ts and detect.ts build on this interface and validator.ts implements
 // it, so neither needs to import validator.ts (which imports them).
-import { RunnerError } from '../errors.js';
-import type { ProtocolVersion } from '../types.js';
+import { RunnerError } from '../util/errors.js';
+import type { ProtocolVersion } from '../vocabulary/types.js';
 
 export interface DefinitionResult {
   valid: boolean;

@@ -1,6 +1,6 @@
 // The `validate` command's logic: decide what a message is and which versions to check it
 // under, then check it. Kept apart from the CLI so it can be tested without files.
-import { PROTOCOL_VERSIONS, type ProtocolVersion } from '../types.js';
+import { PROTOCOL_VERSIONS, type ProtocolVersion } from '../vocabulary/types.js';
 import { checkRequestMessage, checkResponseMessage, getMessageKind, type MessageCheck, type MessageKind } from './message-checks.js';
 import { SchemaDefinitionError, type DefinitionValidator } from './definition-validator.js';
 

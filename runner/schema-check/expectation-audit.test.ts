@@ -6,7 +6,7 @@
 import { beforeAll, expect, it } from 'vitest';
 import { getExpectedVerdict, type LoadedCase } from '../cases/case-types.js';
 import { loadCases } from '../cases/load-cases.js';
-import type { Outcome } from '../types.js';
+import type { Outcome } from '../vocabulary/types.js';
 import { resolveSchemas } from './load-schemas.js';
 import { getScriptedMessage } from './scripted-message.js';
 import { createSchemaValidator, type SchemaValidator } from './validator.js';

@@ -6,7 +6,7 @@
 import { beforeAll, expect, it } from 'vitest';
 import { describeWithSchemas, getTestSchemasDir } from '../../test/describe-requiring.js';
 import { getSchemaRequirement } from '../../test/requirements.js';
-import type { ProtocolVersion } from '../types.js';
+import type { ProtocolVersion } from '../vocabulary/types.js';
 import { resolveSchemas } from './load-schemas.js';
 import { createSchemaValidator, type SchemaValidator } from './validator.js';
 

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeWithSchemas, getTestSchemasDir } from '../../test/describe-requiring.js';
-import { PROTOCOL_VERSIONS, type ProtocolVersion } from '../types.js';
+import { PROTOCOL_VERSIONS, type ProtocolVersion } from '../vocabulary/types.js';
 import { resolveSchemas } from './load-schemas.js';
 import { getSchemaPins } from './pins.js';
 import { SchemaLoadError } from './schema-errors.js';

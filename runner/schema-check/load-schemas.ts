@@ -1,6 +1,6 @@
 // Resolves the pinned official schemas: `--schemas DIR`, then MCP_SCHEMAS_DIR, then the user
 // cache, then a one-time download into the cache. Every load is checked against its pin.
-import { PROTOCOL_VERSIONS, type ProtocolVersion, type SchemaInfo } from '../types.js';
+import { PROTOCOL_VERSIONS, type ProtocolVersion, type SchemaInfo } from '../vocabulary/types.js';
 import { downloadPinnedSchema, getDownloadUrl, type DownloadOptions } from './download-schema.js';
 import { getSchemaPins, type SchemaPin } from './pins.js';
 import { SchemaLoadError, SchemaUnavailableError } from './schema-errors.js';

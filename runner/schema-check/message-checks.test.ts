@@ -1,5 +1,5 @@
 import { beforeAll, expect, it } from 'vitest';
-import type { ProtocolVersion } from '../types.js';
+import type { ProtocolVersion } from '../vocabulary/types.js';
 import { resolveSchemas } from './load-schemas.js';
 import { createSchemaValidator, SchemaDefinitionError, type SchemaValidator } from './validator.js';
 import { describeWithSchemas } from '../../test/describe-requiring.js';

@@ -2,7 +2,7 @@
 // `resultType` before anything else: the 2026-07-28 CallToolResultResponse union accepts
 // `{"resultType":"complete"}` without content through its InputRequiredResult branch
 // (WIRE-FACTS S3, §8.4), so validating against the union alone would pass broken results.
-import type { ProtocolVersion } from '../types.js';
+import type { ProtocolVersion } from '../vocabulary/types.js';
 import { capErrors } from './format-errors.js';
 import type { DefinitionValidator } from './definition-validator.js';
 

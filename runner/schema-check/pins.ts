@@ -1,7 +1,7 @@
 // The pins file (schemas/pins.json): which upstream bytes each protocol version is checked against.
 import { readFileSync } from 'node:fs';
-import { packagePath } from '../package-paths.js';
-import { PROTOCOL_VERSIONS, type ProtocolVersion } from '../types.js';
+import { packagePath } from '../util/package-paths.js';
+import { PROTOCOL_VERSIONS, type ProtocolVersion } from '../vocabulary/types.js';
 import { SchemaLoadError } from './schema-errors.js';
 
 export interface SchemaPin {

@@ -1,6 +1,6 @@
 // Errors raised while locating, downloading or verifying the pinned schemas. They are input
 // errors (exit 2): each message names the file or URL, what was expected and how to fix it.
-import { RunnerError } from '../errors.js';
+import { RunnerError } from '../util/errors.js';
 
 export const SCHEMA_ERROR_CODES = [
   /** The bytes found differ from the pin. */

@@ -6,7 +6,7 @@ import { homedir } from 'node:os';
 import { dirname, isAbsolute, join } from 'node:path';
 import { SCHEMA_FILE_MAX_BYTES } from '../io/input-caps.js';
 import { readUserFile, UserFileError } from '../io/read-user-file.js';
-import type { ProtocolVersion } from '../types.js';
+import type { ProtocolVersion } from '../vocabulary/types.js';
 import type { SchemaPin } from './pins.js';
 import { SchemaLoadError, SchemaMismatchError } from './schema-errors.js';
 

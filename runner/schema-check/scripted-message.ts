@@ -3,7 +3,7 @@
 // for messages the server sent (sender "server").
 import type { Case, ResponseSpec } from '../cases/case-types.js';
 import { getResponseIdText, serializeMessage } from '../mock-server/serialize-message.js';
-import type { ProtocolVersion, SchemaResult } from '../types.js';
+import type { ProtocolVersion, SchemaResult } from '../vocabulary/types.js';
 import type { SchemaValidator } from './validator.js';
 
 /** The message, or why there is none to check (no body, not JSON, no final SSE response). */

@@ -9,7 +9,7 @@ import { loadCases } from '../cases/load-cases.js';
 import { classifyReference } from '../classify/reference.js';
 import { runMatrix } from '../run/run-matrix.js';
 import { createClassifierTarget } from '../targets/classifier-target.js';
-import type { Cell } from '../types.js';
+import type { Cell } from '../vocabulary/types.js';
 import { resolveSchemas } from './load-schemas.js';
 import { checkScriptedResponses } from './scripted-message.js';
 import { createSchemaValidator, type SchemaValidator } from './validator.js';

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterEach, beforeAll, expect, it } from 'vitest';
 import { describeWithSchemas, getTestSchemasDir } from '../../test/describe-requiring.js';
 import { getSchemaRequirement } from '../../test/requirements.js';
-import type { ProtocolVersion } from '../types.js';
+import type { ProtocolVersion } from '../vocabulary/types.js';
 import { resolveSchemas, type LoadedSchemas } from './load-schemas.js';
 import { createSchemaValidator } from './validator.js';
 import { generateDefinitionCode, getValidatorCodePath, hashCode, loadPinnedValidator, readValidatorCodePins } from './validator-code.js';

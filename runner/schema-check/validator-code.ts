@@ -13,7 +13,7 @@ import type { ErrorObject } from 'ajv';
 import type standaloneCode from 'ajv/dist/standalone/index.js';
 import type { FormatsPlugin } from 'ajv-formats';
 import { readUserFileSync } from '../io/read-user-file.js';
-import { packagePath } from '../package-paths.js';
+import { packagePath } from '../util/package-paths.js';
 
 // ajv is CommonJS and costly to load: required only when something must be compiled.
 const require = createRequire(import.meta.url);

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { beforeAll, expect, it } from 'vitest';
 import { describeRequiring, describeWithSchemas, getTestSchemasDir } from '../../test/describe-requiring.js';
 import { getSchemaRequirement, getSpecExamplesRequirement } from '../../test/requirements.js';
-import type { ProtocolVersion } from '../types.js';
+import type { ProtocolVersion } from '../vocabulary/types.js';
 import { resolveSchemas } from './load-schemas.js';
 import { createSchemaValidator, SchemaDefinitionError, type SchemaValidator } from './validator.js';
 

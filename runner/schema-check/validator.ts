@@ -3,12 +3,12 @@
 // 2020-12 from 2025-11-25 with `$defs`); a validator per definition is made on first use: from
 // pinned standalone code (validator-code.ts) when a code cache is given, else compiled by ajv.
 import type { ErrorObject } from 'ajv';
-import { PROTOCOL_VERSIONS, type ProtocolVersion } from '../types.js';
+import { PROTOCOL_VERSIONS, type ProtocolVersion } from '../vocabulary/types.js';
 import { capErrors, formatAjvErrors } from './format-errors.js';
 import type { LoadedSchemas } from './load-schemas.js';
 import { checkRequestMessage, checkResponseMessage, type MessageCheck } from './message-checks.js';
 import { detectAndValidate, type DetectOptions, type DetectResult } from './detect.js';
-import { RunnerError } from '../errors.js';
+import { RunnerError } from '../util/errors.js';
 import { SchemaDefinitionError, type DefinitionValidator } from './definition-validator.js';
 import { createAjv, loadPinnedValidator, SCHEMA_KEY, type DefsContainer, type UsedValidatorCode, type ValidateCode } from './validator-code.js';
 

@@ -1,10 +1,10 @@
 // Merging shard results into one: refuses shards that overlap, disagree on what was run
 // (plan digest, tool version, case digests, schemas, targets, baseline), or leave gaps.
-import { formatCellKey } from '../../reports/compare-types.js';
+import { formatCellKey } from '../../reports/model/index.js';
 import type { StoredRunResult } from '../compare/results-file.js';
-import { RunnerError } from '../errors.js';
+import { RunnerError } from '../util/errors.js';
 import { findUnmeasuredTargets, summariseCells } from '../run/run-matrix.js';
-import type { CaseSummary, Cell, RerunReason, RunResult } from '../types.js';
+import type { CaseSummary, Cell, RerunReason, RunResult } from '../vocabulary/types.js';
 
 export interface ShardInput {
   /** Where the shard came from, as shown in messages. */

@@ -4,8 +4,8 @@
 // carry complete case summaries and merging never has to reconcile one case from two shards.
 import { createHash } from 'node:crypto';
 import type { LoadedCase } from '../cases/case-types.js';
-import { UsageError } from '../errors.js';
-import type { ProtocolVersion, Target } from '../types.js';
+import { UsageError } from '../util/errors.js';
+import type { ProtocolVersion, Target } from '../vocabulary/types.js';
 
 export interface ShardSpec {
   /** 1-based. */

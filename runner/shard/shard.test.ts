@@ -9,7 +9,7 @@ import { makeCase, makeCell, makeRunResult } from '../../test/make-run-result.js
 import { runCli } from '../../test/run-cli.js';
 import type { StoredRunResult } from '../compare/results-file.js';
 import { summariseCells } from '../run/run-matrix.js';
-import type { Cell, RunSummary } from '../types.js';
+import type { Cell, RunSummary } from '../vocabulary/types.js';
 import { mergeShardResults } from './merge-results.js';
 import { parseShard, selectShardCases } from './select-shard.js';
 

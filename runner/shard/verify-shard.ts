@@ -6,8 +6,8 @@
 // ran it (`verify --root … shard-dir` checks them where they are).
 import type { KeyObject } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { RECEIPTS_FILE } from '../../reports/receipts.js';
-import { verifyReport } from '../../reports/verify.js';
+import { RECEIPTS_FILE } from '../../reports/receipts/index.js';
+import { verifyReport } from '../../reports/receipts/index.js';
 import { ShardMergeError } from './merge-results.js';
 
 export interface VerifiedShard {

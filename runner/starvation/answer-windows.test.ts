@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { makeCase, SUCCESS_JSON } from '../mock-server/test-cases.js';
-import type { RecordedExchange, RecordedResponse } from '../types.js';
+import type { RecordedExchange, RecordedResponse } from '../vocabulary/types.js';
 import { ANSWER_SLACK_MS, findAnswerWindows, isCallAnswerDue, sumStallsWithin } from './answer-windows.js';
 
 const ORIGIN = 1000;

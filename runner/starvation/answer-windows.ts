@@ -3,8 +3,8 @@
 // is never due, so a client that times out on it concludes the same whatever the load; one the
 // script streams and then leaves hanging is due until its last event; any other until it ended.
 import type { Case } from '../cases/case-types.js';
-import type { LoopStall } from '../loop-stall.js';
-import type { RecordedExchange, Recording } from '../types.js';
+import type { LoopStall } from './loop-stall.js';
+import type { RecordedExchange, Recording } from '../vocabulary/types.js';
 
 /**
  * A request the client sent while the runner's loop stalled waits unread in the kernel, and the

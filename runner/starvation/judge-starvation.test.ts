@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ProcessStarvation, TargetOutcome } from '../types.js';
+import type { ProcessStarvation, TargetOutcome } from '../vocabulary/types.js';
 import { describeStarvation, describeStarvedCell, getStarvedThresholdMs, isDeadlineBound, isMeasured, isStarved, markStarved } from './judge-starvation.js';
 
 const worker = (measures: Omit<ProcessStarvation, 'process'>): ProcessStarvation => ({ process: 'worker', ...measures });

@@ -2,7 +2,7 @@
 // produced (NO_RESPONSE, STREAM_INCOMPLETE, a client killed at its time limit, a timeout) counts
 // only when no process that timed the cell was starved past the threshold while it ran. Pure
 // functions over the measurements each process made (runner/starvation/, worker.mjs).
-import type { ProcessStarvation, TargetOutcome, TimedProcess } from '../types.js';
+import type { ProcessStarvation, TargetOutcome, TimedProcess } from '../vocabulary/types.js';
 
 /**
  * A process is starved when it lost this share of the per-exchange timeout (or STARVED_MIN_MS,

@@ -2,8 +2,8 @@
 // time its thread waited for a CPU, read from the counters the loop ticker keeps (loop-stall.ts),
 // so a cell costs two reads of each and no system call. The ticker must run meanwhile
 // (watchLoopStalls; runCell keeps it running while a target runs).
-import { readCpuWaitSumMs, readStalledMs, readStallsSince, type LoopStall } from '../loop-stall.js';
-import type { ProcessStarvation } from '../types.js';
+import { readCpuWaitSumMs, readStalledMs, readStallsSince, type LoopStall } from './loop-stall.js';
+import type { ProcessStarvation } from '../vocabulary/types.js';
 import { sumStallsWithin, type AnswerWindow } from './answer-windows.js';
 
 export interface RunnerMeter {

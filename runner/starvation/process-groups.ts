@@ -6,7 +6,7 @@
 // (Node reaps a child before it reports the exit), so a client's last interval may be missed: a
 // lower bound. Linux only; elsewhere a tracked group measures nothing and says so (no cpuWaitMs).
 import { readdir, readFile } from 'node:fs/promises';
-import type { ProcessStarvation } from '../types.js';
+import type { ProcessStarvation } from '../vocabulary/types.js';
 import { getSchedstatPath, hasCpuWaitCounter, readCpuWaitMs } from './schedstat.js';
 
 /** How often the shared scan runs while a group is tracked. */

@@ -1,6 +1,6 @@
 // A starvation record another process sent (an SDK worker's answer): `unknown` until it is read
 // here, field by field, into a ProcessStarvation; anything malformed is left out.
-import type { ProcessStarvation, TimedProcess } from '../types.js';
+import type { ProcessStarvation, TimedProcess } from '../vocabulary/types.js';
 
 const MEASURES = ['cpuWaitMs', 'stalledMs', 'longestStallMs'] as const;
 

@@ -9,8 +9,8 @@ import { renderDirectResponse } from '../harness/render-direct-response.js';
 import { copyClassifierInput } from '../harness/copy-classifier-input.js';
 import { DecodedBodyTooLargeError, type ExchangeResponse } from '../harness/exchange-response.js';
 import { HarnessSetupError, openHarnessSession, type HarnessSession } from '../harness/harness-session.js';
-import type { Classifier, ClassifierInput, Target, TargetContext, TargetInfo, TargetOutcome, Verdict } from '../types.js';
-import { getAdvertisedOutputSchema } from '../version-features.js';
+import type { Classifier, ClassifierInput, Target, TargetContext, TargetInfo, TargetOutcome, Verdict } from '../vocabulary/types.js';
+import { getAdvertisedOutputSchema } from '../vocabulary/version-features.js';
 import { ClassifierFailure, type IsolatedClassifier } from './isolated-classifier.js';
 import { scriptOutlastsTimeout } from '../run/estimate-wait.js';
 

@@ -6,7 +6,7 @@ import { renderReports } from '../../reports/index.js';
 import type { LoadedCase } from '../cases/case-types.js';
 import { loadCases } from '../cases/load-cases.js';
 import { runMatrix, summariseCells } from '../run/run-matrix.js';
-import type { Cell, RunResult, Target } from '../types.js';
+import type { Cell, RunResult, Target } from '../vocabulary/types.js';
 import { ANSWERED_AT_ONCE_TIMEOUT_MS } from '../../test/answered-at-once.js';
 import { resolveCommandTarget } from './command-target.js';
 

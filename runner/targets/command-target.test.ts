@@ -7,7 +7,7 @@ import { loadCases } from '../cases/load-cases.js';
 import { runCell } from '../run/run-cell.js';
 import { getDefaultTargetLimitMs } from '../run/cell-budget.js';
 import { runMatrix } from '../run/run-matrix.js';
-import type { Cell } from '../types.js';
+import type { Cell } from '../vocabulary/types.js';
 import { ANSWERED_AT_ONCE_TIMEOUT_MS } from '../../test/answered-at-once.js';
 import { useTempDirs } from '../../test/temp-dirs.js';
 import { createCommandTarget, resolveCommandTarget } from './command-target.js';

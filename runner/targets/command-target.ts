@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { VERDICT_FILE_MAX_BYTES } from '../io/input-caps.js';
 import { readUserText, UserFileError } from '../io/read-user-file.js';
 import { getDefaultTargetLimitMs } from '../run/cell-budget.js';
-import type { ProtocolVersion, Target, TargetContext, TargetInfo, TargetOutcome, TargetRunInfo } from '../types.js';
+import type { ProtocolVersion, Target, TargetContext, TargetInfo, TargetOutcome, TargetRunInfo } from '../vocabulary/types.js';
 import { buildClientEnv } from './command/client-env.js';
 import { findCommandSource, parseCommandSpec, type CommandSpec } from './command/parse-command-spec.js';
 import { readClientReport } from './command/read-client-report.js';

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { ClassifierInput } from '../types.js';
+import type { ClassifierInput } from '../vocabulary/types.js';
 import { IsolatedClassifier } from './isolated-classifier.js';
 import { declareLoadedByPath } from '../../test/loaded-by-path.js';
 

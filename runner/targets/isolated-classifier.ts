@@ -7,9 +7,9 @@
 // to another thread, so the programmatic API and the vitest helper keep theirs in-process.
 import { Worker } from 'node:worker_threads';
 import { CLASSIFIER_ANSWER_MAX_CHARS } from '../io/input-caps.js';
-import { packagePath } from '../package-paths.js';
-import type { ClassifierInput } from '../types.js';
-import { setStallAwareTimeout, type StallAwareTimeout } from '../loop-stall.js';
+import { packagePath } from '../util/package-paths.js';
+import type { ClassifierInput } from '../vocabulary/types.js';
+import { setStallAwareTimeout, type StallAwareTimeout } from '../starvation/loop-stall.js';
 
 /** How long a module may take to load (its top-level code) before the worker is given up. */
 export const CLASSIFIER_LOAD_TIMEOUT_MS = 15_000;

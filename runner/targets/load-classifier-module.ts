@@ -3,7 +3,7 @@
 // runner: its top-level code and every call run there.
 import { existsSync, statSync } from 'node:fs';
 import { extname, resolve } from 'node:path';
-import { TargetSpecError } from '../errors.js';
+import { TargetSpecError } from '../util/errors.js';
 import { IsolatedClassifier } from './isolated-classifier.js';
 
 /** Starts the module's worker and chooses the export, or throws a TargetSpecError saying what to fix. */

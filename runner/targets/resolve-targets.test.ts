@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RunnerError, TargetSpecError } from '../errors.js';
+import { RunnerError, TargetSpecError } from '../util/errors.js';
 import { resolveTargets } from './resolve-target.js';
 
 describe('resolveTargets', () => {

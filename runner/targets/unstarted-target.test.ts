@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ANSWERED_AT_ONCE_TIMEOUT_MS } from '../../test/answered-at-once.js';
 import { runCli } from '../../test/run-cli.js';
-import type { RunResult } from '../types.js';
+import type { RunResult } from '../vocabulary/types.js';
 import { resolveTargets } from './resolve-target.js';
 
 const work = mkdtempSync(join(tmpdir(), 'mem-unstarted-'));

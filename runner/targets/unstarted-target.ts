@@ -4,7 +4,7 @@
 //   adapter cannot load, a broken install): every cell is `error`, kind `target-start`;
 // - it has nothing to run the matrix with (a library version without a Streamable HTTP client,
 //   the transport of every protocol version in the matrix): every cell is `skip`, with the reason.
-import type { Target, TargetInfo } from '../types.js';
+import type { Target, TargetInfo } from '../vocabulary/types.js';
 
 /**
  * A target cannot run: resolveTargets turns it into an unstarted target (`skip`: a skipped one)

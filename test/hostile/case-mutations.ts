@@ -1,7 +1,7 @@
 // Mutations of a case file that the loader must refuse: each names the file it breaks and the
 // JSON pointer the error message must carry (undefined when the file is not JSON at all).
 import type { Case } from '../../runner/cases/case-types.js';
-import { PROTOCOL_VERSIONS } from '../../runner/types.js';
+import { PROTOCOL_VERSIONS } from '../../runner/vocabulary/types.js';
 
 export interface CaseMutation {
   name: string;

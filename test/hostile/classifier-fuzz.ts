@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { classifyReference } from '../../runner/classify/reference.js';
 import { checkResponseMessage } from '../../runner/schema-check/message-checks.js';
 import type { SchemaValidator } from '../../runner/schema-check/index.js';
-import { OUTCOMES, PROTOCOL_VERSIONS, type ClassifierInput, type ProtocolVersion, type Verdict } from '../../runner/types.js';
+import { OUTCOMES, PROTOCOL_VERSIONS, type ClassifierInput, type ProtocolVersion, type Verdict } from '../../runner/vocabulary/types.js';
 import { applyMutation, arbitraryMutation, type Mutation } from './json-mutation.js';
 
 export interface NamedProperty {

@@ -10,7 +10,7 @@ import { loadCases } from '../../runner/cases/load-cases.js';
 import { classifyReference } from '../../runner/classify/reference.js';
 import { runMatrix } from '../../runner/run/run-matrix.js';
 import { createClassifierTarget } from '../../runner/targets/classifier-target.js';
-import type { Cell, ClassifierInput, RunResult } from '../../runner/types.js';
+import type { Cell, ClassifierInput, RunResult } from '../../runner/vocabulary/types.js';
 import { readFullResults } from '../read-results.js';
 import { runCli } from '../run-cli.js';
 // @ts-expect-error -- a plain .mjs fixture without type declarations

@@ -16,7 +16,7 @@ import { describeWithSchemas } from '../describe-requiring.js';
 import { FRAMING_BREAKER } from '../framing-breaker.js';
 import { createSchemaValidator, resolveSchemas } from '../../runner/schema-check/index.js';
 import { resolveTarget } from '../../runner/targets/resolve-target.js';
-import { PROTOCOL_VERSIONS, type Cell, type RunResult } from '../../runner/types.js';
+import { PROTOCOL_VERSIONS, type Cell, type RunResult } from '../../runner/vocabulary/types.js';
 import { describeCellFailure } from '../describe-cell.js';
 import { confirmCells } from '../../runner/run/confirm-cells.js';
 

@@ -9,8 +9,8 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { Parser } from 'tap-parser';
 import { describe, expect, test } from 'vitest';
 import { REPORT_FORMATS, type ReportFormatName } from '../../reports/index.js';
-import { renderFull } from '../../reports/json-full.js';
-import type { RunResult } from '../../runner/types.js';
+import { renderFull } from '../../reports/formats/index.js';
+import type { RunResult } from '../../runner/vocabulary/types.js';
 import { makeHostileRunResult } from '../make-run-result.js';
 
 const SEED = 20261201;

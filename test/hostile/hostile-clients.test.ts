@@ -5,7 +5,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { loadCases } from '../../runner/cases/load-cases.js';
 import { runMatrix } from '../../runner/run/run-matrix.js';
 import { createCommandTarget } from '../../runner/targets/command-target.js';
-import type { Cell, RunResult } from '../../runner/types.js';
+import type { Cell, RunResult } from '../../runner/vocabulary/types.js';
 import { countMarkedProcesses, isAlive } from './process-census.js';
 import { CELL_BUDGET_GRACE_MS, getCellBudgetMs } from '../../runner/run/cell-budget.js';
 import { ANSWERED_AT_ONCE_TIMEOUT_MS } from '../answered-at-once.js';

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { connect } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { afterEach, describe, expect, test } from 'vitest';
-import { setStallAwareTimeout, watchLoopStalls } from '../../runner/loop-stall.js';
+import { setStallAwareTimeout, watchLoopStalls } from '../../runner/starvation/loop-stall.js';
 import { sendRaw } from '../../runner/mock-server/raw-http.js';
 import { MAX_BODY_BYTES } from '../../runner/mock-server/record-request.js';
 import { isLoopbackOrigin } from '../../runner/mock-server/lockdown.js';

@@ -5,7 +5,7 @@ import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { REPORT_MARKER_FILE } from '../../reports/report-marker.js';
+import { REPORT_MARKER_FILE } from '../../reports/report-folder/index.js';
 import { runCli } from '../run-cli.js';
 
 const root = mkdtempSync(join(tmpdir(), 'mem-out-folder-'));

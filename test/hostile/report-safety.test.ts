@@ -7,14 +7,14 @@ import { gunzipSync } from 'node:zlib';
 import { Parser } from 'tap-parser';
 import { afterAll, describe, expect, test } from 'vitest';
 import { renderReports } from '../../reports/index.js';
-import { renderFull } from '../../reports/json-full.js';
-import { createReportMarker, REPORT_MARKER_FILE } from '../../reports/report-marker.js';
+import { renderFull } from '../../reports/formats/index.js';
+import { createReportMarker, REPORT_MARKER_FILE } from '../../reports/report-folder/index.js';
 import { writeRunReports } from '../../reports/write-run-reports.js';
-import { writeReportFolder } from '../../reports/write.js';
+import { writeReportFolder } from '../../reports/report-folder/index.js';
 import { loadCases } from '../../runner/cases/load-cases.js';
 import { runMatrix } from '../../runner/run/run-matrix.js';
 import { createClassifierTarget } from '../../runner/targets/classifier-target.js';
-import type { Classifier, RunResult } from '../../runner/types.js';
+import type { Classifier, RunResult } from '../../runner/vocabulary/types.js';
 import { HOSTILE, makeHostileRunResult, SECRETS } from '../make-run-result.js';
 import { expandHtmlEvidence } from '../read-results.js';
 

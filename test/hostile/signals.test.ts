@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { hostname, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { STOP_DEADLINE_MS } from '../../runner/cli-io.js';
+import { STOP_DEADLINE_MS } from '../../runner/cli/cli-io.js';
 import { countMarkedProcesses } from './process-census.js';
 import { makeSmallCaseTable, startCli, waitFor } from './start-cli.js';
 

@@ -4,12 +4,12 @@
 import { spawn } from 'node:child_process';
 import { cpSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { packagePath } from '../../runner/package-paths.js';
+import { packagePath } from '../../runner/util/package-paths.js';
 import { ensureDist } from '../build-dist.js';
 import { declareLoadedByPath } from '../loaded-by-path.js';
 
-// The CLI's process entry: the tests run it compiled (dist/runner/cli-process.js, built from this source).
-declareLoadedByPath(() => import('../../runner/cli-process.js' as string));
+// The CLI's process entry: the tests run it compiled (dist/runner/cli/cli-process.js, built from this source).
+declareLoadedByPath(() => import('../../runner/cli/cli-process.js' as string));
 
 const ROOT = resolve(import.meta.dirname, '../..');
 // Built when missing or older than the sources, before any test of the importing file starts the CLI.

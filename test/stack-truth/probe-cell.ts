@@ -3,7 +3,7 @@
 // recording, each call's wire context and the number of tools/call the server received.
 import { DEFAULT_TOOL, type LoadedCase } from '../../runner/cases/case-types.js';
 import { startMockServer } from '../../runner/mock-server/server.js';
-import type { ProtocolVersion } from '../../runner/types.js';
+import type { ProtocolVersion } from '../../runner/vocabulary/types.js';
 import type { ProbeProcess } from './probe-process.js';
 import { normalizeVolatile } from './normalize-volatile.js';
 import { countToolCalls, readCallContext, type MapContext } from './wire-context.js';

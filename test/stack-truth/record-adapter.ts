@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { LoadedCase } from '../../runner/cases/case-types.js';
 import { runMatrix } from '../../runner/run/run-matrix.js';
 import { resolveTarget } from '../../runner/targets/resolve-target.js';
-import type { Cell, ProtocolVersion } from '../../runner/types.js';
+import type { Cell, ProtocolVersion } from '../../runner/vocabulary/types.js';
 import { normalizeText, normalizeVolatile } from './normalize-volatile.js';
 import type { AdapterCellRecord } from './truth-record.js';
 import { countToolCalls } from './wire-context.js';

@@ -3,7 +3,7 @@
 // built-in target runs the same cells through the runner, and both are kept side by side.
 import { fileURLToPath } from 'node:url';
 import type { LoadedCase } from '../../runner/cases/case-types.js';
-import { PROTOCOL_VERSIONS, type ProtocolVersion } from '../../runner/types.js';
+import { PROTOCOL_VERSIONS, type ProtocolVersion } from '../../runner/vocabulary/types.js';
 import { recordAdapterCells } from './record-adapter.js';
 import { probeCell, type ProbeCellRecord } from './probe-cell.js';
 import { ProbeProcess, type ProbeHello } from './probe-process.js';

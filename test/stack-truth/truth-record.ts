@@ -5,7 +5,7 @@
 // SHA-256 of every case file it played.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { CellStatus, ProtocolVersion } from '../../runner/types.js';
+import type { CellStatus, ProtocolVersion } from '../../runner/vocabulary/types.js';
 import type { ProbeCellRecord } from './probe-cell.js';
 
 export const TRUTH_FORMAT = 'mcp-error-matrix/stack-truth@1';

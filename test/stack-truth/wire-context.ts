@@ -2,7 +2,7 @@
 // read from the mock server's recording of that call — not from anything the client reported: the
 // HTTP status of each tools/call POST, and the JSON-RPC error codes the server sent for their ids.
 import { parseSseBody } from '../../runner/classify/parse-sse-body.js';
-import type { ProtocolVersion, RecordedExchange } from '../../runner/types.js';
+import type { ProtocolVersion, RecordedExchange } from '../../runner/vocabulary/types.js';
 
 export interface MapContext {
   protocolVersion: ProtocolVersion;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { makeCase, SUCCESS_JSON } from '../../mock-server/test-cases.js';
-import type { ExpectedVerdict, TargetOutcome, TargetRunInfo } from '../../types.js';
+import type { ExpectedVerdict, TargetOutcome, TargetRunInfo } from '../../vocabulary/types.js';
 import { judgeExitStatus } from './judge-exit-status.js';
 
 const exited = (exitCode: number | null, signal: string | null = null, extra: Partial<TargetRunInfo> = {}): TargetOutcome => ({

@@ -4,7 +4,7 @@
 import { constants } from 'node:os';
 import type { AlternativeVerdict, Case } from '../../cases/case-types.js';
 import { getRecovery } from '../../classify/verdict.js';
-import type { Check, Conclusion, ExpectedVerdict, TargetOutcome } from '../../types.js';
+import type { Check, Conclusion, ExpectedVerdict, TargetOutcome } from '../../vocabulary/types.js';
 import { getFailureLevel, getWeakerLevel, gradeExitConsequence } from '../grade-consequence.js';
 import { describeAlternativeReason } from '../judge-conclusion.js';
 import { makeCheck } from '../make-check.js';

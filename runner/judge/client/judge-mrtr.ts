@@ -1,7 +1,7 @@
 // MR26 § Client Requirements: an input_required answer is followed by the same method with a
 // new JSON-RPC id, inputResponses under the keys of inputRequests, and requestState echoed
 // byte for byte — absent when the server gave none.
-import type { Check, CheckLevel } from '../../types.js';
+import type { Check, CheckLevel } from '../../vocabulary/types.js';
 import { makeCheck } from '../make-check.js';
 import { isRecord, type WireCall } from './read-wire-calls.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Case } from '../../cases/case-types.js';
 import { makeCase } from '../../mock-server/test-cases.js';
-import type { Check, ExpectedVerdict, TargetOutcome, Verdict } from '../../types.js';
+import type { Check, ExpectedVerdict, TargetOutcome, Verdict } from '../../vocabulary/types.js';
 import { getClientExpectedVerdicts, judgeReported } from './judge-reported.js';
 import { readWireCalls } from './read-wire-calls.js';
 import { makeClientRecording, makeToolCallPost } from './test-recordings.js';

@@ -1,6 +1,6 @@
 // What the client reported, per explicit call, against what the case expects it to report.
 import { getExpectedVerdict, type AlternativeVerdict, type Case } from '../../cases/case-types.js';
-import type { Check, ExpectedVerdict, ProtocolVersion, TargetOutcome } from '../../types.js';
+import type { Check, ExpectedVerdict, ProtocolVersion, TargetOutcome } from '../../vocabulary/types.js';
 import { getResponseIdText } from '../../mock-server/serialize-message.js';
 import { getFailureLevel } from '../grade-consequence.js';
 import { judgeConclusion } from '../judge-conclusion.js';

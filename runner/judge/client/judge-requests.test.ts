@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Check, Recording } from '../../types.js';
+import type { Check, Recording } from '../../vocabulary/types.js';
 import { readWireCalls } from './read-wire-calls.js';
 import { judgeRequestHeaders, judgeRequestSchemas } from './judge-requests.js';
 import { makeClientRecording, makeInitializePost, makeToolCallPost } from './test-recordings.js';

@@ -1,7 +1,7 @@
 // What the client put on the wire per request: the headers each version requires on a
 // tools/call POST (WIRE-FACTS §1.1) and the schema validity of every message it sent.
-import type { Check, ProtocolVersion, Recording, SchemaResult } from '../../types.js';
-import { hasInitializeSession, hasProtocolVersionHeader } from '../../version-features.js';
+import type { Check, ProtocolVersion, Recording, SchemaResult } from '../../vocabulary/types.js';
+import { hasInitializeSession, hasProtocolVersionHeader } from '../../vocabulary/version-features.js';
 import { makeCheck } from '../make-check.js';
 import { isRecord, type WireCall } from './read-wire-calls.js';
 

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { WireRule } from '../../cases/case-types.js';
 import { makeCase, SUCCESS_JSON } from '../../mock-server/test-cases.js';
-import type { Check } from '../../types.js';
+import type { Check } from '../../vocabulary/types.js';
 import { judgeExitStatus } from './judge-exit-status.js';
 import { judgeWireRules } from './judge-wire-rules.js';
 import { readWireCalls, type WireCall } from './read-wire-calls.js';

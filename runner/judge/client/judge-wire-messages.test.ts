@@ -2,7 +2,7 @@
 // so each states what was expected and what the client sent.
 import { describe, expect, it } from 'vitest';
 import { makeCase } from '../../mock-server/test-cases.js';
-import type { Check } from '../../types.js';
+import type { Check } from '../../vocabulary/types.js';
 import { judgeWireRules } from './judge-wire-rules.js';
 import { readWireCalls, type WireCall } from './read-wire-calls.js';
 import { makeClientRecording, makeToolCallPost } from './test-recordings.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Case, ToolSpec, WireRule } from '../../cases/case-types.js';
 import { makeCase } from '../../mock-server/test-cases.js';
-import type { Check } from '../../types.js';
+import type { Check } from '../../vocabulary/types.js';
 import { judgeWireRules } from './judge-wire-rules.js';
 import { readWireCalls, type WireCall } from './read-wire-calls.js';
 import { makeClientRecording, makeToolCallPost, type PostOptions } from './test-recordings.js';

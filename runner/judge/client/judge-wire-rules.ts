@@ -4,7 +4,7 @@
 // the case sets no count, did not replay such a tool at all (POLICY).
 import type { Case, WireRule } from '../../cases/case-types.js';
 import { getRecovery } from '../../classify/verdict.js';
-import type { Check, ProtocolVersion } from '../../types.js';
+import type { Check, ProtocolVersion } from '../../vocabulary/types.js';
 import { makeCheck } from '../make-check.js';
 import { judgeMrtrFollowUps } from './judge-mrtr.js';
 import type { WireCall } from './read-wire-calls.js';

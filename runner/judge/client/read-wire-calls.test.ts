@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RecordedExchange } from '../../types.js';
+import type { RecordedExchange } from '../../vocabulary/types.js';
 import { isRecord, readWireCalls } from './read-wire-calls.js';
 import { makeClientRecording, makeInitializePost, makeToolCallPost } from './test-recordings.js';
 

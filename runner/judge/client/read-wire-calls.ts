@@ -4,7 +4,7 @@
 import { classifyReference } from '../../classify/reference.js';
 import { parseSseBody } from '../../classify/parse-sse-body.js';
 import { readRecordedBodyText } from '../../harness/exchange-response.js';
-import type { ClassifierInput, Outcome, PublishedClassifierInput, ProtocolVersion, RecordedExchange, Recording, TransportErrorKind } from '../../types.js';
+import type { ClassifierInput, Outcome, PublishedClassifierInput, ProtocolVersion, RecordedExchange, Recording, TransportErrorKind } from '../../vocabulary/types.js';
 
 export interface WireCall {
   /** 1-based position among the tools/call POSTs. */

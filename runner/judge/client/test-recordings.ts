@@ -1,6 +1,6 @@
 // Test support: recordings built by hand, so the client judge's rules can be tested without a
 // server (and fast enough for StrykerJS to run them per mutant).
-import type { ProtocolVersion, RecordedExchange, Recording } from '../../types.js';
+import type { ProtocolVersion, RecordedExchange, Recording } from '../../vocabulary/types.js';
 
 const SUCCESS_BODY = (id: unknown) => JSON.stringify({ jsonrpc: '2.0', id, result: { resultType: 'complete', content: [{ type: 'text', text: 'ok' }] } });
 

@@ -1,6 +1,6 @@
 // The environment a command client runs with: the runner's own plus the cell's variables.
 import { DEFAULT_TOOL } from '../../cases/case-types.js';
-import type { TargetContext } from '../../types.js';
+import type { TargetContext } from '../../vocabulary/types.js';
 
 /** The variables every command client gets (README § Command targets). */
 export function buildClientEnv(context: TargetContext, verdictFile: string, base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {

@@ -2,9 +2,9 @@
 // written as a trailing shell comment, so the same text still runs unchanged in a shell.
 import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
-import { TargetSpecError } from '../../errors.js';
+import { TargetSpecError } from '../../util/errors.js';
 import { MAX_TARGET_CELL_MS } from '../../run/cell-budget.js';
-import { PROTOCOL_VERSIONS, type ProtocolVersion } from '../../types.js';
+import { PROTOCOL_VERSIONS, type ProtocolVersion } from '../../vocabulary/types.js';
 
 export interface CommandSpec {
   /** The command line without the option comment. */

@@ -9,7 +9,7 @@ import { countMarkedProcesses } from '../../../test/hostile/process-census.js';
 import type { LoadedCase } from '../../cases/case-types.js';
 import { loadCases } from '../../cases/load-cases.js';
 import { runMatrix } from '../../run/run-matrix.js';
-import type { Cell, RunResult, Target } from '../../types.js';
+import type { Cell, RunResult, Target } from '../../vocabulary/types.js';
 import { createCommandTarget, resolveCommandTarget } from '../command-target.js';
 import { hasCpuWaitCounter } from '../../starvation/schedstat.js';
 import { MAX_DEAD_STARTS } from './persistent-pool.js';

@@ -3,8 +3,8 @@
 // and its process is retired (it takes no new cells and is ended once the cells it still holds
 // are settled), so one stuck cell never costs the others. A client that keeps dying before it
 // answers anything is given up on after a few starts, so a broken client cannot restart forever.
-import { setStallAwareTimeout, type StallAwareTimeout } from '../../loop-stall.js';
-import type { TargetContext, TargetOutcome } from '../../types.js';
+import { setStallAwareTimeout, type StallAwareTimeout } from '../../starvation/loop-stall.js';
+import type { TargetContext, TargetOutcome } from '../../vocabulary/types.js';
 import { PersistentProcess, type CellAnswer } from './persistent-process.js';
 import { formatCellLine } from './persistent-protocol.js';
 import { readReportValue } from './read-client-report.js';

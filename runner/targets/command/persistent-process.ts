@@ -5,7 +5,7 @@
 // holds with the reason and ends the process; the pool starts another for the next cells.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { processGroups, type GroupMark, type TrackedGroup } from '../../starvation/process-groups.js';
-import type { ProcessStarvation } from '../../types.js';
+import type { ProcessStarvation } from '../../vocabulary/types.js';
 import { describeExit } from './spawn-client.js';
 import { CELL_MARK_VARIABLE, createMarkToken, killMarkedProcesses, RUN_MARK_VARIABLE } from './process-marks.js';
 import { formatCancelLine, LineSplitter, MAX_ANSWER_LINE_CHARS, PERSISTENT_PROTOCOL, readAnswerLine } from './persistent-protocol.js';

@@ -10,7 +10,7 @@
 //   {"cell":"c7","verdict":{…}} | {"cell":"c7","verdicts":[…]} | {"cell":"c7","skip":"reason"}
 // A stdout line that does not start with `{` is log output and is ignored.
 import { DEFAULT_TOOL } from '../../cases/case-types.js';
-import type { TargetContext } from '../../types.js';
+import type { TargetContext } from '../../vocabulary/types.js';
 
 /** The protocol's name and version, given to the client as MCP_MATRIX_PERSISTENT. */
 export const PERSISTENT_PROTOCOL = 'mcp-error-matrix/persistent@1';

@@ -1,7 +1,7 @@
 // Reads what a client process reported: the verdict file (preferred) or its last stdout line.
 // Either holds one verdict, an array with one verdict per explicit call, or `{"skip": reason}`.
 import { readVerdict } from '../../classify/read-verdict.js';
-import type { TargetOutcome, Verdict } from '../../types.js';
+import type { TargetOutcome, Verdict } from '../../vocabulary/types.js';
 
 /** The largest report (verdict file or last stdout line) that is read; one verdict per call fits many times over. */
 export const MAX_REPORT_CHARS = 256 * 1024;

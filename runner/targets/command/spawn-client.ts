@@ -6,9 +6,9 @@ import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { constants } from 'node:os';
 import type { Readable } from 'node:stream';
-import { setStallAwareTimeout } from '../../loop-stall.js';
+import { setStallAwareTimeout } from '../../starvation/loop-stall.js';
 import { processGroups } from '../../starvation/process-groups.js';
-import type { ProcessStarvation } from '../../types.js';
+import type { ProcessStarvation } from '../../vocabulary/types.js';
 import { createOutputCapture } from './output-capture.js';
 import { CELL_MARK_VARIABLE, createMarkToken, killMarkedProcesses, RUN_MARK_VARIABLE } from './process-marks.js';
 

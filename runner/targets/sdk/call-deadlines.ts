@@ -4,7 +4,7 @@
 // reconnects) gets `callDeadlineMs`, long enough for the case's rounds. The host's last resort
 // per call, `callBudgetMs`, is the same for every stack: only a library that hangs past its own
 // deadlines meets it (its observation then says `hostAborted`).
-import type { TargetContext } from '../../types.js';
+import type { TargetContext } from '../../vocabulary/types.js';
 import { MAX_CELL_EXCHANGE_TIMEOUTS } from '../../run/cell-budget.js';
 
 /** Rounds a call may take beyond its scripted exchanges: a reconnect and a retry. */

@@ -2,7 +2,7 @@
 // purpose: a block is a lower bound whatever the machine's load, never a race.
 import { describe, expect, it } from 'vitest';
 import { hasCpuWaitCounter } from '../../starvation/schedstat.js';
-import type { ProcessStarvation } from '../../types.js';
+import type { ProcessStarvation } from '../../vocabulary/types.js';
 
 /** The plain-ESM module's exports, typed for this test. */
 interface CellStarvationModule {

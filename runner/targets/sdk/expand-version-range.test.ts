@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { TargetSpecError } from '../../errors.js';
+import { TargetSpecError } from '../../util/errors.js';
 import { expandTargetRanges, parseSdkRangeSpec, selectRangeVersions, VERSION_LIST_TTL_MS } from './expand-version-range.js';
 import type { RunNpm } from './resolve-sdk-package.js';
 

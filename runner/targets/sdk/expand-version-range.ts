@@ -7,7 +7,7 @@ import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createRequire } from 'node:module';
 import type SemverModule from 'semver';
-import { TargetSpecError } from '../../errors.js';
+import { TargetSpecError } from '../../util/errors.js';
 import { readUserText } from '../../io/read-user-file.js';
 import { getDefaultCacheDir, listBundledSdkTargets, runNpm, SDK_KINDS, type RunNpm, type SdkKind } from './resolve-sdk-package.js';
 

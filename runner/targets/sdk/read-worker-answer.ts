@@ -4,7 +4,7 @@
 // library concluding nothing (it hung until the host's last-resort abort, or died).
 import { readVerdict } from '../../classify/read-verdict.js';
 import { readProcessStarvation } from '../../starvation/read-starvation.js';
-import type { CellObservation, TargetOutcome, Verdict } from '../../types.js';
+import type { CellObservation, TargetOutcome, Verdict } from '../../vocabulary/types.js';
 import type { WorkerAnswer } from './sdk-worker.js';
 
 /**

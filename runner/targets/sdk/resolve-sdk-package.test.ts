@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../../test/run-cli.js';
 import { useTempDirs } from '../../../test/temp-dirs.js';
-import { TargetSpecError } from '../../errors.js';
-import { getPackageRoot } from '../../package-paths.js';
+import { TargetSpecError } from '../../util/errors.js';
+import { getPackageRoot } from '../../util/package-paths.js';
 import { getDefaultCacheDir, resolveSdkPackage, SDK_KINDS, type RunNpm } from './resolve-sdk-package.js';
 
 const makeTempDir = useTempDirs();

@@ -14,9 +14,9 @@ import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join } from 'node:path';
 import { promisify } from 'node:util';
-import { TargetSpecError } from '../../errors.js';
+import { TargetSpecError } from '../../util/errors.js';
 import { compareVersions } from '../../compare/order-versions.js';
-import { getPackageRoot, packagePath } from '../../package-paths.js';
+import { getPackageRoot, packagePath } from '../../util/package-paths.js';
 import type { SdkFlavor } from './sdk-worker.js';
 
 const run = promisify(execFile);

@@ -10,7 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadCases } from '../../cases/load-cases.js';
 import type { LoadedCase } from '../../cases/case-types.js';
-import type { Cell, ProtocolVersion } from '../../types.js';
+import type { Cell, ProtocolVersion } from '../../vocabulary/types.js';
 import { runWaitingBesideAnswered } from '../../../test/run-waiting-beside-answered.js';
 import { createSdkTarget } from './sdk-target.js';
 import { declareLoadedByPath } from '../../../test/loaded-by-path.js';

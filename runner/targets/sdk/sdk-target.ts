@@ -2,7 +2,7 @@
 // (`ts-sdk`, `ts-client`) or a client stack of that exact version, driven by a persistent worker
 // process (worker.mjs, with the stack's adapter under stacks/).
 import { DEFAULT_TOOL } from '../../cases/case-types.js';
-import { type ProtocolVersion, type Target, type TargetContext, type TargetOutcome } from '../../types.js';
+import { type ProtocolVersion, type Target, type TargetContext, type TargetOutcome } from '../../vocabulary/types.js';
 import { describeMissingTransport, resolveSdkPackage, SDK_KINDS, type ResolveSdkOptions, type ResolvedSdkPackage } from './resolve-sdk-package.js';
 import { SdkWorker, type WorkerAnswer } from './sdk-worker.js';
 import { getCallDeadlines, getWorkerBudgetMs } from './call-deadlines.js';

@@ -3,9 +3,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { SDK_ANSWER_MAX_BYTES } from '../../io/input-caps.js';
 import { formatByteCap } from '../../io/read-user-file.js';
-import { setStallAwareTimeout, type StallAwareTimeout } from '../../loop-stall.js';
-import { packagePath } from '../../package-paths.js';
-import type { ProtocolVersion } from '../../types.js';
+import { setStallAwareTimeout, type StallAwareTimeout } from '../../starvation/loop-stall.js';
+import { packagePath } from '../../util/package-paths.js';
+import type { ProtocolVersion } from '../../vocabulary/types.js';
 import { describeOutsideStop, isStopSignal } from '../stop-signals.js';
 import { readBoundedLines } from './read-bounded-lines.js';
 

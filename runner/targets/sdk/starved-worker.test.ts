@@ -5,14 +5,14 @@
 // once with a reset, so the client's NO_RESPONSE is an outcome of the kind a deadline produces
 // (judge-starvation.ts isDeadlineBound), and no cell waits out the 8 s.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { render as renderMarkdown } from '../../../reports/markdown.js';
+import { renderMarkdown } from '../../../reports/formats/index.js';
 import { renderReports } from '../../../reports/index.js';
 import { createProgress } from '../../commands/progress.js';
 import type { LoadedCase } from '../../cases/case-types.js';
 import { loadCases } from '../../cases/load-cases.js';
 import { describeUnconfirmedCells } from '../../run/describe-reruns.js';
 import { runMatrix } from '../../run/run-matrix.js';
-import type { Cell, Target } from '../../types.js';
+import type { Cell, Target } from '../../vocabulary/types.js';
 import { createSdkTarget } from './sdk-target.js';
 
 const TIMEOUT_MS = 8000;

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadCases } from '../../../cases/load-cases.js';
 import type { LoadedCase } from '../../../cases/case-types.js';
 import { runMatrix } from '../../../run/run-matrix.js';
-import type { Cell, ProtocolVersion, Target } from '../../../types.js';
+import type { Cell, ProtocolVersion, Target } from '../../../vocabulary/types.js';
 import { ANSWERED_AT_ONCE_TIMEOUT_MS } from '../../../../test/answered-at-once.js';
 import { createSdkTarget } from '../sdk-target.js';
 
