@@ -28,7 +28,7 @@ describe('the report folder lock', () => {
     const text = holder(1, `not-${hostname()}`);
     writeFileSync(lock, text);
     await expect(acquireFolderLock(lock, { shownAs: 'report', waitMs: 0 })).rejects.toThrow(
-      `--out "report": process 1 on not-${hostname()} has been writing this report folder for too long (lock ${lock})`,
+      `--out "report": process 1 on not-${hostname()} has held this report folder's lock for too long (lock ${lock})`,
     );
     expect(readFileSync(lock, 'utf8')).toBe(text);
   });
@@ -36,7 +36,7 @@ describe('the report folder lock', () => {
   it('waits for a live process of this host (its lock is newer than the process), naming it without the host', async () => {
     const lock = lockIn(makeTempDir('lock-'));
     writeFileSync(lock, holder(process.pid, hostname()));
-    await expect(acquireFolderLock(lock, { shownAs: 'out', waitMs: 0 })).rejects.toThrow(`--out "out": process ${process.pid} has been writing`);
+    await expect(acquireFolderLock(lock, { shownAs: 'out', waitMs: 0 })).rejects.toThrow(`--out "out": process ${process.pid} has held this report folder's lock for too long`);
     expect(JSON.parse(readFileSync(lock, 'utf8'))).toMatchObject({ token: 'held0000' });
   });
 
@@ -57,10 +57,10 @@ describe('the report folder lock', () => {
     expect(JSON.parse(readFileSync(lock, 'utf8'))).toMatchObject({ token: 'someone' });
   });
 
-  it('waits for a lock it cannot read as one of ours, naming "another process"', async () => {
+  it('refuses at once a file at the lock path that is not a lock this tool wrote, naming it, and leaves it (issue 28 item 5)', async () => {
     const lock = lockIn(makeTempDir('lock-'));
     writeFileSync(lock, 'not json');
-    await expect(acquireFolderLock(lock, { shownAs: 'report', waitMs: 0 })).rejects.toThrow('--out "report": another process has been writing');
+    await expect(acquireFolderLock(lock, { shownAs: 'report', waitMs: 60_000 })).rejects.toThrow(`--out "report": ${lock} is a file that is not a lock this tool wrote`);
     expect(readFileSync(lock, 'utf8')).toBe('not json');
   });
 });
