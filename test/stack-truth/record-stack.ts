@@ -10,6 +10,7 @@ import { ProbeProcess, type ProbeHello } from './probe-process.js';
 import { TRUTH_FORMAT, type TruthCell, type TruthRecording } from './truth-record.js';
 import type { TruthStack } from './truth-stacks.js';
 import { digestWitness } from './witness-files.js';
+import { digestCaseBehaviour } from './case-behaviour.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -73,7 +74,7 @@ export async function recordStack(options: RecordStackOptions): Promise<TruthRec
     ...(hello.builtOn ? { builtOn: hello.builtOn } : {}),
     adapterTimeoutMs: options.adapterTimeoutMs,
     versions: side.versions,
-    cases: Object.fromEntries(cases.map((loaded) => [loaded.case.id, kept(loaded.case.id)?.sha256 ?? loaded.sha256])),
+    cases: Object.fromEntries(cases.map((loaded) => [loaded.case.id, kept(loaded.case.id)?.sha256 ?? digestCaseBehaviour(loaded)])),
     witness: side.witness,
     excluded: stack.excluded,
     cells,
@@ -122,7 +123,7 @@ async function runProbeSide(stack: TruthStack, cases: LoadedCase[], kept: (id: s
 function reuseProbeSide(stack: TruthStack, cases: LoadedCase[], previous: TruthRecording | undefined): ProbeSide {
   if (!previous || previous.package.version !== stack.version) throw new Error(`${stack.target}: --adapter-only needs a recording of this version to keep; record it in full first`);
   for (const loaded of cases) {
-    if (previous.cases[loaded.case.id] !== loaded.sha256) throw new Error(`${stack.target}: case ${loaded.case.id} changed since the recording (or is new): record it in full (without --adapter-only)`);
+    if (previous.cases[loaded.case.id] !== digestCaseBehaviour(loaded)) throw new Error(`${stack.target}: case ${loaded.case.id} changed since the recording (or is new): record it in full (without --adapter-only)`);
   }
   const witness = digestWitness(REPO_ROOT, stack.kind);
   const changed = Object.keys(witness).filter((file) => previous.witness?.[file] !== witness[file]);

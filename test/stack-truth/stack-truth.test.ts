@@ -10,6 +10,7 @@ import { findObservationDifferences, findOutcomeDisagreements, formatDisagreemen
 import { mapping } from '../map-observation-helpers.js';
 import { TRUTH_CASES } from './truth-cases.js';
 import { findStaleParts } from './find-stale.js';
+import { digestCaseBehaviour } from './case-behaviour.js';
 import { readRecordings, recordingFileName } from './truth-record.js';
 import { listTruthStacks } from './truth-stacks.js';
 
@@ -26,7 +27,7 @@ const KNOWN_DISAGREEMENTS: Readonly<Record<string, Readonly<Record<string, strin
 
 const stacks = listTruthStacks(join(REPO_ROOT, 'package.json'));
 const recordings = readRecordings();
-const caseDigests = new Map(loadCasesSync({ cwd: REPO_ROOT }).map((loaded) => [loaded.case.id, loaded.sha256]));
+const caseDigests = new Map(loadCasesSync({ cwd: REPO_ROOT }).map((loaded) => [loaded.case.id, digestCaseBehaviour(loaded)]));
 
 describe('the truth corpus covers every bundled stack and is not stale', () => {
   it('has one recording per bundled stack@version, and none for a version no longer bundled', () => {
