@@ -14,7 +14,7 @@
 //   control then read 'answer' (a full suite at load 41); waiting for quiet first cannot rule out
 //   a watcher that starts during the race.
 // A fresh worker process costs about 0.8 s of CPU per file (vitest's worker, its imports and the
-// project's modules loaded again), which the suite paid for 73 files before this list (README § Development).
+// project's modules loaded again), which the suite paid for 73 files before this list (docs/development.md).
 export const OWN_PROCESS_FILES: readonly string[] = [
   'reports/report-folder/write-errors.test.ts',
   'runner/run/abort-listeners.test.ts',

@@ -28,7 +28,7 @@ export interface CellLook {
   falseSuccess?: boolean;
 }
 
-// The tag a verdict-less cell carries after its word (README § Command targets).
+// The tag a verdict-less cell carries after its word (docs/targets.md § Your own client: command targets).
 const CONCLUSION_TAG: Record<NonNullable<CellLook['conclusion']>, string> = { exit_status: 'EXIT', wire_only: 'WIRE', none: 'NONE' };
 
 /** Where each cell goes: its case's row and its target × version column, by raw names. */

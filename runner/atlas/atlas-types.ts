@@ -12,7 +12,7 @@ export const ATLAS_INDEX_FILE = 'atlas.json';
  * What one planned (stack, version) came to:
  * - `measured`: it ran and at least one cell was measured (pass, fail, non_strict or error);
  * - `speaks-none`: it ran and every cell was skipped: it speaks none of the table's protocol versions
- *   (the walk back from the newest release stops at the first such version: README § The atlas);
+ *   (the walk back from the newest release stops at the first such version: docs/atlas-site.md);
  * - `not-started`: it could not be installed or started (the reason says why); never reused.
  */
 export const VERSION_STATES = ['measured', 'speaks-none', 'not-started'] as const;

@@ -8,7 +8,7 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 export type ParsedJson = { ok: true; value: unknown } | { ok: false; problem: string };
 
 /**
- * Parses JSON text as a receiver. The text was decoded already (README § Your own classifier: WHATWG
+ * Parses JSON text as a receiver. The text was decoded already (docs/targets.md § Your own classifier: WHATWG
  * "UTF-8 decode", as fetch's text() does), and that decode dropped the one leading BOM RFC 8259 §8.1
  * lets a receiver ignore; nothing more is dropped here. A U+FEFF still at the start was a second BOM
  * in the bytes: data, and not JSON white space (RFC 8259 §2), so the text is not JSON, as fetch's

@@ -50,7 +50,7 @@ describe('body and content-type rules', () => {
   });
 });
 
-// The body reaches the classifier decoded (README § Your own classifier): UTF-8 decode has dropped
+// The body reaches the classifier decoded (docs/targets.md § Your own classifier): UTF-8 decode has dropped
 // one leading BOM (RFC 8259 §8.1: receivers MAY ignore one), and the classifier drops none itself.
 describe('byte order marks, from the bytes on the wire', () => {
   const json = JSON.stringify(success);

@@ -18,7 +18,7 @@ import { SDK_KINDS, type SdkKind } from '../targets/sdk/resolve-sdk-package.js';
 import { PROTOCOL_VERSIONS } from '../vocabulary/types.js';
 import { prepareSchemaCheck } from './run-command.js';
 
-/** Versions measured at once without --workers: each holds a client worker (~110 MB; README § The atlas). */
+/** Versions measured at once without --workers: each holds a client worker (~110 MB; docs/atlas-site.md). */
 export const DEFAULT_ATLAS_WORKERS = 6;
 /** How long a stopped atlas may take to write the site of what finished before the process exits anyway. */
 export const ATLAS_STOP_DEADLINE_MS = 10 * 60_000;

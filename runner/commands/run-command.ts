@@ -253,7 +253,7 @@ async function runWithInputs(options: ReturnType<typeof parseRunOptions>, io: Cl
         const files = await writeRunReports(options.out, source, { inputs, roots, ran, rootDir: getPackageRoot(), ...(signer ? { signer } : {}), ...outFolder, ...(comparison ? { comparison } : {}) });
         if (!options.quiet) io.stderr(`Reports written to ${options.out}/: ${files.join(', ')}\n`);
       }
-      // The run ends with its counts and each target's failures by what they cost (README § Progress output).
+      // The run ends with its counts and each target's failures by what they cost (docs/reference.md § Progress output).
       progress.done(result);
       if (!options.quiet) for (const line of describeTargetFailures(result)) io.stderr(`${line}\n`);
       for (const line of describeUnmeasured(head)) io.stderr(`${line}\n`);

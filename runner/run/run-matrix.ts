@@ -243,7 +243,7 @@ export function summariseCells(cells: Iterable<Pick<Cell, 'status' | 'conclusion
   for (const cell of cells) {
     summary.total++;
     summary[cell.status]++;
-    // A pass whose conclusion the client never stated is counted apart (README § Command targets).
+    // A pass whose conclusion the client never stated is counted apart (docs/targets.md § Your own client: command targets).
     if (cell.status === 'pass' && cell.conclusion === 'exit_status') summary.pass_exit_status++;
     if (cell.status === 'pass' && cell.conclusion === 'wire_only') summary.pass_wire_only++;
   }

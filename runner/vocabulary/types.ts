@@ -149,13 +149,13 @@ export interface Cell {
   schema: SchemaResult[];
   recording?: Recording;
   targetRun?: TargetRunInfo;
-  /** Where a judged cell's conclusion came from (README § Command targets); absent on skip/error cells. */
+  /** Where a judged cell's conclusion came from (docs/targets.md § Your own client: command targets); absent on skip/error cells. */
   conclusion?: Conclusion;
   /** On an `error` cell, the named cause (vocabulary.ts ERROR_KINDS), when it has one. */
   errorKind?: ErrorKind;
   /** What a built-in client library did, before any mapping (docs/adapter-observation.md). */
   observed?: CellObservation;
-  /** How starved each process that timed the cell was, and whether it was run again (README § Running it). */
+  /** How starved each process that timed the cell was, and whether it was run again (docs/running.md). */
   timing?: CellTiming;
   durationMs: number;
   repro: string;
@@ -275,7 +275,7 @@ export interface RunResult {
   summary: RunSummary;
   /** Targets that got no measured cell (every cell skipped, or none planned): the run is not green. */
   unmeasured?: UnmeasuredTarget[];
-  /** Cells run again after the main pass to confirm a timing-bound outcome (README § Running it); absent when none was. */
+  /** Cells run again after the main pass to confirm a timing-bound outcome (docs/running.md); absent when none was. */
   reruns?: RerunSummary;
   /** How many cells ran at once: where the run started, how far it backed off, and whether --concurrency pinned it. */
   concurrency?: ConcurrencyInfo;

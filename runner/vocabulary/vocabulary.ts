@@ -62,7 +62,7 @@ export type Consequence = (typeof CONSEQUENCES)[number];
  * issue 26). `timeout`: a deadline of the runner's own ran out before the target answered (the
  * harness's, the cell budget, an SDK worker's answer, the persistent lane's answer); `starved`: the
  * outcome came from a deadline while a process that timed the cell was starved past the threshold
- * (README § Running it), in the main pass and in every run after it (issue 27). `target-start`: the
+ * (docs/running.md), in the main pass and in every run after it (issue 27). `target-start`: the
  * target could not start at all (its worker exited before it was ready, e.g. a library version whose
  * modules the adapter cannot load), so none of its cells was measured. `interrupted`: the cell's
  * client or worker was stopped by a signal the runner did not send (Ctrl-C, `timeout`, a CI cancel

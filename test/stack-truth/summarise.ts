@@ -1,5 +1,5 @@
 // Prints the agreement of the stored truth corpus per stack@version as a Markdown table (the one in
-// README § Client stacks): `npx vite-node test/stack-truth/summarise.ts`.
+// docs/targets.md § Client stacks): `npx vite-node test/stack-truth/summarise.ts`.
 import { findObservationDifferences, findOutcomeDisagreements, formatDisagreements, type MapObservation } from './compare-cell.js';
 import { mapping } from '../map-observation-helpers.js';
 import { readRecordings } from './truth-record.js';

@@ -2,7 +2,7 @@
 import { DEFAULT_TOOL } from '../../cases/case-types.js';
 import type { TargetContext } from '../../vocabulary/types.js';
 
-/** The variables every command client gets (README § Command targets). */
+/** The variables every command client gets (docs/targets.md § Your own client: command targets). */
 export function buildClientEnv(context: TargetContext, verdictFile: string, base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
   const item = context.case;
   const tool = item.tool ?? DEFAULT_TOOL;

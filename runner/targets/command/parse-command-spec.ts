@@ -13,7 +13,7 @@ export interface CommandSpec {
   versions?: ProtocolVersion[];
   /** Per-cell time limit in ms, at most MAX_TARGET_CELL_MS. @default the run's per-exchange timeout × max(3, exchanges + 1), at most × 10 */
   timeoutMs?: number;
-  /** `#persistent[=N]`: the persistent lane with N client processes (README § The persistent lane). */
+  /** `#persistent[=N]`: the persistent lane with N client processes (docs/targets.md § The persistent lane). */
   persistent?: number;
 }
 

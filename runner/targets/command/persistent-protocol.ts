@@ -1,5 +1,5 @@
 // The persistent command protocol (`command:… #persistent`), runner side: what goes to the
-// client's stdin and how a line from its stdout is read. README § "The persistent lane" is
+// client's stdin and how a line from its stdout is read. docs/targets.md § "The persistent lane" is
 // the contract; this file is its executable form.
 //
 // runner → client, one JSON object per line:

@@ -1,5 +1,5 @@
 // The deadlines a built-in client adapter gives the library it drives, and the budgets around them
-// (README § Deadlines). Per request, the library's own options carry the cell's `timeoutMs`. A
+// (docs/targets.md § Deadlines). Per request, the library's own options carry the cell's `timeoutMs`. A
 // library whose only deadline covers the whole call (its input_required rounds, retries and
 // reconnects) gets `callDeadlineMs`, long enough for the case's rounds. The host's last resort
 // per call, `callBudgetMs`, is the same for every stack: only a library that hangs past its own

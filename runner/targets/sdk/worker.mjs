@@ -13,7 +13,7 @@
 // `observed` is what the library did with each call before any mapping (observe-call.mjs), and
 // `results` what each maps to (map-observation.mjs): {verdict} | {gap} | {none}; `starvation` how
 // starved this worker was over the cell (cell-starvation.mjs).
-// Deadlines (README § Deadlines): `timeoutMs` per request through the library's own options;
+// Deadlines (docs/targets.md § Deadlines): `timeoutMs` per request through the library's own options;
 // `callDeadlineMs` for a library whose only deadline covers the whole call (its MRTR rounds,
 // retries and reconnects); `callBudgetMs` the host's last resort per call, the same for every stack.
 // Cells run concurrently, each with a fresh Client and transport. stdout carries answers only:

@@ -1,7 +1,7 @@
 // Adapter for `cloudflare-agents@<version>`: the MCP client of Cloudflare's `agents` package
 // (MCPClientManager, `agent.mcp`), in the runtime it is written for. The manager is a Durable Object
 // capability: it keeps its servers in the Agent's SQLite storage and the package root imports
-// `cloudflare:workers`, so it does not run in Node (README § Client stacks). The worker therefore
+// `cloudflare:workers`, so it does not run in Node (docs/targets.md § Client stacks). The worker therefore
 // bundles a small host application (cloudflare-agents-host.mjs) with the installed package and serves
 // it with workerd, Cloudflare's open-source Workers runtime (the `workerd` package, as `wrangler dev`
 // does), one workerd per version; each cell is one request to it, run by a fresh Agent.

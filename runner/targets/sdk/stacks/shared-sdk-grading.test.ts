@@ -59,7 +59,7 @@ describe.each([
   // agents 0.32.0 pins @modelcontextprotocol/client 2.4.0 as its peer; its host runs in workerd.
   { sdk: 'ts-client@2.4.0', stack: 'cloudflare-agents@0.32.0', versions: ['2025-11-25', '2026-07-28'] as ProtocolVersion[], mrtr: true },
   // The Inspector 2.12.0 bundles @modelcontextprotocol/client 2.3.1, which is not pinned: 2.4.0 stands
-  // for it (the sweep of every ts-client 2.x found no cell that changed, README § Real SDK clients).
+  // for it (the sweep of every ts-client 2.x found no cell that changed, docs/targets.md § Real SDK clients).
   // 2025-11-25 only: at 2026-07-28 the CLI calls tools through @modelcontextprotocol/ext-tasks instead.
   { sdk: 'ts-client@2.4.0', stack: 'inspector-cli@2.12.0', versions: ['2025-11-25'] as ProtocolVersion[], mrtr: false },
 ])('$stack grades what $sdk (the SDK under it) does as $sdk does', ({ sdk, stack, versions, mrtr }) => {
