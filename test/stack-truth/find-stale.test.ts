@@ -51,6 +51,12 @@ describe('findStaleParts', () => {
     expect(findStaleParts(makeRecording({ witness }), input)).toEqual(['runner/targets/sdk/observe-call.mjs (the probe side) changed since it was recorded']);
   });
 
+  it('names the Worker application of the cloudflare-agents probe when it changed: it records the calls in the runtime', () => {
+    const app = 'test/stack-truth/probes/cloudflare-agents-app.mjs';
+    const recording = makeRecording({ target: 'cloudflare-agents@0.32.0', kind: 'cloudflare-agents', witness: { ...digestWitness(REPO_ROOT, 'cloudflare-agents'), [app]: 'old' } });
+    expect(findStaleParts(recording, input)).toEqual([`${app} (the probe side) changed since it was recorded`]);
+  });
+
   it('names every probe-side file of a recording that kept no digests of them', () => {
     const recording: Partial<TruthRecording> = makeRecording();
     delete recording.witness;

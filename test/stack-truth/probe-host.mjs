@@ -79,12 +79,17 @@ async function observeCall(args) {
     hostAborted = true;
     abort.abort(new Error('the probe host gave up waiting'));
   }, HOST_PATIENCE_MS);
-  const settled = Promise.resolve()
-    .then(() => session.call(args, abort.signal))
-    .then(
-      (value) => observeReturned(value),
-      (error) => ({ threw: observeThrown(error, classes), ...(hostAborted ? { hostAborted: true } : {}) }),
-    );
+  // A probe whose library runs in another runtime (cloudflare-agents: workerd) records the call there
+  // with observe-call.mjs and offers `observe`, which gives that observation; a failure of `observe`
+  // itself is the probe's, not the library's (the host answers `failed`).
+  const settled = session.observe
+    ? Promise.resolve().then(() => session.observe(args, abort.signal))
+    : Promise.resolve()
+        .then(() => session.call(args, abort.signal))
+        .then(
+          (value) => observeReturned(value),
+          (error) => ({ threw: observeThrown(error, classes), ...(hostAborted ? { hostAborted: true } : {}) }),
+        );
   const hung = new Promise((resolve) => {
     abort.signal.addEventListener('abort', () => setTimeout(() => resolve({ hung: { afterMs: Math.round(performance.now() - started) } }), AFTER_ABORT_MS).unref(), { once: true });
   });

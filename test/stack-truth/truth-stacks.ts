@@ -26,6 +26,25 @@ const NO_DEADLINE: Partial<Record<SdkKind, { why: string; hangs: string[] }>> = 
   'mcp-remote': { why: 'the bridge forwards messages and sets no deadline; only the host\'s own timer ends the wait', hangs: ['no-response-hang', 'sse-end-without-result', 'sse-reset-mid-stream', 'sse-final-data-not-json', 'wrong-response-id'] },
 };
 
+/**
+ * Per kind: the cases where the library does decide, but only after its SDK's default of 60 s, which
+ * the host cannot set on the path a user takes, while the adapter's last resort (T × R + T, README §
+ * Deadlines) ends the call first and concludes nothing. There probe and adapter disagree by design (the
+ * library, waited on, concludes NO_RESPONSE); the corpus leaves the cases out with that reason, as
+ * for a library without a deadline, rather than let a timer of ours decide a cell it keeps. The cases:
+ * those the v2 client under both waits its 60 s on (the ts-client recordings, every version).
+ */
+const DEFAULT_DEADLINE_ONLY: Partial<Record<SdkKind, { why: string; hangs: string[] }>> = {
+  'inspector-cli': {
+    why: 'the CLI takes no timeout flag, so its only deadline is the v2 client\'s default of 60 s; the adapter\'s last resort stops it first and concludes nothing, where the CLI waited on exits 1 "Request timed out" (NO_RESPONSE): a known disagreement, README § Deadlines',
+    hangs: ['no-response-hang', 'sse-end-without-result', 'sse-reset-mid-stream', 'sse-final-data-not-json', 'wrong-response-id'],
+  },
+  'cloudflare-agents': {
+    why: 'execute passes no options to callTool and ignores its abortSignal, so the only deadline is the v2 client\'s default of 60 s; the adapter\'s last resort ends the call first and concludes nothing, where the library waited on throws SdkError REQUEST_TIMEOUT (NO_RESPONSE): a known disagreement, README § Deadlines',
+    hangs: ['no-response-hang', 'sse-end-without-result', 'sse-reset-mid-stream', 'sse-final-data-not-json', 'wrong-response-id'],
+  },
+};
+
 /** Every bundled alias of a built-in client kind, in package.json order, sorted by kind then version. */
 export function listTruthStacks(packageJsonFile: string): TruthStack[] {
   const pkg = JSON.parse(readFileSync(packageJsonFile, 'utf8')) as { dependencies?: Record<string, string>; devDependencies?: Record<string, string> };
@@ -35,7 +54,7 @@ export function listTruthStacks(packageJsonFile: string): TruthStack[] {
     for (const [alias, range] of Object.entries(installed)) {
       const version = alias.startsWith(spec.aliasPrefix) ? alias.slice(spec.aliasPrefix.length) : undefined;
       if (version === undefined || range !== `npm:${spec.packageName}@${version}`) continue;
-      const noDeadline = NO_DEADLINE[kind];
+      const noDeadline = NO_DEADLINE[kind] ?? DEFAULT_DEADLINE_ONLY[kind];
       const excluded = Object.fromEntries((noDeadline?.hangs ?? []).map((id) => [id, `${noDeadline!.why}: ${DEADLINE_CASES[id] ?? 'it waits'}`]));
       stacks.push({ target: `${kind}@${version}`, kind, version, alias, excluded });
     }

@@ -5,6 +5,11 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
+/** Probe files beside `probes/<kind>.mjs` that a probe runs: cloudflare-agents' Worker application. */
+const PROBE_COMPANIONS: Readonly<Record<string, readonly string[]>> = {
+  'cloudflare-agents': ['test/stack-truth/probes/cloudflare-agents-app.mjs'],
+};
+
 /** The witness files of a stack's probe, relative to the repository. */
 export function listWitnessFiles(kind: string): string[] {
   return [
@@ -12,6 +17,7 @@ export function listWitnessFiles(kind: string): string[] {
     'test/stack-truth/probe-host.mjs',
     'test/stack-truth/probes/installed.mjs',
     `test/stack-truth/probes/${kind}.mjs`,
+    ...(PROBE_COMPANIONS[kind] ?? []),
     'test/stack-truth/probe-cell.ts',
     'test/stack-truth/wire-context.ts',
     'test/stack-truth/normalize-volatile.ts',

@@ -4,9 +4,8 @@
 // (cloudflare-agents-app.mjs) into one Worker script with esbuild and serves it with workerd, as
 // `wrangler dev` does, then drives it over HTTP. The observation of each call is made inside the
 // runtime with the corpus's observe-call.mjs and comes back as JSON; the session therefore offers
-// `observe(args, signal)` (a ready CallObservation) where other probes offer `call`:
-//
-//   probe-host.mjs: `if (session.observe) return { call: await session.observe(args, signal), tookMs }`
+// `observe(args, signal)` (a ready CallObservation, which probe-host.mjs passes on) where other probes
+// offer `call`.
 //
 // The library's own deadline is the v2 client's default request timeout (60 s): `execute` passes no
 // options and ignores the AI SDK's abortSignal. A call the probe host gives up on before the runtime
@@ -48,7 +47,8 @@ export async function load(alias) {
   return {
     package: { name: installed.name, dir: installed.dir },
     version: installed.version,
-    builtOn: `${client.name} ${client.version}, workerd ${workerd.version}`,
+    // The SDK under the package, as the other probes name it (the stale check reads its folder).
+    builtOn: { name: client.name, version: client.version, dir: client.dir },
     errorModules: [],
     async open({ url, tool }) {
       const session = `probe-${process.pid}-${++sessions}`;
