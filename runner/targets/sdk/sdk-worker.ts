@@ -9,6 +9,9 @@ import type { ProtocolVersion } from '../../vocabulary/types.js';
 import { describeOutsideStop, isStopSignal } from '../stop-signals.js';
 import { readBoundedLines } from './read-bounded-lines.js';
 
+/** The variable that names a worker's parent to it (worker.mjs ends once its parent is another). */
+export const WORKER_PARENT_ENV = 'MCP_ERROR_MATRIX_WORKER_PARENT';
+
 /** v1/v2: the TypeScript SDK majors (worker.mjs); any other: the stack adapter ./stacks/<flavor>.mjs. */
 export type SdkFlavor = 'v1' | 'v2' | 'ai-sdk' | 'openai-agents' | 'langchain' | 'mastra' | 'mcp-remote' | 'inspector-cli' | 'cloudflare-agents';
 
@@ -152,7 +155,8 @@ export class SdkWorker {
     this.starts++;
     this.stderr = '';
     const probeArgs = this.probeVersions ? [this.probeVersions.join(',')] : [];
-    const child = spawn(process.execPath, [getWorkerScript(), this.flavor, this.packageDir, ...probeArgs], { stdio: ['pipe', 'pipe', 'pipe'] });
+    // The worker ends when its parent is no longer this process, even before its hello (worker.mjs).
+    const child = spawn(process.execPath, [getWorkerScript(), this.flavor, this.packageDir, ...probeArgs], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, [WORKER_PARENT_ENV]: String(process.pid) } });
     this.child = child;
     child.stderr!.setEncoding('utf8');
     child.stderr!.on('data', (chunk: string) => {

@@ -44,6 +44,15 @@ globalThis.fetch = (input, init) => {
   return log ? recordFetch(log, input, init, baseFetch) : baseFetch(input, init);
 };
 
+// Its stdin is read only after the hello, so until then a parent that went away (a run stopped, a
+// test that timed out) is seen by the parent changing: start-up can wait for ever on a server that
+// went with it (an orphan was found running 24 min later). Unref'd: it never keeps the worker up.
+// The runner names itself (sdk-worker.ts): the worker may start after its parent is already gone.
+const parentAtStart = Number(process.env.MCP_ERROR_MATRIX_WORKER_PARENT) || process.ppid;
+setInterval(() => {
+  if (process.ppid !== parentAtStart) process.exit(0);
+}, 1000).unref();
+
 const sdk = await loadSdk(flavor, packageDir);
 // Probing is a warm-up too: one call per version, so the first real cell pays no lazy start-up.
 if (sdk.versions === 'probe') sdk.versions = await probeVersions(sdk, runCell, describe, probeList?.split(','));
