@@ -11,6 +11,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { makeTempDir, ratio, ROOT, runNode } from './measure.mjs';
 
 const CLI = join(ROOT, 'bin', 'mcp-error-matrix.js');
@@ -107,7 +108,8 @@ async function runOnce(args, env, hogs) {
   try {
     const run = await runNode([CLI, ...args, '--quiet'], { env, cwd: ROOT, allowExit: [0, 1] });
     const out = args[args.indexOf('--out') + 1];
-    return { ...run, result: JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')), loadAverages: hogs ? [...loadAverages, loadavg()[0]] : loadAverages, runnable };
+    return { ...run, // results.json is an index since results@2 (issue 30); the cells' checks and verdicts are in the evidence beside it.
+    result: JSON.parse(gunzipSync(readFileSync(join(out, 'results.full.json.gz'))).toString('utf8')), loadAverages: hogs ? [...loadAverages, loadavg()[0]] : loadAverages, runnable };
   } finally {
     clearInterval(sampler);
   }
