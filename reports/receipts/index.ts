@@ -4,3 +4,5 @@ export { RECEIPTS_FILE, SIGNATURE_FILE, SUMS_FILE, createReceipts, hashFile, map
 export type { ReceiptInput, ReceiptRootOption, ReceiptsSigner, RunProvenance, TargetProvenance } from './receipts.js';
 export { loadSigningKey, loadVerifyKey } from './sign-receipts.js';
 export { verifyReport } from './verify.js';
+export { createReceiptsFinalizer } from './receipts-finalizer.js';
+export type { ReceiptsFinalizerOptions } from './receipts-finalizer.js';

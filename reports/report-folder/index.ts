@@ -5,4 +5,4 @@ export { holdReportFolder } from './hold-report-folder.js';
 export type { HeldReportFolder } from './hold-report-folder.js';
 export { REPORT_MARKER_FILE, createReportMarker } from './report-marker.js';
 export { writeContent, writeFileAtomic, writeReportFolder } from './write.js';
-export type { ReportFile, WriteReportFolderOptions } from './write.js';
+export type { Finalize, ReportFile, WriteReportFolderOptions } from './write.js';

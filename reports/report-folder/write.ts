@@ -124,7 +124,7 @@ export interface WriteReportFolderOptions {
   held?: HeldReportFolder;
 }
 
-type Finalize = (stagingDir: string, written: ReadonlyMap<string, WrittenDigest>) => Promise<ReportFile[]>;
+export type Finalize = (stagingDir: string, written: ReadonlyMap<string, WrittenDigest>) => Promise<ReportFile[]>;
 
 /**
  * Writes all files to `outDir`, replacing it as a whole, with the report marker first (so even
