@@ -4,7 +4,7 @@
 // output and repro line is in results.full.json.gz beside it (json-full.ts), which `evidence`
 // names. The default run's whole model is 49 MB of JSON; this index is about 1.5 MB (issue 30).
 import type { Cell, Check, RunResult } from '../../runner/vocabulary/types.js';
-import { escapeRawControls, FULL_RESULTS_FILE, FULL_RESULTS_FORMAT } from './json-full.js';
+import { escapeRawControls, FULL_RESULTS_FILE, FULL_RESULTS_FORMAT, stringifyChunks } from './json-full.js';
 import { redactCheck, redactText } from '../redaction/redact-result.js';
 import { listResultKeys, toReportSource, type ReportSource } from '../model/index.js';
 
@@ -56,7 +56,7 @@ export function* renderChunks(input: RunResult | ReportSource): Generator<string
   for (const key of keys) {
     yield `,\n  ${JSON.stringify(key)}: `;
     if (key !== 'cells') {
-      yield escapeRawControls(nest(JSON.stringify(head[key], null, 2)));
+      yield* stringifyChunks(head[key], 2, 1);
       continue;
     }
     if (source.cellCount === 0) {

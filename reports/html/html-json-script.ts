@@ -21,6 +21,52 @@ export function escapeJsonForScript(json: string): string {
     .replace(/\u2029/g, '\\u2029');
 }
 
+/** Pieces of escaped text gathered to about this many characters each. */
+const PIECE_CHARS = 1 << 16;
+
+/**
+ * `JSON.stringify(record)` without its braces, in pieces: an entry at a time, and an array or
+ * plain object value an element or entry at a time. The details' `cases` holds every case the run
+ * had (97 MB of JSON at 100,000 cases): as one string, then escaped, it was the largest thing a
+ * 100,000-case run held (issue 28).
+ */
+function* entryChunks(record: Readonly<Record<string, unknown>>, nested: boolean): Generator<string> {
+  let first = true;
+  for (const [key, value] of Object.entries(record)) {
+    if (value === undefined || typeof value === 'function' || typeof value === 'symbol') continue;
+    yield `${first ? '' : ','}${JSON.stringify(key)}:`;
+    first = false;
+    if (nested && Array.isArray(value)) {
+      yield '[';
+      for (let i = 0; i < value.length; i++) yield `${i ? ',' : ''}${JSON.stringify(value[i]) ?? 'null'}`;
+      yield ']';
+    } else if (nested && isPlainRecord(value)) {
+      yield '{';
+      yield* entryChunks(value, false);
+      yield '}';
+    } else yield JSON.stringify(value);
+  }
+}
+
+function isPlainRecord(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== 'object' || typeof (value as { toJSON?: unknown }).toJSON === 'function') return false;
+  const proto = Object.getPrototypeOf(value) as unknown;
+  return proto === Object.prototype || proto === null;
+}
+
+/** Pieces joined to about PIECE_CHARS characters each, escaped for the script block. */
+function* escapedPieces(pieces: Iterable<string>): Generator<string> {
+  let text = '';
+  for (const piece of pieces) {
+    text += piece;
+    if (text.length >= PIECE_CHARS) {
+      yield escapeJsonForScript(text);
+      text = '';
+    }
+  }
+  if (text) yield escapeJsonForScript(text);
+}
+
 /**
  * The details JSON in pieces (a part or a batch of rows each), never one string. `rows` are the
  * builder's chunks; iterating them may be what adds the cells (html.ts's one pass). With
@@ -29,16 +75,19 @@ export function escapeJsonForScript(json: string): string {
  */
 export function* serializeDetailsChunks(builder: FinishedDetails, rows: Iterable<string>, rowsFirst: boolean): Generator<string> {
   const gathered = rowsFirst ? undefined : [...rows];
-  const head = () => {
+  // Everything but the rows and the parts, as JSON.stringify writes it, less its braces.
+  function* head(before: string, after: string) {
     const { parts: _parts, ...rest } = builder.finish();
-    return JSON.stringify(rest);
-  };
+    yield before;
+    yield* entryChunks(rest, true);
+    yield after;
+  }
   if (rowsFirst) {
     yield '{"cells":[';
     yield* rows;
-    yield escapeJsonForScript(`],${head().slice(1, -1)},"parts":[`);
+    yield* escapedPieces(head('],', ',"parts":['));
   } else {
-    yield escapeJsonForScript(`${head().slice(0, -1)},"parts":[`);
+    yield* escapedPieces(head('{', ',"parts":['));
   }
   const spilled = builder.partChunks?.();
   if (spilled) yield* spilled;
