@@ -1,6 +1,7 @@
 // One long-lived worker process per SDK package: cells go in as JSON lines, verdicts come back.
 // A worker that dies or stops answering is replaced; the cells it held become errors, never lost.
 import { spawn, type ChildProcess } from 'node:child_process';
+import type { Readable } from 'node:stream';
 import { SDK_ANSWER_MAX_BYTES } from '../../io/input-caps.js';
 import { formatByteCap } from '../../io/read-user-file.js';
 import { setStallAwareTimeout, type StallAwareTimeout } from '../../starvation/loop-stall.js';
@@ -30,6 +31,8 @@ export interface WorkerCell {
   callBudgetMs: number;
   /** Test hook: the worker blocks its event loop this long once the cell has started (a starved worker). */
   blockForTestMs?: number;
+  /** Test hook: the worker pads its answer with this many bytes (an answer past the cap). */
+  padAnswerForTestBytes?: number;
 }
 
 /** What the worker answered for one cell (or why there is no answer). */
@@ -85,6 +88,7 @@ export class SdkWorker {
   /** How many times a worker process was started (1 + restarts). */
   starts = 0;
   private blockNextForTestMs: number | undefined;
+  private padNextForTestBytes: number | undefined;
 
   /** `probeVersions`: the protocol versions a library that declares no list is probed for (default: all). */
   constructor(
@@ -118,14 +122,21 @@ export class SdkWorker {
       }, budgetMs);
       this.pending.set(id, { resolve, timer });
       const block = this.blockNextForTestMs === undefined ? {} : { blockForTestMs: this.blockNextForTestMs };
+      const pad = this.padNextForTestBytes === undefined ? {} : { padAnswerForTestBytes: this.padNextForTestBytes };
       this.blockNextForTestMs = undefined;
-      child.stdin!.write(JSON.stringify({ id, ...cell, ...block }) + '\n');
+      this.padNextForTestBytes = undefined;
+      child.stdin!.write(JSON.stringify({ id, ...cell, ...block, ...pad }) + '\n');
     });
   }
 
   /** Test hook: the worker blocks its event loop for `ms` once the next cell has started (an overloaded machine). */
   blockNextCellForTest(ms: number): void {
     this.blockNextForTestMs = ms;
+  }
+
+  /** Test hook: the worker pads its next answer with `bytes` bytes (an answer past the cap). */
+  padNextAnswerForTest(bytes: number): void {
+    this.padNextForTestBytes = bytes;
   }
 
   /** Test hook: makes the worker exit as if the SDK had crashed it. */
@@ -156,15 +167,19 @@ export class SdkWorker {
     this.stderr = '';
     const probeArgs = this.probeVersions ? [this.probeVersions.join(',')] : [];
     // The worker ends when its parent is no longer this process, even before its hello (worker.mjs).
-    const child = spawn(process.execPath, [getWorkerScript(), this.flavor, this.packageDir, ...probeArgs], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, [WORKER_PARENT_ENV]: String(process.pid) } });
+    // fd 3 carries the worker's answers and nothing else (worker.mjs): what the library writes to
+    // stdout is kept with its stderr, a bounded tail, never read as an answer.
+    const child = spawn(process.execPath, [getWorkerScript(), this.flavor, this.packageDir, ...probeArgs], { stdio: ['pipe', 'pipe', 'pipe', 'pipe'], env: { ...process.env, [WORKER_PARENT_ENV]: String(process.pid) } });
     this.child = child;
-    child.stderr!.setEncoding('utf8');
-    child.stderr!.on('data', (chunk: string) => {
-      if (this.stderr.length < STDERR_CAP) this.stderr += chunk.slice(0, STDERR_CAP - this.stderr.length);
-    });
+    for (const output of [child.stdout!, child.stderr!]) {
+      output.setEncoding('utf8');
+      output.on('data', (chunk: string) => {
+        if (this.stderr.length < STDERR_CAP) this.stderr += chunk.slice(0, STDERR_CAP - this.stderr.length);
+      });
+    }
     child.stdin!.on('error', () => {}); // a dead worker's stdin: the exit handler reports it
     return new Promise((resolveHello, rejectHello) => {
-      readBoundedLines(child.stdout!, SDK_ANSWER_MAX_BYTES, {
+      readBoundedLines(child.stdio[3] as Readable, SDK_ANSWER_MAX_BYTES, {
         onLine: (line) => {
           const message = parseLine(line);
           if (!message) return;

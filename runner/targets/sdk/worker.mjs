@@ -16,9 +16,12 @@
 // Deadlines (docs/targets.md § Deadlines): `timeoutMs` per request through the library's own options;
 // `callDeadlineMs` for a library whose only deadline covers the whole call (its MRTR rounds,
 // retries and reconnects); `callBudgetMs` the host's last resort per call, the same for every stack.
-// Cells run concurrently, each with a fresh Client and transport. stdout carries answers only:
-// console output of the SDK is sent to stderr.
+// Cells run concurrently, each with a fresh Client and transport. Answers go out on fd 3, a pipe
+// nothing but write() below uses: a library that writes to its process's stdout (console.log,
+// process.stdout.write, or fd 1 itself) can neither break nor forge an answer; the runner keeps
+// what it wrote there with the worker's stderr. Console output is sent to stderr.
 import { readFileSync } from 'node:fs';
+import { Socket } from 'node:net';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
@@ -53,6 +56,9 @@ setInterval(() => {
   if (process.ppid !== parentAtStart) process.exit(0);
 }, 1000).unref();
 
+const answers = new Socket({ fd: 3, readable: false, writable: true });
+answers.on('error', () => process.exit(0)); // the runner is gone
+
 const sdk = await loadSdk(flavor, packageDir);
 // Probing is a warm-up too: one call per version, so the first real cell pays no lazy start-up.
 if (sdk.versions === 'probe') sdk.versions = await probeVersions(sdk, runCell, describe, probeList?.split(','));
@@ -71,8 +77,10 @@ lines.on('line', (line) => {
   if (message.ping) return write({ id: message.id, pong: true });
   if (message.crash) process.exit(70); // test hook: die as a crashing SDK would
   const meter = startCellMeter();
+  // Test hook: an answer padded past the runner's cap (its answer channel end to end).
+  const pad = message.padAnswerForTestBytes ? { padding: 'x'.repeat(message.padAnswerForTestBytes) } : {};
   runCell(message).then(
-    (answer) => write({ ...answer, starvation: meter.stop() }),
+    (answer) => write({ ...answer, ...pad, starvation: meter.stop() }),
     (error) => write({ id: message.id, error: `worker: ${describe(error)}`, starvation: meter.stop() }),
   );
   if (message.blockForTestMs) blockLoopForTest(message.blockForTestMs); // test hook: a starved worker
@@ -80,7 +88,7 @@ lines.on('line', (line) => {
 lines.on('close', () => process.exit(0));
 
 function write(answer) {
-  process.stdout.write(JSON.stringify(answer) + '\n');
+  answers.write(JSON.stringify(answer) + '\n');
 }
 
 /** Imports the SDK's entry points from the package directory, per major version. */
