@@ -9,6 +9,7 @@ import { closeSync, openSync, readSync, unlinkSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Case, LoadedCase } from './case-types.js';
+import { createHeapBound } from '../util/heap-bound.js';
 import { freezeParsedJson } from './freeze-parsed-json.js';
 
 /** Tables of this many case files or more are loaded lazily (smaller ones keep their parsed cases). */
@@ -22,6 +23,9 @@ export class CaseTextStore {
   private readonly path: string;
   private end = 0;
   private readonly cache = new Map<number, Case>();
+  // Every pass over a large table parses each case again (about 1.6 KB of heap each): the heap is
+  // kept near what is live, as the cell store keeps it (heap-bound.ts).
+  private readonly heap = createHeapBound();
 
   constructor(dir = tmpdir()) {
     this.path = join(dir, `mcp-error-matrix-cases-${process.pid}-${randomBytes(6).toString('hex')}.jsonl`);
@@ -52,6 +56,7 @@ export class CaseTextStore {
     let done = 0;
     while (done < length) done += readSync(this.fd, buffer, done, length - done, offset + done);
     const parsed = freezeParsedJson(JSON.parse(buffer.toString('utf8')) as Case);
+    this.heap.tick();
     this.cache.set(offset, parsed);
     if (this.cache.size > CACHED_CASES) this.cache.delete(this.cache.keys().next().value!);
     return parsed;

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ReportHead, ReportSource } from '../../reports/model/index.js';
 import type { Cell } from '../vocabulary/types.js';
-import { createHeapBound } from './heap-bound.js';
+import { createHeapBound } from '../util/heap-bound.js';
 
 /** Planned cells at which a run's store writes its cells to disk instead of holding them. */
 export const SPILL_CELLS = 20_000;

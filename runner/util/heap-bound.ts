@@ -1,6 +1,7 @@
 // Keeps a large run's heap near what it really holds. A run that writes its cells to disk
-// (cell-store.ts) reads every cell back once per pass (the baseline, TAP, each report), making
-// hundreds of MB of short-lived objects per pass; V8 lets its heap grow to several times what is
+// (run/cell-store.ts) reads every cell back once per pass (the baseline, TAP, each report), and a
+// large table parses its cases again per pass (cases/lazy-loaded-case.ts), making hundreds of MB
+// of short-lived objects per pass; V8 lets its heap grow to several times what is
 // live before it collects, which took a run of 100,000 cells past 700 MB although it held under
 // 200 MB (issue 28 item 4). Node has no runtime heap limit, so such a run collects the garbage itself
 // once the heap has grown by GROWTH_BYTES since the last collection (a full GC of such a heap costs
