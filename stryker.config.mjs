@@ -3,7 +3,7 @@
 // not part of `npm test`. MUTATE_SCOPE=<scope> mutates one scope, with its own incremental file
 // and reports under mutation-report/<scope>/, and runs only that scope's tests
 // (vitest.mutate.config.ts). A full run takes hours on two shared cores; see docs/mutation.md.
-const SCOPES = {
+export const SCOPES = {
   classify: ['runner/classify/**/*.ts'],
   judge: ['runner/judge/**/*.ts'],
   baseline: ['runner/baseline/**/*.ts'],
@@ -28,7 +28,7 @@ const SCOPES = {
     'runner/targets/sdk/expand-version-range.ts',
   ],
   // `compare`, `merge` and the trend: regressions, fixes, counts over shards, version order.
-  compare: ['runner/compare/**/*.ts', 'runner/shard/**/*.ts', 'reports/trend-*.ts'],
+  compare: ['runner/compare/**/*.ts', 'runner/shard/**/*.ts', 'reports/trend/trend-*.ts'],
   // The counts every report prints and the --out guard (a wrong answer there loses a user's files).
   'report-folder': ['reports/model/count-failures.ts', 'reports/report-folder/check-report-folder.ts', 'reports/report-folder/folder-lock.ts', 'reports/report-folder/recover-report-folder.ts'],
   // The formats CI reads, and what each protocol version has.

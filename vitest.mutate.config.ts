@@ -32,7 +32,7 @@ const VERDICT_TESTS = [
   'reports/receipts/verify.test.ts',
   'reports/receipts/verify-rules.test.ts',
 ];
-const SCOPE_TESTS: Record<string, string[]> = {
+export const SCOPE_TESTS: Record<string, string[]> = {
   classify: VERDICT_TESTS,
   judge: VERDICT_TESTS,
   baseline: VERDICT_TESTS,
@@ -46,9 +46,9 @@ const SCOPE_TESTS: Record<string, string[]> = {
     'runner/targets/sdk/stacks/stack-words.test.ts',
     'runner/targets/sdk/expand-version-range.test.ts',
   ],
-  compare: ['runner/compare/*.test.ts', 'runner/shard/*.test.ts', 'reports/trend-*.test.ts', 'reports/html/html-templates.test.ts'],
+  compare: ['runner/compare/*.test.ts', 'runner/shard/*.test.ts', 'reports/trend/*.test.ts', 'reports/html/html-templates.test.ts'],
   'report-folder': ['reports/model/count-failures.test.ts', 'reports/formats/adapter-gap-reports.test.ts', 'reports/formats/summary-json.test.ts', 'reports/report-folder/check-report-folder-rules.test.ts', 'reports/report-folder/folder-lock.test.ts', 'reports/report-folder/write.test.ts', 'reports/report-folder/write-errors.test.ts'],
-  formats: ['reports/tap*.test.ts', 'reports/junit*.test.ts', 'reports/markdown*.test.ts', 'runner/vocabulary/version-features.test.ts'],
+  formats: ['reports/formats/tap*.test.ts', 'reports/formats/junit*.test.ts', 'reports/formats/markdown*.test.ts', 'runner/vocabulary/version-features.test.ts'],
 };
 // Not test/default-run-observations.test.ts: it maps every recorded call of the default run (a few
 // seconds per mutant, and every mapper mutant is covered by it); measured in issue 29, it made the
