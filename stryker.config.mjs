@@ -33,6 +33,17 @@ export const SCOPES = {
   'report-folder': ['reports/model/count-failures.ts', 'reports/report-folder/check-report-folder.ts', 'reports/report-folder/folder-lock.ts', 'reports/report-folder/recover-report-folder.ts'],
   // The formats CI reads, and what each protocol version has.
   formats: ['reports/formats/tap.ts', 'reports/formats/junit.ts', 'reports/formats/markdown.ts', 'runner/vocabulary/version-features.ts'],
+  // How a command client's words are read (its report, its persistent-lane lines, its command
+  // line and output) and what an SDK worker records of what a library threw or returned.
+  targets: [
+    'runner/targets/command/parse-command-spec.ts',
+    'runner/targets/command/read-client-report.ts',
+    'runner/targets/command/persistent-protocol.ts',
+    'runner/targets/command/output-capture.ts',
+    'runner/targets/sdk/observe-call.mjs',
+  ],
+  // The exit code every CI job reads, and the lines that close a run's stderr.
+  commands: ['runner/commands/run-exit.ts'],
 };
 // Tests and the builders they share are not production code.
 const NOT_MUTATED = ['!**/*.test.ts', '!runner/classify/test-inputs.ts', '!runner/judge/client/test-recordings.ts'];

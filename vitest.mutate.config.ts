@@ -49,6 +49,14 @@ export const SCOPE_TESTS: Record<string, string[]> = {
   compare: ['runner/compare/*.test.ts', 'runner/shard/*.test.ts', 'reports/trend/*.test.ts', 'reports/html/html-templates.test.ts'],
   'report-folder': ['reports/model/count-failures.test.ts', 'reports/formats/adapter-gap-reports.test.ts', 'reports/formats/summary-json.test.ts', 'reports/report-folder/check-report-folder-rules.test.ts', 'reports/report-folder/folder-lock.test.ts', 'reports/report-folder/write.test.ts', 'reports/report-folder/write-errors.test.ts'],
   formats: ['reports/formats/tap*.test.ts', 'reports/formats/junit*.test.ts', 'reports/formats/markdown*.test.ts', 'runner/vocabulary/version-features.test.ts'],
+  targets: [
+    'runner/targets/command/parse-command-spec.test.ts',
+    'runner/targets/command/read-client-report.test.ts',
+    'runner/targets/command/persistent-protocol.test.ts',
+    'runner/targets/command/output-capture.test.ts',
+    'runner/targets/sdk/observe-call.test.ts',
+  ],
+  commands: ['runner/commands/run-exit.test.ts'],
 };
 // Not test/default-run-observations.test.ts: it maps every recorded call of the default run (a few
 // seconds per mutant, and every mapper mutant is covered by it); measured in issue 29, it made the

@@ -18,7 +18,7 @@ import { getPackageRoot } from '../util/package-paths.js';
 import { describeWhatRan } from '../run/describe-what-ran.js';
 import { mergeShardResults, type ShardInput } from '../shard/merge-results.js';
 import { verifyShardFolder } from '../shard/verify-shard.js';
-import { describeUnmeasured, hasUnexpected } from './run-command.js';
+import { describeUnmeasured, hasUnexpected } from './run-exit.js';
 
 export const MERGE_USAGE = `Usage: mcp-error-matrix merge <shard report dirs…> --out DIR [--key PUB] [--sign KEY] [--quiet]
   Combines the report folders of \`run --shard i/n\` into one report (every format, receipts).

@@ -3,10 +3,8 @@
 // Modules only some runs need (report writing, compare, shards) are imported when used:
 // start-up time is most of a small run's wall time.
 import { isAbsolute, relative, resolve } from 'node:path';
-import { countFailures, formatFailureLine } from '../../reports/model/index.js';
 import { toPassableResult, type ReportHead, type ReportSource } from '../../reports/model/index.js';
 import { renderTapChunks } from '../../reports/formats/index.js';
-import { countUnsafe } from '../../reports/model/index.js';
 import { applyBaselineToCell } from '../baseline/apply-baseline.js';
 import type { LoadedCase } from '../cases/case-types.js';
 import { releaseLoadedCases } from '../cases/lazy-loaded-case.js';
@@ -31,6 +29,7 @@ import { PROTOCOL_VERSIONS, type Cell, type ProtocolVersion, type RunResult, typ
 /** A run's fields, as results.json stores them, its cells aside. */
 type StoredRunHead = ReportHead & RunResultExtras;
 import { createProgress } from './progress.js';
+import { describeTargetFailures, describeUnmeasured, hasUnexpected } from './run-exit.js';
 
 export const RUN_USAGE = `Usage: mcp-error-matrix run [options]
   Runs every selected case × protocol version × target, judges each cell and prints TAP 14 on stdout
@@ -332,37 +331,6 @@ function toRunRelativePath(cwd: string, path: string): string {
 function describeInterruptedRun(out: string | undefined): string {
   const where = out === undefined ? 'the TAP output' : `the TAP output and the reports in ${out}/`;
   return `mcp-error-matrix run: interrupted: running cells are stopped, cells not started are left out; ${where} will be marked incomplete\n`;
-}
-
-/**
- * Whether anything failed unexpectedly: fail, error, a stale baseline entry (xpass), an
- * interrupted run, or a target with no measured cell (nothing measured is not green). A single
- * shard may hold only skips for a target; its merged result decides.
- */
-export function hasUnexpected(result: Pick<RunResult, 'complete' | 'summary' | 'unmeasured'> & { shard?: { merged?: number[] } }): boolean {
-  const unmeasured = (result.unmeasured?.length ?? 0) > 0 && (result.shard === undefined || result.shard.merged !== undefined);
-  return !result.complete || result.summary.fail > 0 || result.summary.error > 0 || result.summary.xpass > 0 || unmeasured;
-}
-
-/**
- * Each target's failures by consequence, unexpected apart from known, and its unsafe cells:
- * "  naive: 0 unexpected · 309 known: 309 false successes (309 unsafe)".
- */
-export function describeTargetFailures(result: Pick<RunResult, 'targets'> & { cells: Iterable<Cell> }): string[] {
-  return countFailures(result).map((failures) => {
-    const unsafe = countUnsafe(failures).total;
-    return `  ${oneLine(failures.target)}: ${formatFailureLine(failures)}${unsafe ? ` (${unsafe} unsafe)` : ''}`;
-  });
-}
-
-// A target name on one terminal line: control characters (a hostile name's escapes) become spaces.
-function oneLine(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, ' ');
-}
-
-/** One line per target that got no measured cell, saying why. */
-export function describeUnmeasured(result: Pick<RunResult, 'unmeasured'>): string[] {
-  return (result.unmeasured ?? []).map((entry) => `mcp-error-matrix: nothing measured for ${entry.target}: ${entry.reason}`);
 }
 
 /** One help line per real-client kind: `ts-sdk@<version>  @modelcontextprotocol/sdk; pinned: …`. */
