@@ -17,7 +17,7 @@ interface CommandModule {
 // only when that command runs: importing them all up front cost about 0.5 s of every start-up.
 const COMMANDS: Record<string, { load: () => Promise<CommandModule>; summary: string }> = {
   run: {
-    load: () => import('../commands/run-command.js').then((m) => ({ usage: m.RUN_USAGE, run: m.runRunCommand })),
+    load: () => Promise.all([import('../commands/run-usage.js'), import('../commands/run-command.js')]).then(([usage, m]) => ({ usage: usage.RUN_USAGE, run: m.runRunCommand })),
     summary: 'run the case table against targets; print TAP; --out DIR writes the reports',
   },
   list: {
