@@ -64,6 +64,7 @@ export const SCOPE_TESTS: Record<string, string[]> = {
     'runner/targets/command/persistent-protocol.test.ts',
     'runner/targets/command/output-capture.test.ts',
     'runner/targets/sdk/observe-call.test.ts',
+    'runner/targets/sdk/observe-call-rules.test.ts',
   ],
   commands: ['runner/commands/run-exit.test.ts'],
 };
