@@ -298,8 +298,9 @@ describe("offline: npm's own reason, quoted", () => {
   it("without an npm error line, is the first line npm printed, blank lines before it left out", async () => {
     expect(await reasonOf(failing('\n\nsh: 1: npm: Permission denied\nmore\n'))).toBe('sh: 1: npm: Permission denied');
   });
-  it("with nothing on stderr (npm stopped by its time limit), is the error's own message; with no words at all, 'npm failed'", async () => {
+  it("with nothing but white space on stderr (npm stopped by its time limit), is the error's own message; with no words at all, 'npm failed'", async () => {
     expect(await reasonOf(failing('', 'Command failed: npm view @modelcontextprotocol/sdk versions --json'))).toBe('Command failed: npm view @modelcontextprotocol/sdk versions --json');
+    expect(await reasonOf(failing('  \n', 'Command failed: npm view @modelcontextprotocol/sdk versions --json'))).toBe('Command failed: npm view @modelcontextprotocol/sdk versions --json');
     expect(await reasonOf(failing('  \n', ''))).toBe('npm failed');
   });
   it('names every pinned version as a remedy', async () => {
