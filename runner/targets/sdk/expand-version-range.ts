@@ -118,8 +118,10 @@ export async function getPublishedVersions(spec: string, packageName: string, op
     if (versions.length === 0) throw new Error('npm view answered no version');
   } catch (error) {
     if (cached) return cached.versions; // offline: the last list known is better than none (the installs say what is missing)
-    const output = String((error as { stderr?: unknown }).stderr ?? (error as Error).message ?? error);
-    const reason = output.split('\n').find((line) => /npm (error|ERR!)/.test(line) && !/A complete log/.test(line)) ?? output.trim().split('\n')[0] ?? 'npm failed';
+    // npm's stderr, unless it printed nothing (stopped by its time limit): then the error's own words.
+    const stderr = (error as { stderr?: unknown }).stderr;
+    const output = typeof stderr === 'string' && stderr.trim() !== '' ? stderr : String((error as Error).message ?? error);
+    const reason = output.split('\n').find((line) => /npm (error|ERR!)/.test(line) && !/A complete log/.test(line)) ?? (output.trim().split('\n')[0] || 'npm failed');
     throw new TargetSpecError(
       spec,
       `a version range needs the list of published versions of ${packageName}, and none could be fetched (${reason.trim()}) nor found in the cache (${file}). ` +

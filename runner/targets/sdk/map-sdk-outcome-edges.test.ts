@@ -81,6 +81,11 @@ describe('the v2 rows keep their own words', () => {
   it('CAPABILITY_NOT_SUPPORTED is an input request only when its message starts so', () => {
     expect(brief(v2(new SdkError('CAPABILITY_NOT_SUPPORTED', "Server says: Cannot fulfil input request 'x'")))).toEqual({ gap: true });
   });
+  it("the v2 rows are keyed by the SDK's classes: another error carrying an HTTP status or an SdkError code is not their row", () => {
+    expect(brief(v2(Object.assign(new Error('Service Unavailable'), { status: 503 })))).toEqual({ gap: true });
+    expect(brief(v2(Object.assign(new Error('timed out'), { code: 'REQUEST_TIMEOUT' })))).toEqual({ gap: true });
+    expect(brief(v2(Object.assign(new Error('bad result'), { code: 'INVALID_RESULT' })))).toEqual({ gap: true });
+  });
   it('an SdkError code the table does not hold is an adapter gap', () => {
     expect(brief(v2(new SdkError('SOMETHING_NEW', 'new')))).toEqual({ gap: true });
   });
@@ -95,6 +100,16 @@ describe('a returned value is a success unless it says otherwise', () => {
     ['isError that is not true', { content: [], isError: 'true' }, 'the SDK returned a result'],
   ])('%s is TOOL_SUCCESS, in words', (_label, returned, detail) => {
     expect(mapFor('ts-sdk')({ returned })).toEqual({ verdict: { outcome: 'TOOL_SUCCESS', detail } });
+  });
+  it('at 2026-07-28 only a result whose resultType is input_required is INPUT_REQUIRED; any other is read as before', () => {
+    const at = { protocolVersion: '2026-07-28' };
+    expect(brief(mapFor('ts-client')({ returned: { content: [] } }, at))).toEqual({ outcome: 'TOOL_SUCCESS' });
+    expect(brief(mapFor('ts-client')({ returned: { content: [], resultType: 'complete' } }, at))).toEqual({ outcome: 'TOOL_SUCCESS' });
+    expect(brief(mapFor('ts-client')({ returned: { content: [], isError: true } }, at))).toEqual({ outcome: 'TOOL_ERROR' });
+  });
+  it("a returned non-object's words are cut at 200 characters, and a value JSON cannot write is still words", () => {
+    expect(mapFor('ts-sdk')({ returned: 'r'.repeat(500) })).toEqual({ verdict: { outcome: 'TOOL_SUCCESS', detail: `the SDK returned a non-object: "${'r'.repeat(199)}` } });
+    expect(mapFor('ts-sdk')({ returned: undefined })).toEqual({ verdict: { outcome: 'TOOL_SUCCESS', detail: 'the SDK returned a non-object: undefined' } });
   });
   it('isError: true is TOOL_ERROR, and input_required at 2026-07-28 is INPUT_REQUIRED, in words', () => {
     expect(mapFor('ts-sdk')({ returned: { content: [], isError: true } })).toEqual({ verdict: { outcome: 'TOOL_ERROR', detail: 'the SDK returned a result with isError: true' } });

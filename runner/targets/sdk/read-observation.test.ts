@@ -51,6 +51,17 @@ describe('a cell keeps the library\'s own words', () => {
     expect(read.describeCall({ other: true })).toBe('an unreadable observation {"other":true}');
     expect(read.describeCall(null)).toBe('an unreadable observation null');
   });
+
+  it('a gap names every cause after the first, each in its own words', () => {
+    const thrown = { class: 'Error', name: 'Error', message: 'outer', cause: { class: 'TypeError', name: 'TypeError', message: 'fetch failed', cause: { class: 'Error', name: 'Error', code: 'ECONNRESET', message: 'read ECONNRESET' } } };
+    expect(read.describeCall({ threw: thrown })).toBe('a thrown Error: outer ← cause TypeError: fetch failed ← cause Error "ECONNRESET": read ECONNRESET');
+  });
+
+  it('an observation that cannot be written as JSON is still words, cut at 200 characters, never a crash', () => {
+    expect(read.describeCall(undefined)).toBe('an unreadable observation undefined');
+    expect(read.describeCall({ returned: undefined })).toBe('a returned value undefined');
+    expect(read.describeCall({ started: 'w'.repeat(300) })).toBe(`an unreadable observation {"started":"${'w'.repeat(188)}`);
+  });
 });
 
 describe('which class a record is, and its causes', () => {

@@ -129,7 +129,7 @@ describe('inspector-cli mapping: the 1.x "Failed to call tool" line', () => {
     expect(outcomeOf(failedV1('fetch failed'))).toEqual({ outcome: 'NO_RESPONSE' });
   });
   it('an "MCP error" code the table does not hold is an adapter gap', () => {
-    expect(map(failedV1('MCP error -32099: something else'))).toMatchObject({ gap: expect.any(String) });
+    expect(map(failedV1('MCP error -32099: something else'))).toMatchObject({ gap: expect.stringMatching(/^inspector-cli has no mapping for a returned value/) });
   });
 });
 
@@ -145,5 +145,124 @@ describe('inspector-cli mapping: a CLI that did not exit on its own', () => {
   });
   it('a record of another shape is an adapter gap, never a verdict', () => {
     expect(map({ returned: { something: 'else' } })).toMatchObject({ gap: expect.stringMatching(/^inspector-cli has no mapping/) });
+  });
+});
+
+// Where each reading of the CLI's words ends (issue 29's mutation run): the rows above say what a
+// line means; these say which lines, statuses and records are not that row.
+const PEER = { peerErrorCodes: [-32603] };
+
+describe('inspector-cli mapping: which run is which reading', () => {
+  it('a run no row reads (an exit status and words the table does not have) is an adapter gap naming the stack', () => {
+    for (const call of [ran(2, '', "error: unknown option '--bogus'\n"), ran(1, '', "error: unknown option '--bogus'\n"), ran(0, 'not a result\n', '')]) {
+      expect(map(call)).toMatchObject({ gap: expect.stringMatching(/^inspector-cli has no mapping for a returned value/) });
+    }
+  });
+  it('exit 0 with only white space printed is the same as nothing printed: TOOL_SUCCESS', () => {
+    expect(outcomeOf(ran(0, '\n', ''))).toEqual({ outcome: 'TOOL_SUCCESS' });
+  });
+  it('1.x\'s "Failed to call tool" line counts only at the start of a line and with exit status 1', () => {
+    expect(map(ran(1, '', 'Warning: Failed to call tool delete_record: fetch failed\n'))).toMatchObject({ gap: expect.any(String) });
+    expect(map(ran(2, '', 'Failed to call tool delete_record: fetch failed\n'))).toMatchObject({ gap: expect.any(String) });
+  });
+  it("1.x's message is read without the launcher's closing line, whether or not the launcher ran, and whatever white space ends it", () => {
+    const detail = 'exit 1: Failed to call tool …: MCP error -32602: synthetic invalid params';
+    for (const tail of ['\n', '\n\nFailed with exit code: 1\n', '\n\nFailed with exit code: 1', '\n\nFailed with exit code: 1\n\n']) {
+      const call = ran(1, '', `Failed to call tool delete_record: MCP error -32602: synthetic invalid params${tail}`);
+      expect(map(call, { peerErrorCodes: [-32602] })).toEqual({ verdict: { outcome: 'JSONRPC_ERROR', code: -32602, detail } });
+    }
+  });
+  it("only the launcher's closing line is cut: the same words inside the server's message stay", () => {
+    const message = 'MCP error -32603: the build step Failed with exit code: 2; see the server log';
+    expect(map(failedV1(message), PEER)).toEqual({ verdict: { outcome: 'JSONRPC_ERROR', code: -32603, detail: `exit 1: Failed to call tool …: ${message}` } });
+  });
+  it('the last 2.x error line is the CLI\'s answer', () => {
+    const lines = [{ error: { code: 'error', message: 'Unexpected content type: text/html' } }, { error: { code: 'unreachable', message: 'fetch failed' } }].map((line) => JSON.stringify(line)).join('\n');
+    expect(outcomeOf(ran(4, '', `${lines}\n`))).toEqual({ outcome: 'NO_RESPONSE' });
+  });
+  it('a stderr line is the 2.x error line only with a string code and a string message', () => {
+    expect(map(ran(1, '', `${JSON.stringify({ error: { code: 5, message: 'Service Unavailable', status: 503 } })}\n`))).toMatchObject({ gap: expect.any(String) });
+    expect(map(ran(4, '', `${JSON.stringify({ error: { code: 'unreachable', message: 5 } })}\n`))).toMatchObject({ gap: expect.any(String) });
+  });
+  it.each([
+    ['null', null],
+    ['a string', 'exit 1'],
+    ['no exit status', { stdout: '', stderr: '' }],
+    ['no stdout', { exit: 1, stderr: '' }],
+    ['a stdout that is not text', { exit: 0, stdout: 5, stderr: '' }],
+    ['a stderr that is not text', { exit: 1, stdout: '', stderr: 5 }],
+  ])('a record with %s is an adapter gap, never a verdict', (_label, returned) => {
+    expect(map({ returned })).toMatchObject({ gap: expect.stringMatching(/^inspector-cli has no mapping/) });
+  });
+});
+
+describe('inspector-cli mapping: the 2.x error line, edge by edge', () => {
+  it('unreachable keeps its cause in the words', () => {
+    const call = failed(4, { code: 'unreachable', message: 'fetch failed', cause: 'read ECONNRESET' });
+    expect(map(call, { toolCallStatuses: [0] })).toEqual({ verdict: { outcome: 'NO_RESPONSE', detail: 'exit 4, unreachable: fetch failed (cause: read ECONNRESET)' } });
+  });
+  it('tool_is_error is TOOL_ERROR only with its exit status 5', () => {
+    expect(map(failed(1, { code: 'tool_is_error', message: "Tool 'synthetic_tool' returned isError:true." }))).toMatchObject({ gap: expect.any(String) });
+  });
+  it('a status from 300 up is HTTP_ERROR + the status', () => {
+    expect(outcomeOf(failed(1, { code: 'error', message: 'Error POSTing to endpoint: ', status: 300 }))).toEqual({ outcome: 'HTTP_ERROR', status: 300 });
+  });
+  it.each([200, 250, 299])("a status inside 2xx (2.x prints a server's JSON-RPC error code from 100 to 599 as `status`: %i) is never HTTP_ERROR", (status) => {
+    const mapped = map(failed(1, { code: 'error', message: 'synthetic error', status }), { peerErrorCodes: [status] });
+    expect(mapped).not.toMatchObject({ verdict: { outcome: 'HTTP_ERROR' } });
+  });
+  it('a status that is not a number is no HTTP status', () => {
+    expect(map(failed(1, { code: 'error', message: 'Service Unavailable', status: '503' }))).not.toMatchObject({ verdict: { outcome: 'HTTP_ERROR' } });
+  });
+  it.each(['[]', '[null]', '[{"message":"not an issue"}]', '[{"code":"invalid_type","path":["content"]},{"message":"no code"}]'])(
+    "a server's message that is a JSON list but not a Zod issue list (%s) stays the server's",
+    (message) => {
+      expect(outcomeOf(failed(1, { code: 'error', message }), PEER)).toEqual({ outcome: 'JSONRPC_ERROR' });
+    },
+  );
+  it.each([
+    'upstream refused: Insufficient scope: files:write',
+    'config step: Unexpected end of JSON input',
+    'config step: Unexpected token } in the file',
+    'config step: Bad control character in string literal',
+    'upstream fetch failed',
+    'upstream terminated',
+    'upstream: Invalid result for tools/call',
+    'upstream: Unsupported result type',
+    'upstream: Protocol value failed schema validation',
+    'metadata must be an object',
+  ])("the SDK's and the CLI's fixed texts count only at the start of the message: the server's message \"%s\" stays the server's", (message) => {
+    expect(outcomeOf(failed(1, { code: 'error', message }), PEER)).toEqual({ outcome: 'JSONRPC_ERROR' });
+  });
+  it('a result the CLI rejects says so in its words', () => {
+    expect(map(failed(1, { code: 'error', message: 'Protocol value failed schema validation' }))).toEqual({ verdict: { outcome: 'INVALID_TOOL_RESULT', detail: 'the CLI rejected the result: exit 1, error: Protocol value failed schema validation' } });
+  });
+  it('a detail is cut at 300 characters, like every verdict\'s', () => {
+    const mapped = map(ran('SIGTERM', RESULT_OK, '', { stoppedByHost: true, afterMs: '9'.repeat(400) }));
+    expect(mapped).toMatchObject({ verdict: { outcome: 'TOOL_SUCCESS' } });
+    expect((mapped as { verdict: { detail: string } }).verdict.detail).toHaveLength(300);
+  });
+});
+
+describe('inspector-cli mapping: the 1.x line, edge by edge', () => {
+  it.each([
+    'MCP error -32603: Streamable HTTP error: Error POSTing to endpoint (HTTP 502): upstream',
+    'MCP error -32603: Error POSTing to endpoint (HTTP 502): upstream',
+  ])("a server's JSON-RPC error quoting an HTTP failure stays the server's: %s", (message) => {
+    expect(outcomeOf(failedV1(message), PEER)).toEqual({ outcome: 'JSONRPC_ERROR', code: -32603 });
+  });
+  it("a server's positive JSON-RPC code is read as the v1 SDK writes it (MCP error 404: …)", () => {
+    expect(outcomeOf(failedV1('MCP error 404: no such record'), { peerErrorCodes: [404] })).toEqual({ outcome: 'JSONRPC_ERROR', code: 404 });
+  });
+  it('only a message that starts with "MCP error n:" is the v1 SDK\'s McpError', () => {
+    expect(map(failedV1('Request failed: MCP error -32603: upstream'), PEER)).toMatchObject({ gap: expect.any(String) });
+  });
+  it("the SDK's own -32000 (connection closed) is NO_RESPONSE / STREAM_INCOMPLETE after a 2xx", () => {
+    expect(outcomeOf(failedV1('MCP error -32000: Connection closed'))).toEqual({ outcome: 'NO_RESPONSE' });
+    expect(outcomeOf(failedV1('MCP error -32000: Connection closed'), { toolCallStatuses: [200] })).toEqual({ outcome: 'STREAM_INCOMPLETE' });
+  });
+  it("the SDK's own -32600 (a tool with an output schema returned no structured content) is INVALID_TOOL_RESULT, in words", () => {
+    const message = 'MCP error -32600: Tool delete_record has an output schema but did not return structured content';
+    expect(map(failedV1(message))).toEqual({ verdict: { outcome: 'INVALID_TOOL_RESULT', detail: `the SDK rejected the result locally: exit 1: Failed to call tool …: ${message}` } });
   });
 });
