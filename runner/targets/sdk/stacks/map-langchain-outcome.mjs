@@ -40,9 +40,11 @@ export function mapLangchainObservation(call, context) {
   if (!isA(thrown, 'ToolException')) return gap('langchain', call);
   const words = describeThrown(thrown);
   const text = thrown.message;
-  // A ToolException has no field but its message; the texts below are the library's fixed ones.
+  // A ToolException has no field but its message; the texts below are the library's fixed ones,
+  // read only where langchain puts them (at the start): after "Error calling tool …:" come the
+  // server's words (a JSON-RPC error's message, a refused POST's body, a piece of a body JSON.parse refused).
   if (/^MCP tool '.*' on server '.*' returned an error:/s.test(text)) return verdict('TOOL_ERROR', words);
-  if (/returned an invalid result|content block with unexpected type/.test(text)) return verdict('INVALID_TOOL_RESULT', words);
+  if (/^MCP tool '.*' on server '.*' returned (an invalid result|a content block with unexpected type)/s.test(text)) return verdict('INVALID_TOOL_RESULT', words);
   const prettified = thrown.cause ? readPrettifiedIssues(thrown.cause.message) : undefined;
   if (prettified !== undefined) {
     // Only a ZodError of langchain's own Zod instance keeps a cause (prettified); of the SDK's

@@ -69,6 +69,18 @@ describe('langchain mapping', () => {
     (two as { cause?: unknown }).cause = new Error('✖ Invalid input\n✖ Required');
     expect(brief(map(threw(two)))).toEqual({ outcome: 'INVALID_TOOL_RESULT' });
   });
+  it("a server's words inside the library's text never pick the row: only langchain's own ToolException texts are read where langchain puts them", () => {
+    // The SDK's McpError carries the server's error message, StreamableHTTPError the body of a refused
+    // POST and the Content-Type header, V8's SyntaxError a piece of the body: langchain puts all of
+    // them into "Error calling tool …: <String(error)>", after its own words.
+    const peer = (message: string) => outcomeOf(`Error calling tool synthetic_tool: McpError: MCP error -32603: ${message}`, { toolCallStatuses: [200], peerErrorCodes: [-32603] });
+    expect(peer("MCP tool 'synthetic_tool' on server 'matrix' returned an error: failed")).toEqual({ outcome: 'JSONRPC_ERROR', code: -32603 });
+    expect(peer('the tool returned an invalid result')).toEqual({ outcome: 'JSONRPC_ERROR', code: -32603 });
+    expect(peer('a content block with unexpected type')).toEqual({ outcome: 'JSONRPC_ERROR', code: -32603 });
+    expect(outcomeOf('Error calling tool synthetic_tool: Error: Streamable HTTP error: Error POSTing to endpoint: the tool returned an invalid result', { toolCallStatuses: [503] })).toEqual({ outcome: 'HTTP_ERROR' });
+    expect(outcomeOf(`Error calling tool synthetic_tool: SyntaxError: Unexpected token 'r', "returned a"... is not valid JSON`)).toEqual({ outcome: 'MALFORMED_JSON' });
+    expect(outcomeOf('Error calling tool synthetic_tool: Error: Streamable HTTP error: Unexpected content type: text/plain; note="Error POSTing to endpoint"')).toEqual({ outcome: 'INVALID_ENVELOPE' });
+  });
   it('anything else (e.g. ToolInputParsingException) is an adapter gap', () => {
     const error = Object.assign(new Error('Received tool input did not match expected schema'), { name: 'ToolInputParsingException' });
     expect(map(threw(error))).toEqual({ gap: 'langchain has no mapping for a thrown Error (ToolInputParsingException): Received tool input did not match expected schema' });
