@@ -8,6 +8,18 @@ import { brief, mapFor, threw, type MapContext } from '../../../../test/map-obse
 const ToolException = langchainTools.ToolException as new (message: string, cause?: unknown) => Error;
 const map = mapFor('langchain');
 const outcomeOf = (message: string, context: Partial<MapContext> = {}) => brief(map(threw(new ToolException(message)), context));
+const mapped = (message: string, context: Partial<MapContext> = {}) => map(threw(new ToolException(message)), context);
+/** A ToolException with a cause whose message is `causeText`, as langchain keeps a prettified ZodError. */
+const withCause = (message: string, causeText: string) => {
+  const error = new ToolException(message);
+  (error as { cause?: unknown }).cause = new Error(causeText);
+  return map(threw(error));
+};
+interface LangchainModule {
+  readSdkErrorText(text: string): Record<string, unknown> | undefined;
+}
+// A literal path, so `vitest related` selects this file for the module.
+const { readSdkErrorText } = (await import('./map-langchain-outcome.mjs' as string)) as LangchainModule;
 
 describe('langchain mapping', () => {
   it('a resolved value (text or content blocks) is TOOL_SUCCESS', () => {
@@ -85,5 +97,85 @@ describe('langchain mapping', () => {
     const error = Object.assign(new Error('Received tool input did not match expected schema'), { name: 'ToolInputParsingException' });
     expect(map(threw(error))).toEqual({ gap: 'langchain has no mapping for a thrown Error (ToolInputParsingException): Received tool input did not match expected schema' });
     expect(outcomeOf('Error calling tool x: RangeError: odd')).toEqual({ gap: true });
+  });
+});
+
+describe("langchain mapping: each row keeps the library's words", () => {
+  it('a row read from the SDK error names the ToolException and what it was read as; a code only where the SDK error had one', () => {
+    expect(mapped('Error calling tool synthetic_tool: McpError: MCP error -32602: Invalid params', { toolCallStatuses: [200], peerErrorCodes: [-32602] })).toStrictEqual({
+      verdict: { outcome: 'JSONRPC_ERROR', code: -32602, detail: 'ToolException: Error calling tool synthetic_tool: McpError: MCP error -32602: Invalid params (read as McpError -32602: MCP error -32602: Invalid params)' },
+    });
+    expect(mapped("Error calling tool x: SyntaxError: Expected property name or '}' in JSON at position 1")).toStrictEqual({
+      verdict: { outcome: 'MALFORMED_JSON', detail: "ToolException: Error calling tool x: SyntaxError: Expected property name or '}' in JSON at position 1 (read as SyntaxError: Expected property name or '}' in JSON at position 1)" },
+    });
+  });
+  it('"Error POSTing to endpoint" says the status is not in the message', () => {
+    expect(mapped('Error calling tool x: Error: Streamable HTTP error: Error POSTing to endpoint: busy', { toolCallStatuses: [503] })).toStrictEqual({
+      verdict: { outcome: 'HTTP_ERROR', detail: 'ToolException: Error calling tool x: Error: Streamable HTTP error: Error POSTing to endpoint: busy (the status is not in the message)' },
+    });
+  });
+  it("a prettified ZodError names the SDK schema it is read as: the message envelope's or a result's", () => {
+    expect(withCause('✖ Invalid input', '✖ Invalid input')).toEqual({ verdict: { outcome: 'INVALID_ENVELOPE', detail: "ToolException: ✖ Invalid input (a ZodError of the SDK's message envelope schema)" } });
+    expect(withCause('✖ Invalid input', '✖ Invalid input\n  → at content')).toEqual({ verdict: { outcome: 'INVALID_TOOL_RESULT', detail: "ToolException: ✖ Invalid input (a ZodError of the SDK's result schema)" } });
+  });
+  it("an SDK error the v1 rows do not hold is a gap in langchain's name, with the ToolException's words", () => {
+    expect(mapped('Error calling tool x: RangeError: odd')).toEqual({ gap: 'langchain has no mapping for a thrown ToolException: Error calling tool x: RangeError: odd' });
+  });
+  it("a ToolException that is neither langchain's result words nor 'Error calling tool' is a gap (its header-changes refusal)", () => {
+    // tools.js: a beforeToolCall hook that changes headers on a client that cannot fork.
+    expect(mapped('MCP client for server "matrix" does not support header changes')).toEqual({ gap: 'langchain has no mapping for a thrown ToolException: MCP client for server "matrix" does not support header changes' });
+  });
+  it("only a ToolException is read: langchain's words in another class are an adapter gap", () => {
+    expect(map(threw(new Error("MCP tool 'x' on server 'matrix' returned an error: failed")))).toEqual({ gap: "langchain has no mapping for a thrown Error: MCP tool 'x' on server 'matrix' returned an error: failed" });
+  });
+  it('a positive JSON-RPC code the server sent is read back as the peer\'s code', () => {
+    expect(outcomeOf('Error calling tool x: McpError: MCP error 42: custom', { peerErrorCodes: [42] })).toEqual({ outcome: 'JSONRPC_ERROR', code: 42 });
+  });
+  it('a ZodError: prefixed issue list of the envelope union is INVALID_ENVELOPE too', () => {
+    const branch = [{ expected: 'object', code: 'invalid_type', path: [], message: 'Invalid input' }];
+    const envelope = [{ code: 'invalid_union', errors: [branch, branch, branch, branch], path: [], message: 'Invalid input' }];
+    expect(outcomeOf(`Error calling tool synthetic_tool: ZodError: ${JSON.stringify(envelope, null, 2)}`)).toEqual({ outcome: 'INVALID_ENVELOPE' });
+  });
+});
+
+describe('langchain mapping: reading a prettified ZodError cause', () => {
+  it('a cause that is not a prettified ZodError ("✖ …") is not read as one: the message is read instead', () => {
+    expect(brief(withCause('Error calling tool x: SyntaxError: Unexpected end of JSON input', 'Unexpected end of JSON input'))).toEqual({ outcome: 'MALFORMED_JSON' });
+  });
+  it('an issue is a "✖" line and the "→ at" line under it: other lines (a message running over two lines) add no issue and no path', () => {
+    expect(brief(withCause('✖ Invalid input', '✖ Invalid input\nsecond line of that message'))).toEqual({ outcome: 'INVALID_ENVELOPE' });
+    expect(brief(withCause('✖ Invalid input', '✖ Invalid input\nthe value → at the root was odd'))).toEqual({ outcome: 'INVALID_ENVELOPE' });
+  });
+});
+
+describe('langchain: reading the SDK error back from its String()', () => {
+  it("an McpError's code is read from the start of its message only", () => {
+    expect(readSdkErrorText('McpError: MCP error -32602: Invalid params')).toEqual({ class: 'McpError', name: 'McpError', message: 'MCP error -32602: Invalid params', code: -32602 });
+    expect(readSdkErrorText('McpError: oops, MCP error -32602: Invalid params')).toEqual({ class: 'McpError', name: 'McpError', message: 'oops, MCP error -32602: Invalid params' });
+    expect(readSdkErrorText('Error: MCP error -32602: Invalid params')).toEqual({ class: 'Error', name: 'Error', message: 'MCP error -32602: Invalid params' });
+  });
+  it('a StreamableHTTPError is an Error whose message starts "Streamable HTTP error: "; only "Unexpected content type" right after it is its -1', () => {
+    expect(readSdkErrorText('Error: Streamable HTTP error: Unexpected content type: text/html')).toEqual({ class: 'StreamableHTTPError', name: 'Error', message: 'Streamable HTTP error: Unexpected content type: text/html', code: -1 });
+    expect(readSdkErrorText('Error: Streamable HTTP error: Error POSTing to endpoint: Unexpected content type')).toEqual({ class: 'StreamableHTTPError', name: 'Error', message: 'Streamable HTTP error: Error POSTing to endpoint: Unexpected content type' });
+    expect(readSdkErrorText('TypeError: Streamable HTTP error: odd')).toEqual({ class: 'TypeError', name: 'TypeError', message: 'Streamable HTTP error: odd' });
+    expect(readSdkErrorText('Error: fetch failed')).toEqual({ class: 'Error', name: 'Error', message: 'fetch failed' });
+  });
+  it('a text is "Name: message" from its start, or it is not an SDK error', () => {
+    expect(readSdkErrorText('odd text Foo: bar')).toBeUndefined();
+    expect(readSdkErrorText('no name here')).toBeUndefined();
+    expect(readSdkErrorText(' ZodError: [{"code":"custom","path":[],"message":"x"}]')).toBeUndefined();
+  });
+  it('a Zod issue list (with or without "ZodError: ", after JSON whitespace) is a ZodError with those issues', () => {
+    const issues = [{ code: 'invalid_type', path: ['content'], message: 'Invalid input' }];
+    const text = JSON.stringify(issues);
+    expect(readSdkErrorText(`ZodError: ${text}`)).toEqual({ class: 'ZodError', name: 'ZodError', message: `ZodError: ${text}`, issues });
+    expect(readSdkErrorText(text)).toEqual({ class: 'ZodError', name: 'ZodError', message: text, issues });
+    expect(readSdkErrorText(`\n${text}`)).toEqual({ class: 'ZodError', name: 'ZodError', message: `\n${text}`, issues });
+  });
+  it('a JSON array is a Zod issue list only when every item is an object with a string code', () => {
+    for (const text of ['[1]', '[{"code":1}]', '[{}]', '[{"code":"custom"},1]', '[null]']) {
+      expect(readSdkErrorText(text), text).toBeUndefined();
+    }
+    expect(readSdkErrorText('[not json')).toBeUndefined();
   });
 });
