@@ -109,6 +109,11 @@ describe("langchain mapping: each row keeps the library's words", () => {
       verdict: { outcome: 'MALFORMED_JSON', detail: "ToolException: Error calling tool x: SyntaxError: Expected property name or '}' in JSON at position 1 (read as SyntaxError: Expected property name or '}' in JSON at position 1)" },
     });
   });
+  it('over an SDK of 1.18-1.23 (langchain 1.0.0 asks for ^1.18.2), a refused POST is a plain Error with the status in its text: HTTP_ERROR keeps that status', () => {
+    expect(mapped('Error calling tool synthetic_tool: Error: Error POSTing to endpoint (HTTP 503): busy', { toolCallStatuses: [503] })).toStrictEqual({
+      verdict: { outcome: 'HTTP_ERROR', status: 503, detail: 'ToolException: Error calling tool synthetic_tool: Error: Error POSTing to endpoint (HTTP 503): busy (read as Error: Error POSTing to endpoint (HTTP 503): busy)' },
+    });
+  });
   it('"Error POSTing to endpoint" says the status is not in the message', () => {
     expect(mapped('Error calling tool x: Error: Streamable HTTP error: Error POSTing to endpoint: busy', { toolCallStatuses: [503] })).toStrictEqual({
       verdict: { outcome: 'HTTP_ERROR', detail: 'ToolException: Error calling tool x: Error: Streamable HTTP error: Error POSTing to endpoint: busy (the status is not in the message)' },
