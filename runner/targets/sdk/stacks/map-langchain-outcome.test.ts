@@ -30,6 +30,7 @@ describe('langchain mapping', () => {
     expect(outcomeOf("MCP tool 'synthetic_tool' on server 'matrix' returned an error: failed")).toEqual({ outcome: 'TOOL_ERROR' });
   });
   it('ToolException "returned an invalid result" / "unexpected type" is INVALID_TOOL_RESULT', () => {
+    expect(outcomeOf("MCP tool 'synthetic_tool' on server 'matrix' returned an invalid result - tool call response was undefined")).toEqual({ outcome: 'INVALID_TOOL_RESULT' });
     expect(outcomeOf("MCP tool 'x' on server 'matrix' returned an invalid result - expected an array of content, but was undefined")).toEqual({ outcome: 'INVALID_TOOL_RESULT' });
     expect(outcomeOf(`MCP tool 'x' on server 'matrix' returned a content block with unexpected type "video."`)).toEqual({ outcome: 'INVALID_TOOL_RESULT' });
   });
@@ -89,9 +90,10 @@ describe('langchain mapping', () => {
     expect(peer("MCP tool 'synthetic_tool' on server 'matrix' returned an error: failed")).toEqual({ outcome: 'JSONRPC_ERROR', code: -32603 });
     expect(peer('the tool returned an invalid result')).toEqual({ outcome: 'JSONRPC_ERROR', code: -32603 });
     expect(peer('a content block with unexpected type')).toEqual({ outcome: 'JSONRPC_ERROR', code: -32603 });
+    expect(peer("MCP tool 'synthetic_tool' on server 'matrix' returned an invalid result - tool call response was undefined")).toEqual({ outcome: 'JSONRPC_ERROR', code: -32603 });
     expect(outcomeOf('Error calling tool synthetic_tool: Error: Streamable HTTP error: Error POSTing to endpoint: the tool returned an invalid result', { toolCallStatuses: [503] })).toEqual({ outcome: 'HTTP_ERROR' });
     expect(outcomeOf(`Error calling tool synthetic_tool: SyntaxError: Unexpected token 'r', "returned a"... is not valid JSON`)).toEqual({ outcome: 'MALFORMED_JSON' });
-    expect(outcomeOf('Error calling tool synthetic_tool: Error: Streamable HTTP error: Unexpected content type: text/plain; note="Error POSTing to endpoint"')).toEqual({ outcome: 'INVALID_ENVELOPE' });
+    expect(outcomeOf('Error calling tool synthetic_tool: Error: Streamable HTTP error: Unexpected content type: text/plain; note="Streamable HTTP error: Error POSTing to endpoint"')).toEqual({ outcome: 'INVALID_ENVELOPE' });
   });
   it('anything else (e.g. ToolInputParsingException) is an adapter gap', () => {
     const error = Object.assign(new Error('Received tool input did not match expected schema'), { name: 'ToolInputParsingException' });
@@ -130,6 +132,9 @@ describe("langchain mapping: each row keeps the library's words", () => {
     // tools.js: a beforeToolCall hook that changes headers on a client that cannot fork.
     expect(mapped('MCP client for server "matrix" does not support header changes')).toEqual({ gap: 'langchain has no mapping for a thrown ToolException: MCP client for server "matrix" does not support header changes' });
   });
+  it('only the SDK\'s StreamableHTTPError (named "Error") is the "Error POSTing to endpoint" row: the same words under another name are a gap', () => {
+    expect(outcomeOf('Error calling tool x: TypeError: Streamable HTTP error: Error POSTing to endpoint: ', { toolCallStatuses: [503] })).toEqual({ gap: true });
+  });
   it("only a ToolException is read: langchain's words in another class are an adapter gap", () => {
     expect(map(threw(new Error("MCP tool 'x' on server 'matrix' returned an error: failed")))).toEqual({ gap: "langchain has no mapping for a thrown Error: MCP tool 'x' on server 'matrix' returned an error: failed" });
   });
@@ -161,7 +166,9 @@ describe('langchain: reading the SDK error back from its String()', () => {
   });
   it('a StreamableHTTPError is an Error whose message starts "Streamable HTTP error: "; only "Unexpected content type" right after it is its -1', () => {
     expect(readSdkErrorText('Error: Streamable HTTP error: Unexpected content type: text/html')).toEqual({ class: 'StreamableHTTPError', name: 'Error', message: 'Streamable HTTP error: Unexpected content type: text/html', code: -1 });
-    expect(readSdkErrorText('Error: Streamable HTTP error: Error POSTing to endpoint: Unexpected content type')).toEqual({ class: 'StreamableHTTPError', name: 'Error', message: 'Streamable HTTP error: Error POSTing to endpoint: Unexpected content type' });
+    // The refused POST's body is the server's words.
+    const body = 'Error: Streamable HTTP error: Error POSTing to endpoint: Streamable HTTP error: Unexpected content type';
+    expect(readSdkErrorText(body)).toEqual({ class: 'StreamableHTTPError', name: 'Error', message: body.slice('Error: '.length) });
     expect(readSdkErrorText('TypeError: Streamable HTTP error: odd')).toEqual({ class: 'TypeError', name: 'TypeError', message: 'Streamable HTTP error: odd' });
     expect(readSdkErrorText('Error: fetch failed')).toEqual({ class: 'Error', name: 'Error', message: 'fetch failed' });
   });
