@@ -51,7 +51,7 @@ export function mapLangchainObservation(call, context) {
     // schemas only JSONRPCMessageSchema is parsed with `.parse()` (transport.send, a JSON body)
     // and so throws that class, and its root is the union of the JSON-RPC message kinds: one issue
     // at the root is the envelope's. Anything with a path is a result's.
-    const atRoot = prettified.length === 1 && prettified[0].path === undefined;
+    const atRoot = prettified.length === 1 && prettified[0] === false;
     return verdict(atRoot ? 'INVALID_ENVELOPE' : 'INVALID_TOOL_RESULT', `${words} (a ZodError of the SDK's ${atRoot ? 'message envelope' : 'result'} schema)`);
   }
   const wrapped = /^Error calling tool [^:]*: (.*)$/s.exec(text)?.[1];
@@ -83,15 +83,19 @@ export function readSdkErrorText(text) {
   return { class: name, name, message };
 }
 
-/** The issues of a `z.prettifyError` text ("✖ message" lines, each maybe followed by "→ at path"), or undefined. */
+/**
+ * The issues of a `z.prettifyError` text ("✖ message" lines, each maybe followed by "  → at path"),
+ * as whether each has a path (all the row reads), or undefined.
+ */
 function readPrettifiedIssues(text) {
   if (typeof text !== 'string' || !text.startsWith('✖')) return undefined;
-  const issues = [];
+  const hasPath = [];
   for (const line of text.split('\n')) {
-    if (line.startsWith('✖')) issues.push({ message: line.slice(1).trim() });
-    else if (/^\s*→ at /.test(line) && issues.length > 0) issues[issues.length - 1].path = line.replace(/^\s*→ at /, '');
+    // The text starts with "✖", so a "→ at" line always follows an issue.
+    if (line.startsWith('✖')) hasPath.push(false);
+    else if (/^\s*→ at /.test(line)) hasPath[hasPath.length - 1] = true;
   }
-  return issues;
+  return hasPath;
 }
 
 function parseIssueList(text) {
