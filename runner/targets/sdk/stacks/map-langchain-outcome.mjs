@@ -45,13 +45,12 @@ export function mapLangchainObservation(call, context) {
   // server's words (a JSON-RPC error's message, a refused POST's body, a piece of a body JSON.parse refused).
   if (/^MCP tool '.*' on server '.*' returned an error:/s.test(text)) return verdict('TOOL_ERROR', words);
   if (/^MCP tool '.*' on server '.*' returned (an invalid result|a content block with unexpected type)/s.test(text)) return verdict('INVALID_TOOL_RESULT', words);
-  const prettified = thrown.cause ? readPrettifiedIssues(thrown.cause.message) : undefined;
-  if (prettified !== undefined) {
+  const atRoot = thrown.cause ? isOneIssueAtRoot(thrown.cause.message) : undefined;
+  if (atRoot !== undefined) {
     // Only a ZodError of langchain's own Zod instance keeps a cause (prettified); of the SDK's
     // schemas only JSONRPCMessageSchema is parsed with `.parse()` (transport.send, a JSON body)
     // and so throws that class, and its root is the union of the JSON-RPC message kinds: one issue
     // at the root is the envelope's. Anything with a path is a result's.
-    const atRoot = prettified.length === 1 && prettified[0] === false;
     return verdict(atRoot ? 'INVALID_ENVELOPE' : 'INVALID_TOOL_RESULT', `${words} (a ZodError of the SDK's ${atRoot ? 'message envelope' : 'result'} schema)`);
   }
   const wrapped = /^Error calling tool [^:]*: (.*)$/s.exec(text)?.[1];
@@ -84,18 +83,13 @@ export function readSdkErrorText(text) {
 }
 
 /**
- * The issues of a `z.prettifyError` text ("✖ message" lines, each maybe followed by "  → at path"),
- * as whether each has a path (all the row reads), or undefined.
+ * Whether a `z.prettifyError` text ("✖ message" lines, each maybe followed by "  → at path") is one
+ * issue at the root (one "✖" line, no "→ at" line), or undefined when the text is not such a text.
  */
-function readPrettifiedIssues(text) {
+function isOneIssueAtRoot(text) {
   if (typeof text !== 'string' || !text.startsWith('✖')) return undefined;
-  const hasPath = [];
-  for (const line of text.split('\n')) {
-    // The text starts with "✖", so a "→ at" line always follows an issue.
-    if (line.startsWith('✖')) hasPath.push(false);
-    else if (/^\s*→ at /.test(line)) hasPath[hasPath.length - 1] = true;
-  }
-  return hasPath;
+  const lines = text.split('\n');
+  return lines.filter((line) => line.startsWith('✖')).length === 1 && !lines.some((line) => /^\s*→ at /.test(line));
 }
 
 function parseIssueList(text) {
