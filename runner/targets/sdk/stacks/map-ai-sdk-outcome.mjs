@@ -43,7 +43,7 @@ export function mapAiSdkObservation(call, context) {
 
 function mapThrown(thrown, context, depth) {
   if (!thrown) return undefined;
-  if (isA(thrown, 'MCPClientError', 'AI_MCPClientError')) return mapClientError(thrown, context, depth);
+  if (isA(thrown, 'MCPClientError')) return mapClientError(thrown, context, depth);
   if (isA(thrown, 'AI_JSONParseError')) return verdict('MALFORMED_JSON', describeThrown(thrown));
   return mapCommonThrown(thrown, context);
 }
@@ -52,7 +52,8 @@ function mapClientError(thrown, context, depth) {
   const words = describeThrown(thrown);
   const text = thrown.message;
   if (typeof thrown.code === 'number') return verdict('JSONRPC_ERROR', words, { code: thrown.code });
-  const statusCode = thrown.properties?.statusCode ?? thrown.status;
+  // observe-call records the error's `statusCode` as the record's `status`.
+  const statusCode = thrown.status;
   if (typeof statusCode === 'number' && (statusCode < 200 || statusCode > 299)) return verdict('HTTP_ERROR', words, { status: statusCode });
   // The rows below carry no typed field that tells them apart (a 2xx statusCode at most): the
   // message is the library's fixed text for each (index.js of 2.0.99), so it is read.

@@ -21,6 +21,23 @@ describe('ai-sdk mapping: returned values', () => {
   });
 });
 
+describe("ai-sdk mapping: each row keeps the library's words", () => {
+  it('a returned value says whether it carried isError: true', () => {
+    expect(map({ returned: { content: [], isError: true } })).toEqual({ verdict: { outcome: 'TOOL_ERROR', detail: 'execute returned a result with isError: true' } });
+    expect(map({ returned: { content: [], isError: 'true' } })).toEqual({ verdict: { outcome: 'TOOL_SUCCESS', detail: 'execute returned a result' } });
+  });
+  it('a value that is no object (null, a text, a value JSON cannot write) is TOOL_SUCCESS, read without failing', () => {
+    for (const returned of [null, undefined, 'ok', 42]) {
+      expect(map({ returned })).toEqual({ verdict: { outcome: 'TOOL_SUCCESS', detail: 'execute returned a result' } });
+    }
+  });
+  it('a thrown row names the class and the message', () => {
+    expect(map(threw(client('MCP HTTP Transport Error: POSTing to endpoint (HTTP 503): busy', { statusCode: 503 }), aiSdk))).toEqual({ verdict: { outcome: 'HTTP_ERROR', status: 503, detail: 'MCPClientError (status 503): MCP HTTP Transport Error: POSTing to endpoint (HTTP 503): busy' } });
+    expect(map(threw(client('Modern MCP result is missing resultType'), aiSdk))).toEqual({ verdict: { outcome: 'INVALID_TOOL_RESULT', detail: 'the AI SDK rejected the result: MCPClientError: Modern MCP result is missing resultType' } });
+    expect(map(threw(client('Invalid params', { code: -32602 }), aiSdk))).toEqual({ verdict: { outcome: 'JSONRPC_ERROR', code: -32602, detail: 'MCPClientError -32602: Invalid params' } });
+  });
+});
+
 describe('ai-sdk mapping: thrown errors', () => {
   it('MCPClientError with the peer code is JSONRPC_ERROR + code (also for a non-2xx whose body is a JSON-RPC error)', () => {
     expect(outcomeOf(client('Invalid params', { code: -32602 }), { toolCallStatuses: [400] })).toEqual({ outcome: 'JSONRPC_ERROR', code: -32602 });
@@ -72,6 +89,32 @@ describe('ai-sdk mapping: thrown errors', () => {
   it('a failed fetch is NO_RESPONSE, or STREAM_INCOMPLETE after a 2xx', () => {
     expect(outcomeOf(new TypeError('fetch failed'))).toEqual({ outcome: 'NO_RESPONSE' });
     expect(outcomeOf(new TypeError('terminated'), { toolCallStatuses: [200] })).toEqual({ outcome: 'STREAM_INCOMPLETE' });
+  });
+  it("a server's words inside the library's text never pick the row: the transport's texts are read only where it puts them", () => {
+    // "Received a response for an unknown message ID: <the server's message as JSON>" carries whatever
+    // the server wrote; the transport's own texts start with "MCP HTTP Transport Error: ".
+    const unknownId = (text: string) => client(`Protocol error: Received a response for an unknown message ID: ${JSON.stringify({ jsonrpc: '2.0', id: 999, result: { content: [{ type: 'text', text }] } })}`);
+    expect(outcomeOf(unknownId('MCP HTTP Transport Error: text/event-stream response without body'), { toolCallStatuses: [200] })).toEqual({ outcome: 'INVALID_ENVELOPE' });
+    expect(map(threw(unknownId('Unexpected content type: text/html'), aiSdk))).toMatchObject({ verdict: { outcome: 'INVALID_ENVELOPE', detail: expect.stringMatching(/^MCPClientError: Protocol error: Received a response for an unknown message ID/) } });
+  });
+  it("the library's texts that carry a server's words (an input request's method, a tool's name) are read by their own row", () => {
+    // "Unsupported input request: <method>": the method is the server's input request's.
+    expect(outcomeOf(client('Unsupported input request: Request timed out. Only form elicitation is supported.'), { toolCallStatuses: [200] })).toEqual({ outcome: 'INPUT_REQUIRED' });
+    expect(outcomeOf(client('Unsupported input request: Protocol error: Received a response for an unknown message ID. Only form elicitation is supported.'))).toEqual({ outcome: 'INPUT_REQUIRED' });
+    // 'Tool "<name>" …' and 'Failed to create MCP headers for tool "<name>"': the name is the one the server listed.
+    expect(outcomeOf(client('Tool "Unsupported input request" did not return structuredContent or parseable text content'))).toEqual({ outcome: 'INVALID_TOOL_RESULT' });
+    expect(outcomeOf(client('Tool "Failed to process server response" did not return structuredContent or parseable text content'))).toEqual({ outcome: 'INVALID_TOOL_RESULT' });
+    expect(outcomeOf(client('Failed to create MCP headers for tool "Failed to parse server response"', { cause: new Error('odd') }))).toEqual({ gap: true });
+    expect(outcomeOf(client('Failed to create MCP headers for tool "Input-required results are not supported"', { cause: new Error('odd') }))).toEqual({ gap: true });
+  });
+  it('a statusCode of 299 is still a 2xx: the row reads the text, not HTTP_ERROR', () => {
+    // A server answering 299 with a body that is neither JSON nor an event stream.
+    expect(outcomeOf(client('MCP HTTP Transport Error: Unexpected content type: text/html', { statusCode: 299 }))).toEqual({ outcome: 'INVALID_ENVELOPE' });
+    expect(outcomeOf(client('MCP HTTP Transport Error: POSTing to endpoint (HTTP 300): ', { statusCode: 300 }))).toEqual({ outcome: 'HTTP_ERROR', status: 300 });
+  });
+  it('"Failed to process server response" whose cause the record does not hold is an adapter gap', () => {
+    // observe-call keeps three levels of causes; a cause past them is not in the record.
+    expect(map(threw(client('Failed to process server response'), aiSdk))).toEqual({ gap: 'ai-sdk has no mapping for a thrown MCPClientError: Failed to process server response' });
   });
   it("anything else is an adapter gap naming the library's words", () => {
     expect(outcomeOf(new RangeError('odd'))).toEqual({ gap: true });

@@ -55,6 +55,29 @@ describe('cloudflare-agents mapping: what execute threw', () => {
     expect(outcomeOf(threw(new SdkError('CAPABILITY_NOT_SUPPORTED', "Cannot fulfil input request 'confirm': no handler is registered for 'elicitation/create' on this client."), v2Client))).toEqual({ outcome: 'INPUT_REQUIRED' });
     expect(outcomeOf(threw(new SyntaxError("Expected property name or '}' in JSON at position 1"), v2Client))).toEqual({ outcome: 'MALFORMED_JSON' });
   });
+  it('the OAuth row names the refused status and the library\'s words', () => {
+    const RegistrationRejectedError = v2Client.RegistrationRejectedError as new (...args: unknown[]) => Error;
+    const error = Object.assign(Object.create(RegistrationRejectedError.prototype) as Error, { message: 'Dynamic Client Registration rejected (HTTP 404): ', name: 'RegistrationRejectedError', status: 404 });
+    expect(map(threw(error, v2Client), { toolCallStatuses: [200, 401] })).toEqual({ verdict: { outcome: 'HTTP_ERROR', status: 401, detail: 'the tools/call was answered 401; authorizing failed: RegistrationRejectedError (status 404): Dynamic Client Registration rejected (HTTP 404): ' } });
+  });
+  it('after a 401 or 403, only an OAuth flow error other than InsufficientScopeError is the OAuth row: the others keep their v2 row and its words', () => {
+    const InsufficientScopeError = v2Client.InsufficientScopeError as new (init: Record<string, unknown>) => Error;
+    expect(map(threw(new InsufficientScopeError({ requiredScope: 'files:write' }), v2Client), { toolCallStatuses: [403] })).toMatchObject({ verdict: { outcome: 'HTTP_ERROR', status: 403, detail: expect.stringMatching(/\(requiredScope "files:write"\)$/) } });
+    expect(map(threw(new SdkHttpError('CLIENT_HTTP_FORBIDDEN', 'Error POSTing to endpoint: forbidden', { status: 403 }), v2Client), { toolCallStatuses: [403] })).toMatchObject({ verdict: { outcome: 'HTTP_ERROR', status: 403, detail: expect.stringMatching(/^SdkHttpError/) } });
+  });
+  it('the tool-error row is a plain Error only: named otherwise, of another class, or carrying a status or a cause, it is read by the other rows', () => {
+    // Not what getAITools throws (`new Error(text)`): the table's "a plain Error with no code, status, cause or other property".
+    const named = Object.assign(new Error('failed'), { name: 'Custom' });
+    expect(map(threw(named, v2Client))).toMatchObject({ gap: expect.stringMatching(/^cloudflare-agents has no mapping for a thrown Error \(Custom\): failed/) });
+    class UnnamedError extends Error {}
+    expect(outcomeOf(threw(new UnnamedError('failed'), v2Client))).toEqual({ gap: true });
+    expect(outcomeOf(threw(Object.assign(new Error('failed'), { status: 500 }), v2Client))).toEqual({ gap: true });
+    expect(outcomeOf(threw(new Error('failed', { cause: new Error('under') }), v2Client))).toEqual({ gap: true });
+  });
+  it('the network row is workerd\'s plain Error starting "Network connection lost", retryable: the words elsewhere or in another class are not it', () => {
+    expect(outcomeOf(threw(Object.assign(new TypeError('Network connection lost.'), { retryable: true }), v2Client), { toolCallStatuses: [200] })).toEqual({ gap: true });
+    expect(outcomeOf(threw(Object.assign(new Error('Upstream said: Network connection lost.'), { retryable: true }), v2Client), { toolCallStatuses: [200] })).toEqual({ gap: true });
+  });
   it('anything else (an Error with a code, a property it does not know) is an adapter gap naming the library\'s words', () => {
     expect(map(threw(Object.assign(new Error('Network connection lost.'), { retryable: false }), v2Client))).toMatchObject({ gap: expect.stringMatching(/^cloudflare-agents has no mapping for a thrown Error: Network connection lost\./) });
     expect(map(threw(Object.assign(new Error('Blocked'), { code: 'E_BLOCKED' }), v2Client))).toMatchObject({ gap: expect.any(String) });

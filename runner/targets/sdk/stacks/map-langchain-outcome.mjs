@@ -40,16 +40,17 @@ export function mapLangchainObservation(call, context) {
   if (!isA(thrown, 'ToolException')) return gap('langchain', call);
   const words = describeThrown(thrown);
   const text = thrown.message;
-  // A ToolException has no field but its message; the texts below are the library's fixed ones.
+  // A ToolException has no field but its message; the texts below are the library's fixed ones,
+  // read only where langchain puts them (at the start): after "Error calling tool …:" come the
+  // server's words (a JSON-RPC error's message, a refused POST's body, a piece of a body JSON.parse refused).
   if (/^MCP tool '.*' on server '.*' returned an error:/s.test(text)) return verdict('TOOL_ERROR', words);
-  if (/returned an invalid result|content block with unexpected type/.test(text)) return verdict('INVALID_TOOL_RESULT', words);
-  const prettified = thrown.cause ? readPrettifiedIssues(thrown.cause.message) : undefined;
-  if (prettified !== undefined) {
+  if (/^MCP tool '.*' on server '.*' returned (an invalid result|a content block with unexpected type)/s.test(text)) return verdict('INVALID_TOOL_RESULT', words);
+  const atRoot = thrown.cause ? isOneIssueAtRoot(thrown.cause.message) : undefined;
+  if (atRoot !== undefined) {
     // Only a ZodError of langchain's own Zod instance keeps a cause (prettified); of the SDK's
     // schemas only JSONRPCMessageSchema is parsed with `.parse()` (transport.send, a JSON body)
     // and so throws that class, and its root is the union of the JSON-RPC message kinds: one issue
     // at the root is the envelope's. Anything with a path is a result's.
-    const atRoot = prettified.length === 1 && prettified[0].path === undefined;
     return verdict(atRoot ? 'INVALID_ENVELOPE' : 'INVALID_TOOL_RESULT', `${words} (a ZodError of the SDK's ${atRoot ? 'message envelope' : 'result'} schema)`);
   }
   const wrapped = /^Error calling tool [^:]*: (.*)$/s.exec(text)?.[1];
@@ -81,15 +82,14 @@ export function readSdkErrorText(text) {
   return { class: name, name, message };
 }
 
-/** The issues of a `z.prettifyError` text ("✖ message" lines, each maybe followed by "→ at path"), or undefined. */
-function readPrettifiedIssues(text) {
+/**
+ * Whether a `z.prettifyError` text ("✖ message" lines, each maybe followed by "  → at path") is one
+ * issue at the root (one "✖" line, no "→ at" line), or undefined when the text is not such a text.
+ */
+function isOneIssueAtRoot(text) {
   if (typeof text !== 'string' || !text.startsWith('✖')) return undefined;
-  const issues = [];
-  for (const line of text.split('\n')) {
-    if (line.startsWith('✖')) issues.push({ message: line.slice(1).trim() });
-    else if (/^\s*→ at /.test(line) && issues.length > 0) issues[issues.length - 1].path = line.replace(/^\s*→ at /, '');
-  }
-  return issues;
+  const lines = text.split('\n');
+  return lines.filter((line) => line.startsWith('✖')).length === 1 && !lines.some((line) => /^\s*→ at /.test(line));
 }
 
 function parseIssueList(text) {
