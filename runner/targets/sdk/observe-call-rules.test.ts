@@ -31,8 +31,8 @@ describe('observeThrown: a thrown value that is not an object', () => {
 });
 
 describe('observeThrown: only what the error has', () => {
-  it('an error with nothing but a message has no other key', () => {
-    expect(observe.observeThrown(new TypeError('bad'), { RangeError })).toEqual({ class: 'TypeError', name: 'TypeError', message: 'bad' });
+  it('an error with nothing but a message has no other key, not even one left undefined', () => {
+    expect(observe.observeThrown(new TypeError('bad'), { RangeError })).toStrictEqual({ class: 'TypeError', name: 'TypeError', message: 'bad' });
   });
 
   it('a class entry that is not a function is never claimed, even if instanceof would say yes', () => {
@@ -55,6 +55,7 @@ describe('observeThrown: only what the error has', () => {
   });
 
   it('the status is the first number of status, statusCode and data.status', () => {
+    expect(observe.observeThrown(Object.assign(new Error('x'), { status: 503, statusCode: 500 })).status).toBe(503);
     expect(observe.observeThrown(Object.assign(new Error('x'), { statusCode: 502 })).status).toBe(502);
     expect(observe.observeThrown(Object.assign(new Error('x'), { status: '500', data: { status: 404 } })).status).toBe(404);
     expect(observe.observeThrown(Object.assign(new Error('x'), { status: '500', data: 'text' }))).not.toHaveProperty('status');
@@ -78,6 +79,8 @@ describe('observeThrown: only what the error has', () => {
 
   it('the class of an object without a constructor is "(anonymous)", of one whose constructor cannot be read "(unreadable)"', () => {
     expect(observe.observeThrown(Object.create(null)).class).toBe('(anonymous)');
+    const Nameless = Object.defineProperty(class {}, 'name', { value: '' });
+    expect(observe.observeThrown(new Nameless()).class).toBe('(anonymous)');
     const hostile = Object.defineProperty({}, 'constructor', {
       get() {
         throw new Error('no');
@@ -94,7 +97,9 @@ describe('observeThrown: only what the error has', () => {
 describe('collectErrorClasses', () => {
   it('takes the exported error classes and nothing else', () => {
     class LibError extends Error {}
-    expect(observe.collectErrorClasses({ LibError, helper: () => 1, value: 1, Plain: class {} })).toEqual({ LibError });
+    // An object whose `prototype` is an error is not a class an error can be an instance of.
+    const posing = { prototype: new Error('p') };
+    expect(observe.collectErrorClasses({ LibError, helper: () => 1, value: 1, Plain: class {}, posing })).toEqual({ LibError });
   });
 });
 
