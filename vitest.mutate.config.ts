@@ -61,6 +61,7 @@ export const SCOPE_TESTS: Record<string, string[]> = {
   targets: [
     'runner/targets/command/parse-command-spec.test.ts',
     'runner/targets/command/read-client-report.test.ts',
+    'runner/targets/command/read-client-report-rules.test.ts',
     'runner/targets/command/persistent-protocol.test.ts',
     'runner/targets/command/output-capture.test.ts',
     'runner/targets/sdk/observe-call.test.ts',
