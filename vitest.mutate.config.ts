@@ -63,6 +63,7 @@ export const SCOPE_TESTS: Record<string, string[]> = {
     'runner/targets/command/read-client-report.test.ts',
     'runner/targets/command/read-client-report-rules.test.ts',
     'runner/targets/command/persistent-protocol.test.ts',
+    'runner/targets/command/persistent-protocol-rules.test.ts',
     'runner/targets/command/output-capture.test.ts',
     'runner/targets/sdk/observe-call.test.ts',
     'runner/targets/sdk/observe-call-rules.test.ts',

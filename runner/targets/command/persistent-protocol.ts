@@ -71,7 +71,7 @@ export function readAnswerLine(line: string): AnswerLine {
   } catch (error) {
     return { kind: 'violation', problem: `a line starting with "{" is not JSON (${(error as Error).message}): ${clip(text)}` };
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { kind: 'violation', problem: `not an answer object: ${clip(text)}` };
+  // JSON text that starts with "{" is an object: never null, an array or a primitive.
   const answer = value as Record<string, unknown>;
   if (typeof answer.cell !== 'string' || answer.cell === '') return { kind: 'violation', problem: `an answer without a "cell" string: ${clip(text)}` };
   const keys = ['verdict', 'verdicts', 'skip'].filter((key) => key in answer);
