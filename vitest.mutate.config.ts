@@ -65,6 +65,7 @@ export const SCOPE_TESTS: Record<string, string[]> = {
     'runner/targets/command/persistent-protocol.test.ts',
     'runner/targets/command/persistent-protocol-rules.test.ts',
     'runner/targets/command/output-capture.test.ts',
+    'runner/targets/command/output-capture-rules.test.ts',
     'runner/targets/sdk/observe-call.test.ts',
     'runner/targets/sdk/observe-call-rules.test.ts',
   ],
