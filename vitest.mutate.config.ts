@@ -60,6 +60,7 @@ export const SCOPE_TESTS: Record<string, string[]> = {
   ],
   targets: [
     'runner/targets/command/parse-command-spec.test.ts',
+    'runner/targets/command/parse-command-spec-rules.test.ts',
     'runner/targets/command/read-client-report.test.ts',
     'runner/targets/command/read-client-report-rules.test.ts',
     'runner/targets/command/persistent-protocol.test.ts',
