@@ -85,6 +85,16 @@ describe('what is refused', () => {
     );
   });
 
+  it('says a refusal is a refusal (MEM_OUT_REFUSED), not a folder it could not write', async () => {
+    await expect(checkReportFolder(folder(['mine.txt']), options)).rejects.toMatchObject({ code: 'MEM_OUT_REFUSED' });
+  });
+
+  it('still checks, and protects the path, when the home directory given does not exist', async () => {
+    const missingHome = join(root, 'no-such-home');
+    await expect(checkReportFolder(join(root, 'elsewhere'), { ...options, home: missingHome })).resolves.toMatchObject({ state: 'absent' });
+    await expect(checkReportFolder(missingHome, { ...options, home: missingHome })).rejects.toThrow(`${missingHome} is the home directory`);
+  });
+
   it('names the path as shown to the user when shownAs is given', async () => {
     await expect(checkReportFolder('', { ...options, shownAs: '$OUT' })).rejects.toThrow('--out "$OUT": an empty path');
   });

@@ -164,4 +164,10 @@ describe('the report folder lock', () => {
       await new Promise((done) => server.close(done));
     }
   });
+
+  it('refuses a device at the lock path, naming it a device (where this user may create one)', async (context) => {
+    const lock = lockIn(makeTempDir('lock-'));
+    if (spawnSync('mknod', [lock, 'c', '1', '3']).status !== 0) context.skip();
+    await expect(acquireFolderLock(lock, { shownAs: 'r', waitMs: 0 })).rejects.toThrow(`${lock} is a device, not`);
+  });
 });
