@@ -46,6 +46,10 @@ describe('counting failures per target', () => {
     }
   });
 
+  it('ignores a consequence the vocabulary does not know (a hand-edited results.json), keeping the known worst', () => {
+    expect(getCellConsequence({ checks: [graded('no-such-consequence' as Consequence), graded('imprecise')] })).toBe('imprecise');
+  });
+
   it('counts a target seen only in cells, after the targets the result names', () => {
     const cells: Cell[] = [makeCell({ case: 'a', target: 'late', status: 'fail', checks: [graded('unsafe-retry')] }), makeCell({ case: 'b', target: 't', status: 'pass' })];
     const counted = countFailures(makeRunResult({ targets: [{ name: 't', kind: 'builtin' }], cells }));
