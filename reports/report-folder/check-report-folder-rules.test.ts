@@ -28,6 +28,15 @@ const folder = (files: string[] = []) => {
   }
   return dir;
 };
+/** The message `check` was refused with; fails the test when it was not refused. */
+const messageOf = async (check: Promise<unknown>): Promise<string> => {
+  const outcome = await check.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  expect(outcome).toBeInstanceOf(OutputFolderError);
+  return (outcome as Error).message;
+};
 const refusal = (dir: string, why: string, shown = dir) => `--out ${JSON.stringify(shown)}: ${why}; nothing was written or removed`;
 
 describe('a folder holding only dotfiles is not empty', () => {
@@ -119,7 +128,7 @@ describe('what is refused', () => {
 
   it('names at most three entries of a folder the tool did not write, then an ellipsis', async () => {
     const dir = folder(['a', 'b', 'c', 'd', 'e']);
-    const message = await checkReportFolder(dir, options).catch((caught: unknown) => (caught as Error).message);
+    const message = await messageOf(checkReportFolder(dir, options));
     const sample = /holds files this tool did not write \(([^)]*)\)/.exec(message)?.[1] ?? '';
     expect(sample).toMatch(/^[a-e], [a-e], [a-e], …$/);
     expect(new Set(sample.split(', ')).size).toBe(4);
@@ -141,11 +150,11 @@ describe('what is refused', () => {
   it('names five foreign entries of a report folder when it holds five, and five then an ellipsis when it holds more', async () => {
     const five = folder(['1', '2', '3', '4', '5']);
     writeFileSync(join(five, REPORT_MARKER_FILE), createReportMarker([]));
-    const fiveMessage = await checkReportFolder(five, options).catch((caught: unknown) => (caught as Error).message);
+    const fiveMessage = await messageOf(checkReportFolder(five, options));
     expect(/did not write \(([^)]*)\)/.exec(fiveMessage)?.[1]?.split(', ').sort()).toEqual(['1', '2', '3', '4', '5']);
     const seven = folder(['1', '2', '3', '4', '5', '6', '7']);
     writeFileSync(join(seven, REPORT_MARKER_FILE), createReportMarker([]));
-    const sevenMessage = await checkReportFolder(seven, options).catch((caught: unknown) => (caught as Error).message);
+    const sevenMessage = await messageOf(checkReportFolder(seven, options));
     const named = /did not write \(([^)]*)\)/.exec(sevenMessage)?.[1]?.split(', ') ?? [];
     expect(named).toHaveLength(6);
     expect(named.at(-1)).toBe('…');
