@@ -47,7 +47,7 @@ export const SCOPE_TESTS: Record<string, string[]> = {
     'runner/targets/sdk/expand-version-range.test.ts',
   ],
   compare: ['runner/compare/*.test.ts', 'runner/shard/*.test.ts', 'reports/trend/*.test.ts', 'reports/html/html-templates.test.ts'],
-  'report-folder': ['reports/model/count-failures.test.ts', 'reports/formats/adapter-gap-reports.test.ts', 'reports/formats/summary-json.test.ts', 'reports/report-folder/check-report-folder-rules.test.ts', 'reports/report-folder/folder-lock.test.ts', 'reports/report-folder/write.test.ts'],
+  'report-folder': ['reports/model/count-failures.test.ts', 'reports/formats/adapter-gap-reports.test.ts', 'reports/formats/summary-json.test.ts', 'reports/report-folder/check-report-folder-rules.test.ts', 'reports/report-folder/recover-report-folder.test.ts', 'reports/report-folder/folder-lock.test.ts', 'reports/report-folder/write.test.ts'],
   formats: [
     'reports/formats/tap*.test.ts',
     'reports/formats/junit*.test.ts',

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CONSEQUENCES, type Cell, type Consequence } from '../../runner/vocabulary/types.js';
 import { makeCell, makeCheck, makeRunResult } from '../../test/make-run-result.js';
-import { countFailures, formatFailureLine, getCellConsequence, getFailureKind } from './count-failures.js';
+import { countFailures, formatFailureLine, getCellConsequence, getFailureKind, getFailureKindTitle, nameFailureKind } from './count-failures.js';
 import { describeFailedCheck, describeMismatch, findMismatch } from './describe-mismatch.js';
 
 const graded = (consequence: Consequence, id = 'outcome@1', actual: unknown = 'TOOL_SUCCESS') =>
@@ -37,6 +37,32 @@ describe('counting failures per target', () => {
     const [failures] = countFailures(makeRunResult({ targets: [{ name: 't', kind: 'builtin' }], cells }));
     expect(failures).toMatchObject({ target: 't', all: 6, unexpected: { total: 3 }, known: { total: 3 } });
     expect(formatFailureLine(failures!)).toBe('3 unexpected: 1 false success, 1 error (not measured), 1 stale baseline entry · 3 known: 1 false success, 2 unsafe retries');
+  });
+
+  it('keeps the worst consequence whichever order the failed checks come in', () => {
+    for (const [i, worst] of CONSEQUENCES.entries()) {
+      const checks = CONSEQUENCES.slice(i).map((c) => graded(c));
+      expect(getCellConsequence({ checks })).toBe(worst);
+    }
+  });
+
+  it('ignores a consequence the vocabulary does not know (a hand-edited results.json), keeping the known worst', () => {
+    expect(getCellConsequence({ checks: [graded('no-such-consequence' as Consequence), graded('imprecise')] })).toBe('imprecise');
+  });
+
+  it('counts a target seen only in cells, after the targets the result names', () => {
+    const cells: Cell[] = [makeCell({ case: 'a', target: 'late', status: 'fail', checks: [graded('unsafe-retry')] }), makeCell({ case: 'b', target: 't', status: 'pass' })];
+    const counted = countFailures(makeRunResult({ targets: [{ name: 't', kind: 'builtin' }], cells }));
+    expect(counted.map((entry) => [entry.target, entry.all])).toEqual([
+      ['t', 0],
+      ['late', 1],
+    ]);
+  });
+
+  it('names one failure of a kind in its own words, and titles a group of them with a capital', () => {
+    expect(nameFailureKind('false-success')).toBe('false success');
+    expect(getFailureKindTitle('false-success')).toBe('False successes');
+    expect(getFailureKindTitle('unsafe-retry')).toBe('Unsafe retries');
   });
 });
 
