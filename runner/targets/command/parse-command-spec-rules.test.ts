@@ -55,6 +55,8 @@ describe('stripCommandRunOptions: what a baseline keys a command client by', () 
     ['a trailing comment that is no option, as it is', 'command:node c.mjs # a note', 'command:node c.mjs # a note'],
     ['timeout and versions dropped', 'command:node c.mjs   #timeout=5000&versions=2025-11-25', 'command:node c.mjs'],
     ['the other options kept, in order', 'command:node c.mjs #timeout=5000&persistent=2', 'command:node c.mjs #persistent=2'],
+    ['the other options kept joined by &', 'command:node c.mjs #persistent=2&timeout=1&persistent', 'command:node c.mjs #persistent=2&persistent'],
+    ['another kind with a comment like the options, as it is', 'classifier:./c.mjs #timeout=5000', 'classifier:./c.mjs #timeout=5000'],
   ])('keeps %s', (_title, spec, key) => {
     expect(stripCommandRunOptions(spec)).toBe(key);
   });
@@ -77,6 +79,7 @@ describe('findCommandSource: the file the receipts name', () => {
   const exeNode = executable(join(dir, 'node.exe'));
   const notNode = executable(join(dir, 'no.exede'));
   const oddName = executable(join(dir, 'run=me'));
+  const quoted = executable(join(dir, "it's-tool"));
   writeFileSync(join(bin, 'plain'), ''); // on PATH, not executable
 
   it("an interpreter's script, found after leading white space, env assignments, options and quotes", () => {
@@ -95,6 +98,7 @@ describe('findCommandSource: the file the receipts name', () => {
   it('an executable that is no interpreter is the file, whatever follows it', () => {
     expect(findCommandSource('./tool script.mjs', dir, bin)).toBe(tool);
     expect(findCommandSource('./run=me', dir, bin)).toBe(oddName);
+    expect(findCommandSource(`"./it's-tool" --x`, dir, bin)).toBe(quoted);
   });
 
   it('an interpreter without a script that exists is found on PATH: no script, a missing one, a folder', () => {
