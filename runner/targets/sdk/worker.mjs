@@ -56,8 +56,9 @@ setInterval(() => {
   if (process.ppid !== parentAtStart) process.exit(0);
 }, 1000).unref();
 
-const answers = new Socket({ fd: 3, readable: false, writable: true });
-answers.on('error', () => process.exit(0)); // the runner is gone
+// Opened at the first answer (the hello), not at start: a worker started without that pipe (by hand,
+// or by a test that only watches its start-up) still loads its library.
+let answers;
 
 const sdk = await loadSdk(flavor, packageDir);
 // Probing is a warm-up too: one call per version, so the first real cell pays no lazy start-up.
@@ -88,6 +89,10 @@ lines.on('line', (line) => {
 lines.on('close', () => process.exit(0));
 
 function write(answer) {
+  if (!answers) {
+    answers = new Socket({ fd: 3, readable: false, writable: true });
+    answers.on('error', () => process.exit(0)); // the runner is gone
+  }
   answers.write(JSON.stringify(answer) + '\n');
 }
 
